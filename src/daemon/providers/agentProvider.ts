@@ -1,0 +1,36 @@
+/**
+ * The boundary between the host daemon and one kind of coding agent. A second agent is one new folder under
+ * `src/daemon/providers/` implementing this interface; nothing else in the daemon knows which agent runs.
+ */
+export interface AgentProvider {
+  /** The agent SDK id, e.g. `pi`; also the prefix of its `<id>/prompt/settled` signal. */
+  readonly id: string;
+  openThread(options: OpenThreadOptions): Promise<AgentThread>;
+}
+
+export interface OpenThreadOptions {
+  threadId: string;
+  /** The environment folder the agent works in. */
+  cwd: string;
+  /** `provider/modelId`. */
+  model: string;
+  permissionMode?: string;
+  /** Where the daemon keeps this provider's sessions, so a thread resumes after a restart. */
+  dataDir: string;
+  /** Id of a session to resume (the thread's providerThreadId), when the thread ran before. */
+  resumeProviderThreadId?: string;
+  /**
+   * Every SDK event as an unchanged JSON-RPC `sdk/message` envelope, and the `<id>/prompt/settled`
+   * signal, go here; the daemon feeds them to the thread-event pipeline.
+   */
+  emit(frame: unknown): void;
+}
+
+export interface AgentThread {
+  readonly providerThreadId: string;
+  /** Starts a client turn, or queues the prompt as a follow-up while a turn runs. Resolves once accepted. */
+  prompt(text: string): Promise<void>;
+  /** Aborts the running turn, if any. */
+  stop(): Promise<void>;
+  dispose(): Promise<void>;
+}
