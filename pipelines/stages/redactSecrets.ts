@@ -1,0 +1,39 @@
+import { map, type OperatorFunction } from 'rxjs';
+import type { ThreadEvents } from '../../src/operators/emitEvents';
+import type { Step } from '../../src/protocol/pipelineItems';
+import { THREAD_EVENT_TYPE } from '../../src/protocol/threadEvents';
+import type { NewThreadEvent } from '../../src/store/eventStore';
+
+/** Token shapes that must never reach the store: OpenAI/Anthropic keys, GitHub tokens, AWS access key ids. */
+export const SECRET_PATTERNS: readonly RegExp[] = [
+  /\bsk-(?:ant-)?[A-Za-z0-9_-]{20,}/g,
+  /\bgh[pousr]_[A-Za-z0-9]{36,}/g,
+  /\bAKIA[0-9A-Z]{16}\b/g,
+];
+export const REDACTED = '[REDACTED]';
+
+/**
+ * Example stage (between emitEvents and persistWithSeq): masks secrets in assistant text before it is stored.
+ * It sees one delta at a time, so a secret split across two deltas survives in the deltas; `item/completed`
+ * carries the whole text and is always masked.
+ *
+ * ```
+ * in:  --d--|   d: delta "key sk-abcdefghijklmnopqrstuvwx"
+ * out: --D--|   D: delta "key [REDACTED]"
+ * ```
+ */
+export function redactSecrets(patterns: readonly RegExp[] = SECRET_PATTERNS): OperatorFunction<Step<ThreadEvents>, Step<ThreadEvents>> {
+  const redact = (text: string) => patterns.reduce((masked, pattern) => masked.replace(pattern, REDACTED), text);
+  const redactEvent = (event: NewThreadEvent): NewThreadEvent => {
+    const { data } = event;
+    if (event.type === THREAD_EVENT_TYPE.itemDelta && typeof data['delta'] === 'string') {
+      return { ...event, data: { ...data, delta: redact(data['delta']) } };
+    }
+    const item = data['item'] as { text?: unknown } | undefined;
+    if (event.type === THREAD_EVENT_TYPE.itemCompleted && typeof item?.text === 'string') {
+      return { ...event, data: { ...data, item: { ...item, text: redact(item.text) } } };
+    }
+    return event;
+  };
+  return map((step) => (step.ok ? { ...step, value: { ...step.value, events: step.value.events.map(redactEvent) } } : step));
+}

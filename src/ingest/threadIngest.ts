@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { Subject, type Subscription } from 'rxjs';
+import { threadEvents } from '../../pipelines/thread-events';
+import { restoreTurnState } from '../operators/restoreTurnState';
+import type { ThreadTurnState } from '../operators/turnState';
+import { JSON_RPC_ERROR, jsonRpcError, type JsonRpcError } from '../protocol/jsonRpc';
+import type { IngestFrame } from '../protocol/pipelineItems';
+import type { EventStore, StoredThreadEvent } from '../store/eventStore';
+
+export type IngestOutcome = { ok: true; rows: StoredThreadEvent[] } | { ok: false; error: JsonRpcError };
+export type ThreadStatus = 'active' | 'idle';
+
+export interface ThreadIngest {
+  /** Resolves with exactly the rows this frame produced (often none), or the JSON-RPC error that rejected it. */
+  ingest(frame: unknown): Promise<IngestOutcome>;
+  /** `active` while a turn is open (spec part 3). */
+  threadStatus(threadId: string): Promise<ThreadStatus>;
+  /** Lets frames already accepted finish; later `ingest` calls are rejected. Does not close the store. */
+  close(): Promise<void>;
+}
+
+export interface ThreadIngestDeps {
+  store: EventStore;
+  providerThreadIdFor?(threadId: string): string;
+  contextWindowFor?(threadId: string): number | undefined;
+  newId?(): string;
+  /** Named in `provider/unhandled` rows; defaults to `pi`. */
+  providerId?: string;
+}
+
+/**
+ * The one entry point for frames: pushes them through the long-lived thread-events pipeline and answers
+ * each caller with its own frame's result. A thread's turn state is rebuilt from the store the first time
+ * this process sees the thread, so a restart continues an open turn (same turn id, seq continues).
+ */
+export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
+  const newId = deps.newId ?? randomUUID;
+  const waiting = new Map<number, (outcome: IngestOutcome) => void>();
+  const restored = new Map<string, ThreadTurnState>();
+  const hydrations = new Map<string, Promise<void>>();
+  const statuses = new Map<string, ThreadStatus>();
+  const hydrated = new Set<string>();
+  /** Frames per thread that are waiting for the thread's store read; while > 0, later frames queue behind. */
+  const waitingForHydration = new Map<string, number>();
+
+  let nextCorrelationId = 1;
+  let closing: Promise<void> | undefined;
+  let frames$ = new Subject<IngestFrame>();
+  let done: Promise<void> = Promise.resolve();
+
+  const answer = (correlationId: number, outcome: IngestOutcome) => {
+    waiting.get(correlationId)?.(outcome);
+    waiting.delete(correlationId);
+  };
+
+  const start = (): Subscription => {
+    frames$ = new Subject<IngestFrame>();
+    let finished!: () => void;
+    done = new Promise((resolve) => (finished = resolve));
+    return frames$
+      .pipe(threadEvents({ ...deps, newId, restoredStateFor: (threadId) => restored.get(threadId) }))
+      .subscribe({
+        next: (step) => {
+          if (!step.ok) return answer(step.correlationId, { ok: false, error: step.error });
+          statuses.set(step.value.threadId, step.value.turnOpen ? 'active' : 'idle');
+          answer(step.correlationId, { ok: true, rows: step.value.rows });
+        },
+        error: (cause: unknown) => {
+          // Stages turn bad input into values, so this is a bug; forget in-memory state and start again
+          // from the store rather than leave every later frame unanswered.
+          const error = jsonRpcError(JSON_RPC_ERROR.internalError, 'The thread-event pipeline failed', String(cause));
+          for (const correlationId of [...waiting.keys()]) answer(correlationId, { ok: false, error });
+          hydrations.clear();
+          hydrated.clear();
+          restored.clear();
+          finished();
+          if (!closing) start();
+        },
+        complete: finished,
+      });
+  };
+  start();
+
+  const push = (value: unknown): Promise<IngestOutcome> => {
+    const correlationId = nextCorrelationId++;
+    const outcome = new Promise<IngestOutcome>((resolve) => waiting.set(correlationId, resolve));
+    frames$.next({ correlationId, frame: value });
+    return outcome;
+  };
+
+  const afterHydration = async (threadId: string, value: unknown): Promise<IngestOutcome> => {
+    waitingForHydration.set(threadId, (waitingForHydration.get(threadId) ?? 0) + 1);
+    try {
+      // Every waiting frame of a thread awaits the same promise, so they resume in arrival order.
+      await hydrate(threadId);
+    } catch (cause) {
+      return { ok: false, error: jsonRpcError(JSON_RPC_ERROR.internalError, 'Could not read the thread from the store', String(cause)) };
+    } finally {
+      const left = waitingForHydration.get(threadId)! - 1;
+      if (left === 0) waitingForHydration.delete(threadId);
+      else waitingForHydration.set(threadId, left);
+    }
+    return closing ? closedOutcome() : push(value);
+  };
+
+  const hydrate = (threadId: string): Promise<void> => {
+    let hydration = hydrations.get(threadId);
+    if (!hydration) {
+      hydration = Promise.resolve(deps.store.list(threadId)).then((rows) => {
+        if (rows.length === 0) return;
+        const state = restoreTurnState(rows);
+        restored.set(threadId, state);
+        statuses.set(threadId, state.turn ? 'active' : 'idle');
+      });
+      hydration.then(() => hydrated.add(threadId), () => undefined);
+      hydration.catch(() => hydrations.delete(threadId));
+      hydrations.set(threadId, hydration);
+    }
+    return hydration;
+  };
+
+  return {
+    ingest(frame) {
+      if (closing) return Promise.resolve(closedOutcome());
+      const value = parseIfJson(frame);
+      const threadId = threadIdOf(value);
+      // Fast path: a thread already read from the store with no frame still waiting for that read can go
+      // straight in; otherwise wait behind the read (and behind earlier frames of the thread, in order).
+      if (threadId === undefined || (hydrated.has(threadId) && !waitingForHydration.has(threadId))) return push(value);
+      return afterHydration(threadId, value);
+    },
+    async threadStatus(threadId) {
+      await hydrate(threadId);
+      return statuses.get(threadId) ?? 'idle';
+    },
+    close() {
+      closing ??= (async () => {
+        frames$.complete();
+        await done;
+      })();
+      return closing;
+    },
+  };
+}
+
+function closedOutcome(): IngestOutcome {
+  return { ok: false, error: jsonRpcError(JSON_RPC_ERROR.internalError, 'The ingest is closed') };
+}
+
+/** Parsing here lets the ingest find the thread id; a string that is not JSON goes on as is (→ -32700). */
+function parseIfJson(frame: unknown): unknown {
+  if (typeof frame !== 'string') return frame;
+  try {
+    return JSON.parse(frame);
+  } catch {
+    return frame;
+  }
+}
+
+function threadIdOf(value: unknown): string | undefined {
+  const params = (value as { params?: { threadId?: unknown } } | null)?.params;
+  return typeof params?.threadId === 'string' && params.threadId !== '' ? params.threadId : undefined;
+}

@@ -1,0 +1,93 @@
+import { from, Observable, type OperatorFunction, type Subscription } from 'rxjs';
+import { JSON_RPC_ERROR, jsonRpcError } from '../protocol/jsonRpc';
+import { errorStep, okStep, type Step } from '../protocol/pipelineItems';
+import type { EventStore, StoredThreadEvent } from '../store/eventStore';
+import type { ThreadEvents } from './emitEvents';
+
+export interface PersistedEvents {
+  threadId: string;
+  rows: StoredThreadEvent[];
+  turnOpen: boolean;
+}
+
+/** Frames written in one `store.append` at most; bounds the latency a large backlog adds to its last frame. */
+export const PERSIST_MAX_BATCH_FRAMES = 512;
+
+/**
+ * Writes each frame's events through the store, which assigns `seq` (serialised per thread), and emits the
+ * stored rows in input order. Group commit: while one append is in flight, arriving frames queue up and go
+ * out together in the next append, so batching happens exactly when there is load and adds no delay when idle.
+ * A failed append rejects only the frames of that batch, as values.
+ *
+ * ```
+ * in:     --a--b--c--|     (a synchronous store: each frame is its own batch)
+ * out:    --A--B--C--|     A: { rows: [{ seq: 1, … }] }
+ * ```
+ */
+export function persistWithSeq(
+  store: EventStore,
+  maxBatchFrames = PERSIST_MAX_BATCH_FRAMES,
+): OperatorFunction<Step<ThreadEvents>, Step<PersistedEvents>> {
+  return (source) =>
+    new Observable<Step<PersistedEvents>>((subscriber) => {
+      const queue: Step<ThreadEvents>[] = [];
+      let writing: Subscription | undefined;
+      let inFlight = false;
+      let draining = false;
+      let sourceDone = false;
+
+      const writeBatch = () => {
+        const batch = queue.splice(0, maxBatchFrames);
+        const events = batch.flatMap((step) => (step.ok ? step.value.events : []));
+        inFlight = true;
+        writing = from(events.length === 0 ? [[]] : store.append(events)).subscribe({
+          next: (rows) => {
+            let offset = 0;
+            for (const step of batch) {
+              if (!step.ok) {
+                subscriber.next(step);
+                continue;
+              }
+              const { threadId, events: own, turnOpen } = step.value;
+              subscriber.next(okStep(step.correlationId, { threadId, rows: rows.slice(offset, offset + own.length), turnOpen }));
+              offset += own.length;
+            }
+          },
+          error: (cause: unknown) => {
+            const error = jsonRpcError(JSON_RPC_ERROR.internalError, 'Could not store the events', String(cause));
+            for (const step of batch) subscriber.next(step.ok ? errorStep(step.correlationId, error) : step);
+            inFlight = false;
+            drain();
+          },
+          complete: () => {
+            inFlight = false;
+            drain();
+          },
+        });
+      };
+
+      const drain = () => {
+        if (draining) return; // a synchronous store completes inside writeBatch; the loop below continues
+        draining = true;
+        while (!inFlight && queue.length > 0) writeBatch();
+        draining = false;
+        if (!inFlight && queue.length === 0 && sourceDone) subscriber.complete();
+      };
+
+      const input = source.subscribe({
+        next: (step) => {
+          queue.push(step);
+          drain();
+        },
+        error: (cause) => subscriber.error(cause),
+        complete: () => {
+          sourceDone = true;
+          drain();
+        },
+      });
+      return () => {
+        input.unsubscribe();
+        writing?.unsubscribe();
+      };
+    });
+}

@@ -1,0 +1,50 @@
+import { defer, map, type Observable, type OperatorFunction } from 'rxjs';
+import { JSON_RPC_ERROR, jsonRpcError } from '../protocol/jsonRpc';
+import { errorStep, okStep, type Step } from '../protocol/pipelineItems';
+import type { TurnInput } from '../protocol/turnInput';
+import { reduceTurn } from './turnRules';
+import { INITIAL_TURN_STATE, type ThreadTurnState, type TurnFact } from './turnState';
+
+export interface ThreadFacts {
+  threadId: string;
+  facts: TurnFact[];
+  /** Whether a turn is open after this input: the thread's `status` (`active` / `idle`). */
+  turnOpen: boolean;
+}
+
+export interface ScanTurnStateDeps {
+  newId(): string;
+  /** State rebuilt from the store for a thread this stream has not seen yet (restart); initial state if undefined. */
+  restoredStateFor?(threadId: string): ThreadTurnState | undefined;
+}
+
+/**
+ * Applies the turn rules per thread; many threads interleave in one stream and never share state.
+ * A rejected frame passes through untouched; a rule that throws rejects only its own frame.
+ *
+ * ```
+ * in:  --s1--s2--x--e1--|   s: agent_start (threads 1, 2)   x: rejected frame   e1: agent_end (thread 1)
+ * out: --S1--S2--x--E1--|   S: [turnStarted] open           E1: [tokenUsage, turnCompleted, …] closed
+ * ```
+ */
+export function scanTurnState(deps: ScanTurnStateDeps): OperatorFunction<Step<TurnInput>, Step<ThreadFacts>> {
+  return (source: Observable<Step<TurnInput>>) =>
+    defer(() => {
+      const states = new Map<string, ThreadTurnState>();
+      const stateOf = (threadId: string) =>
+        states.get(threadId) ?? deps.restoredStateFor?.(threadId) ?? INITIAL_TURN_STATE;
+      return source.pipe(
+        map((step): Step<ThreadFacts> => {
+          if (!step.ok) return step;
+          const { threadId } = step.value;
+          try {
+            const { state, facts } = reduceTurn(stateOf(threadId), step.value, deps.newId);
+            states.set(threadId, state);
+            return okStep(step.correlationId, { threadId, facts, turnOpen: state.turn !== null });
+          } catch (cause) {
+            return errorStep(step.correlationId, jsonRpcError(JSON_RPC_ERROR.internalError, 'Internal error in the turn rules', String(cause)));
+          }
+        }),
+      );
+    });
+}

@@ -1,0 +1,68 @@
+import { ZERO_TOKENS, type TokenCounts, type TurnOrigin, type TurnStatus } from '../protocol/threadEvents';
+
+/** The assistant text item being streamed; its text is built from deltas only (never from SDK snapshots). */
+export interface OpenItem {
+  id: string;
+  text: string;
+  completed: boolean;
+}
+
+export interface OpenTurn {
+  id: string;
+  origin: TurnOrigin;
+  /** Between `agent_start` and the run's `agent_end`: signals that arrive now must not split the run (E5). */
+  runActive: boolean;
+  /** pi 1.x `agent_end {willRetry: true}`: the retried run continues this turn. */
+  retryPending: boolean;
+  /** The error of the run that will be retried, for the turn's status if the retry never comes. */
+  retryError?: string;
+  /** Client prompts attached to this turn whose `prompt/settled` has not arrived yet. */
+  promptsOutstanding: number;
+  /** Every attached prompt has settled: the turn closes as soon as no run is active. */
+  settled: boolean;
+  settleError?: string;
+  /** A user stop arrived while the run was streaming: its `agent_end` closes the turn as `interrupted`. */
+  stopRequested: boolean;
+}
+
+/** Everything the turn rules remember about one thread. Plain data, so it can be rebuilt from stored rows. */
+export interface ThreadTurnState {
+  turn: OpenTurn | null;
+  item: OpenItem | null;
+  /** `prompt/started` seen while no turn was open: the next `agent_start` opens a client-started turn. */
+  promptsForNextTurn: number;
+  /**
+   * False until this process sees a `prompt/started` for the thread. Until then a `prompt/settled` cannot be
+   * matched to a prompt, so it is applied to the open turn as E5 says (older daemons, restarts).
+   */
+  promptStartedSeen: boolean;
+  /**
+   * Prompts of the last closed turn that had not settled when it closed. pi 0.73 retries a failed run after
+   * its `agent_end` (`auto_retry_start`) and settles the prompt only after the retry; the retry's turn
+   * inherits them, so it is client-started and its settle is matched (E5).
+   */
+  unsettledPromptsOfLastTurn: number;
+  totals: TokenCounts;
+}
+
+export const INITIAL_TURN_STATE: ThreadTurnState = {
+  turn: null,
+  item: null,
+  promptsForNextTurn: 0,
+  promptStartedSeen: false,
+  unsettledPromptsOfLastTurn: 0,
+  totals: ZERO_TOKENS,
+};
+
+/** What happened, in the words of the spec; `emitEvents` turns each fact into one thread event. */
+export type TurnFact = { turnId: string | null } & (
+  | { kind: 'turnStarted'; origin: TurnOrigin }
+  | { kind: 'itemStarted'; itemId: string }
+  | { kind: 'itemDelta'; itemId: string; delta: string }
+  | { kind: 'itemCompleted'; itemId: string; text: string }
+  | { kind: 'tokenUsage'; last: TokenCounts; total: TokenCounts }
+  | { kind: 'turnCompleted'; status: TurnStatus; error?: { message: string } }
+  | { kind: 'contextWindowUsage'; usedTokens: number; estimated: boolean }
+  | { kind: 'unhandled'; rawType: string; rawEvent: unknown }
+  | { kind: 'providerError'; message: string; willRetry: boolean }
+);

@@ -1,0 +1,116 @@
+import { ZERO_TOKENS, type TurnStatus } from '../protocol/threadEvents';
+import { addTokens, type RunOutcome } from './runOutcome';
+import type { OpenTurn, ThreadTurnState, TurnFact } from './turnState';
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type FactBody = DistributiveOmit<TurnFact, 'turnId'>;
+
+/**
+ * One step of the turn rules for one thread: a private copy of the state to change, and the facts that the
+ * change produced, each stamped with the turn open at that moment (E7). Keeps `reduceTurn` pure.
+ */
+export class TurnTransition {
+  readonly facts: TurnFact[] = [];
+  readonly state: ThreadTurnState;
+
+  constructor(previous: ThreadTurnState, private readonly newId: () => string) {
+    // Explicit copies rather than spreads: this runs once per streamed token.
+    const { turn, item } = previous;
+    this.state = {
+      turn: turn && copyTurn(turn),
+      item: item && { id: item.id, text: item.text, completed: item.completed },
+      promptsForNextTurn: previous.promptsForNextTurn,
+      promptStartedSeen: previous.promptStartedSeen,
+      unsettledPromptsOfLastTurn: previous.unsettledPromptsOfLastTurn,
+      totals: previous.totals,
+    };
+  }
+
+  emit(fact: FactBody): void {
+    (fact as TurnFact).turnId = this.state.turn?.id ?? null;
+    this.facts.push(fact as TurnFact);
+  }
+
+  /** E1: only called when no turn is open. */
+  openTurn(): OpenTurn {
+    const promptsOutstanding = this.state.promptsForNextTurn;
+    const turn: OpenTurn = {
+      id: this.newId(),
+      origin: promptsOutstanding > 0 ? 'client' : 'agent',
+      runActive: true,
+      retryPending: false,
+      promptsOutstanding,
+      settled: false,
+      stopRequested: false,
+    };
+    this.state.turn = turn;
+    this.state.promptsForNextTurn = 0;
+    this.state.unsettledPromptsOfLastTurn = 0;
+    this.state.item = null;
+    this.emit({ kind: 'turnStarted', origin: turn.origin });
+    return turn;
+  }
+
+  /** Text comes from deltas only: the SDK's `partial` snapshots can run ahead of what was streamed. */
+  appendText(delta: string): void {
+    let item = this.state.item;
+    if (!item || item.completed) {
+      item = { id: this.newId(), text: '', completed: false };
+      this.state.item = item;
+      this.emit({ kind: 'itemStarted', itemId: item.id });
+    }
+    item.text += delta;
+    this.emit({ kind: 'itemDelta', itemId: item.id, delta });
+  }
+
+  /**
+   * Completes the streamed item once. A final text that was never streamed (no `message_update` seen) still
+   * reaches the client as a started-and-completed item.
+   */
+  completeItem(unstreamedText = ''): void {
+    const item = this.state.item;
+    if (item && !item.completed) {
+      item.completed = true;
+      this.emit({ kind: 'itemCompleted', itemId: item.id, text: item.text });
+    } else if (!item && unstreamedText !== '') {
+      const id = this.newId();
+      this.state.item = { id, text: unstreamedText, completed: true };
+      this.emit({ kind: 'itemStarted', itemId: id });
+      this.emit({ kind: 'itemCompleted', itemId: id, text: unstreamedText });
+    }
+  }
+
+  /** Rule E2's order; without an `agent_end` (settle, stop, agent_settled) there is no usage to report. */
+  closeTurn(status: TurnStatus, error?: string, outcome?: RunOutcome): void {
+    this.completeItem(outcome?.finalText);
+    if (outcome) {
+      this.state.totals = addTokens(this.state.totals, outcome.runUsage);
+      this.emit({ kind: 'tokenUsage', last: outcome.lastUsage ?? ZERO_TOKENS, total: this.state.totals });
+    }
+    this.emit({ kind: 'turnCompleted', status, ...(error === undefined ? {} : { error: { message: error } }) });
+    if (outcome) {
+      this.emit({
+        kind: 'contextWindowUsage',
+        usedTokens: outcome.lastUsage?.totalTokens ?? 0,
+        estimated: outcome.lastUsage === undefined,
+      });
+    }
+    this.state.unsettledPromptsOfLastTurn = this.state.turn?.promptsOutstanding ?? 0;
+    this.state.turn = null;
+    this.state.item = null;
+  }
+}
+
+function copyTurn(turn: OpenTurn): OpenTurn {
+  return {
+    id: turn.id,
+    origin: turn.origin,
+    runActive: turn.runActive,
+    retryPending: turn.retryPending,
+    retryError: turn.retryError,
+    promptsOutstanding: turn.promptsOutstanding,
+    settled: turn.settled,
+    settleError: turn.settleError,
+    stopRequested: turn.stopRequested,
+  };
+}

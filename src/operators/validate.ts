@@ -1,0 +1,76 @@
+import { map, type OperatorFunction } from 'rxjs';
+import { z } from 'zod';
+import { JSON_RPC_ERROR, JsonRpcEnvelopeSchema, jsonRpcError } from '../protocol/jsonRpc';
+import { errorStep, okStep, type IngestFrame, type Step } from '../protocol/pipelineItems';
+import {
+  PromptSettledParamsSchema,
+  PromptStartedParamsSchema,
+  SDK_MESSAGE_METHOD,
+  SdkMessageParamsSchema,
+  THREAD_STOP_METHOD,
+  ThreadStopParamsSchema,
+  parsePromptSignalMethod,
+} from '../protocol/signals';
+import type { TurnInput } from '../protocol/turnInput';
+
+/**
+ * Turns raw frames into turn inputs, or into the JSON-RPC error that rejects them. Never errors the stream.
+ *
+ * ```
+ * frames: --a----b----c--|     a: sdk/message   b: "{not json"   c: {method:"nope"}
+ * out:    --A----B----C--|     A: ok(sdk input) B: error(-32700) C: error(-32601)
+ * ```
+ */
+export function validate(): OperatorFunction<IngestFrame, Step<TurnInput>> {
+  return map(({ correlationId, frame }) => {
+    const parsed = parseFrame(frame);
+    return 'error' in parsed ? errorStep(correlationId, parsed.error) : okStep(correlationId, parsed.input);
+  });
+}
+
+type Parsed = { input: TurnInput } | { error: ReturnType<typeof jsonRpcError> };
+
+export function parseFrame(frame: unknown): Parsed {
+  let value = frame;
+  if (typeof frame === 'string') {
+    try {
+      value = JSON.parse(frame);
+    } catch (cause) {
+      return { error: jsonRpcError(JSON_RPC_ERROR.parseError, 'Parse error: frame is not valid JSON', String(cause)) };
+    }
+  }
+  const envelope = JsonRpcEnvelopeSchema.safeParse(value);
+  if (!envelope.success) {
+    return { error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'Invalid Request: not a JSON-RPC 2.0 envelope', issuesOf(envelope.error)) };
+  }
+  const { method, params } = envelope.data;
+  if (method === SDK_MESSAGE_METHOD) {
+    return withParams(SdkMessageParamsSchema, params, (p) => ({ kind: 'sdk', threadId: p.threadId, event: p.message, envelope: value }));
+  }
+  if (method === THREAD_STOP_METHOD) {
+    return withParams(ThreadStopParamsSchema, params, (p) => ({ kind: 'stop', threadId: p.threadId }));
+  }
+  const signal = parsePromptSignalMethod(method);
+  if (signal?.signal === 'settled') {
+    return withParams(PromptSettledParamsSchema, params, (p) => ({
+      kind: 'promptSettled',
+      threadId: p.threadId,
+      providerId: signal.providerId,
+      ...(p.error === undefined ? {} : { error: p.error }),
+    }));
+  }
+  if (signal?.signal === 'started') {
+    return withParams(PromptStartedParamsSchema, params, (p) => ({ kind: 'promptStarted', threadId: p.threadId, providerId: signal.providerId }));
+  }
+  return { error: jsonRpcError(JSON_RPC_ERROR.methodNotFound, `Method not found: ${method}`) };
+}
+
+function withParams<S extends z.ZodType>(schema: S, params: unknown, toInput: (p: z.infer<S>) => TurnInput): Parsed {
+  const result = schema.safeParse(params);
+  if (!result.success) return { error: jsonRpcError(JSON_RPC_ERROR.invalidParams, 'Invalid params', issuesOf(result.error)) };
+  return { input: toInput(result.data) };
+}
+
+function issuesOf(error: z.ZodError): Array<{ path: string; message: string }> {
+  return error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+}

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/** JSON-RPC 2.0 error codes the ingest answers with (https://www.jsonrpc.org/specification#error_object). */
+export const JSON_RPC_ERROR = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+} as const;
+
+export const JsonRpcErrorSchema = z.object({
+  code: z.number().int(),
+  message: z.string(),
+  data: z.unknown().optional(),
+});
+export type JsonRpcError = z.infer<typeof JsonRpcErrorSchema>;
+
+/**
+ * The outer envelope is strict: a typo such as `parms` is a caller bug we want to see, not silently drop.
+ * `params` stays `unknown` here; each method validates its own params.
+ */
+export const JsonRpcEnvelopeSchema = z.strictObject({
+  jsonrpc: z.literal('2.0'),
+  method: z.string().min(1),
+  params: z.unknown().optional(),
+  id: z.union([z.string(), z.number(), z.null()]).optional(),
+});
+export type JsonRpcEnvelope = z.infer<typeof JsonRpcEnvelopeSchema>;
+
+export function jsonRpcError(code: number, message: string, data?: unknown): JsonRpcError {
+  return data === undefined ? { code, message } : { code, message, data };
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { SdkEventSchema } from './sdkEvents';
+
+/** Method of the envelope that carries one SDK event unchanged. */
+export const SDK_MESSAGE_METHOD = 'sdk/message';
+/** Method of the user stop signal. */
+export const THREAD_STOP_METHOD = 'thread/stop';
+
+const ThreadIdSchema = z.string().min(1);
+
+/** Params are checked strictly on what we read and strip what we do not, so a daemon may add fields later. */
+export const SdkMessageParamsSchema = z.object({ threadId: ThreadIdSchema, message: SdkEventSchema });
+export type SdkMessageParams = z.infer<typeof SdkMessageParamsSchema>;
+
+/** `<providerId>/prompt/settled`: the SDK prompt call of a client-started turn resolved (or rejected). */
+export const PromptSettledParamsSchema = z.object({ threadId: ThreadIdSchema, error: z.unknown().optional() });
+export type PromptSettledParams = z.infer<typeof PromptSettledParamsSchema>;
+
+/** `<providerId>/prompt/started`: sent right before the SDK prompt call, so the next turn is client-started. */
+export const PromptStartedParamsSchema = z.object({ threadId: ThreadIdSchema });
+export type PromptStartedParams = z.infer<typeof PromptStartedParamsSchema>;
+
+export const ThreadStopParamsSchema = z.object({ threadId: ThreadIdSchema });
+export type ThreadStopParams = z.infer<typeof ThreadStopParamsSchema>;
+
+/** `pi/prompt/settled` → `{ providerId: 'pi', signal: 'settled' }`. */
+export function parsePromptSignalMethod(method: string): { providerId: string; signal: 'started' | 'settled' } | undefined {
+  const match = /^([A-Za-z0-9_.-]+)\/prompt\/(started|settled)$/.exec(method);
+  return match ? { providerId: match[1]!, signal: match[2] as 'started' | 'settled' } : undefined;
+}
+
+/** A settle error may be an Error-like object, a string, or anything; the turn only needs a message. */
+export function errorMessageOf(error: unknown): string {
+  if (typeof error === 'string') return error;
+  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') {
+    return (error as { message: string }).message;
+  }
+  return JSON.stringify(error) ?? 'unknown error';
+}

@@ -1,0 +1,8 @@
+import type { SdkEvent } from './sdkEvents';
+
+/** A validated frame, in the words of the turn rules. Every kind names the thread it belongs to. */
+export type TurnInput =
+  | { kind: 'sdk'; threadId: string; event: SdkEvent; /** the original envelope, kept for `provider/unhandled` */ envelope: unknown }
+  | { kind: 'promptStarted'; threadId: string; providerId: string }
+  | { kind: 'promptSettled'; threadId: string; providerId: string; error?: unknown }
+  | { kind: 'stop'; threadId: string };

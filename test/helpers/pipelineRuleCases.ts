@@ -1,0 +1,330 @@
+import * as b from './pipelineSdk';
+
+/**
+ * Rules E1–E7 (and the pi 1.x / 0.73 retry and stop rules) as one table: frames in, and what happens, as
+ * `kind[:detail]` strings. Run against the pure reducer (test/operators/turnRules.test.ts) and, in marbles,
+ * against the whole pipeline (test/pipelines/rules.test.ts).
+ */
+export interface RuleCase {
+  name: string;
+  frames: unknown[];
+  expected: string[];
+  turnOpenAfter?: boolean;
+}
+
+const T = 'thr_1';
+const user = b.userMessage('hi');
+const reply = (text: string, options: Parameters<typeof b.assistantMessage>[1] = {}) => b.streamedReply(T, [text], options);
+const closing = ['itemCompleted:Hi', 'tokenUsage', 'turnCompleted:completed', 'contextWindowUsage'];
+const streamed = ['itemStarted', 'delta:Hi'];
+
+export const RULE_CASES: RuleCase[] = [
+  {
+    name: 'E1 agent_start opens a turn and emits turn/started',
+    frames: [b.sdk(T, b.agentStart())],
+    expected: ['turnStarted:agent'],
+    turnOpenAfter: true,
+  },
+  {
+    name: 'E1 a second agent_start while a turn is open opens nothing',
+    frames: [b.sdk(T, b.agentStart()), b.sdk(T, b.agentStart())],
+    expected: ['turnStarted:agent'],
+    turnOpenAfter: true,
+  },
+  {
+    name: 'E1 prompt/started before agent_start makes the turn client-started',
+    frames: [b.promptStarted(T), b.sdk(T, b.agentStart())],
+    expected: ['turnStarted:client'],
+  },
+  {
+    name: 'E2 a valid agent_end closes the turn in the spec order',
+    frames: [b.sdk(T, b.agentStart()), ...reply('Hi').frames, b.sdk(T, b.agentEnd([user, reply('Hi').final]))],
+    expected: ['turnStarted:agent', ...streamed, 'itemCompleted:Hi', 'tokenUsage', 'turnCompleted:completed', 'contextWindowUsage'],
+    turnOpenAfter: false,
+  },
+  {
+    name: 'E2 the final text is completed at agent_end when message_end never came',
+    frames: [b.sdk(T, b.agentStart()), ...reply('Hi').frames.slice(0, -1), b.sdk(T, b.agentEnd([reply('Hi').final]))],
+    expected: ['turnStarted:agent', ...streamed, ...closing],
+  },
+  {
+    name: 'E2 a final text that was never streamed still becomes an item',
+    frames: [b.sdk(T, b.agentStart()), b.sdk(T, b.agentEnd([b.assistantMessage('Hi')]))],
+    expected: ['turnStarted:agent', 'itemStarted', ...closing],
+  },
+  {
+    name: 'E2 a stop error in the last assistant message fails the turn with its message',
+    frames: [b.sdk(T, b.agentStart()), b.sdk(T, b.agentEnd([user, b.assistantMessage('', { stopReason: 'error', errorMessage: 'boom' })]))],
+    expected: ['turnStarted:agent', 'tokenUsage', 'turnCompleted:failed(boom)', 'contextWindowUsage'],
+  },
+  {
+    name: 'E2 an aborted last assistant message interrupts the turn',
+    frames: [b.sdk(T, b.agentStart()), b.sdk(T, b.agentEnd([b.assistantMessage('', { stopReason: 'aborted' })]))],
+    expected: ['turnStarted:agent', 'tokenUsage', 'turnCompleted:interrupted', 'contextWindowUsage'],
+  },
+  {
+    name: 'E3 a custom message with string content still completes an agent-started turn',
+    frames: [b.sdk(T, b.agentStart()), b.sdk(T, b.agentEnd([b.customMessage('check the build'), b.assistantMessage('Hi')]))],
+    expected: ['turnStarted:agent', 'itemStarted', ...closing],
+  },
+  {
+    name: 'E3 a user message with string content still completes a client-started turn',
+    frames: [
+      b.promptStarted(T),
+      b.sdk(T, b.agentStart()),
+      b.sdk(T, b.agentEnd([{ role: 'user', content: 'plain string', timestamp: 1 }, b.assistantMessage('Hi')])),
+      b.promptSettled(T),
+    ],
+    expected: ['turnStarted:client', 'itemStarted', ...closing],
+  },
+  {
+    name: 'E3 absent content, unknown roles, a pi 1.x system message and extra fields are accepted',
+    frames: [
+      b.sdk(T, b.agentStart()),
+      b.sdk(T, b.agentEnd([{ role: 'system', content: 'You are pi' }, { role: 'reviewer', note: 1 }, { role: 'toolResult' }, b.assistantMessage('Hi')], { extra: true })),
+    ],
+    expected: ['turnStarted:agent', 'itemStarted', ...closing],
+  },
+  {
+    name: 'E4 agent_end with messages that are not an array emits only provider/unhandled and keeps the turn open',
+    frames: [b.sdk(T, b.agentStart()), b.sdk(T, { type: 'agent_end', messages: 'nope' })],
+    expected: ['turnStarted:agent', 'unhandled:sdk/agent_end'],
+    turnOpenAfter: true,
+  },
+  {
+    name: 'E4 agent_end with an element without a string role keeps the turn open',
+    frames: [b.sdk(T, b.agentStart()), b.sdk(T, { type: 'agent_end', messages: [{ role: 7 }] })],
+    expected: ['turnStarted:agent', 'unhandled:sdk/agent_end'],
+    turnOpenAfter: true,
+  },
+  {
+    name: 'E4 then E5: prompt/settled closes the turn a broken agent_end left open',
+    frames: [b.promptStarted(T), b.sdk(T, b.agentStart()), b.sdk(T, { type: 'agent_end' }), b.promptSettled(T)],
+    expected: ['turnStarted:client', 'unhandled:sdk/agent_end', 'turnCompleted:completed'],
+    turnOpenAfter: false,
+  },
+  {
+    name: 'E4 then stop: a user stop closes the turn a broken agent_end left open',
+    frames: [b.sdk(T, b.agentStart()), b.sdk(T, { type: 'agent_end' }), b.stop(T)],
+    expected: ['turnStarted:agent', 'unhandled:sdk/agent_end', 'turnCompleted:interrupted'],
+    turnOpenAfter: false,
+  },
+  {
+    name: 'E5 prompt/settled after agent_end is a no-op (completed exactly once)',
+    frames: [b.promptStarted(T), b.sdk(T, b.agentStart()), b.sdk(T, b.agentEnd([b.assistantMessage('Hi')])), b.promptSettled(T)],
+    expected: ['turnStarted:client', 'itemStarted', ...closing],
+  },
+  {
+    name: 'E5 prompt/settled while the run still streams does not split the run; agent_end closes it with its text',
+    frames: [
+      b.promptStarted(T),
+      b.sdk(T, b.agentStart()),
+      b.promptSettled(T),
+      ...reply('Hi').frames,
+      b.sdk(T, b.agentEnd([reply('Hi').final])),
+    ],
+    expected: ['turnStarted:client', ...streamed, ...closing],
+  },
+  {
+    name: 'E5 a follow-up prompt that settles at once while the run streams does not close the turn',
+    frames: [
+      b.promptStarted(T),
+      b.sdk(T, b.agentStart()),
+      b.promptStarted(T),
+      b.promptSettled(T),
+      ...reply('Hi').frames,
+      b.sdk(T, b.agentEnd([reply('Hi').final])),
+      b.promptSettled(T),
+    ],
+    expected: ['turnStarted:client', ...streamed, ...closing],
+  },
+  {
+    name: 'E5 a late settle of the previous prompt does not close the next, agent-started turn',
+    frames: [
+      b.promptStarted(T),
+      b.sdk(T, b.agentStart()),
+      b.sdk(T, b.agentEnd([b.assistantMessage('Hi')])),
+      b.sdk(T, b.agentStart()),
+      b.promptSettled(T),
+      b.sdk(T, { type: 'agent_end' }),
+    ],
+    expected: ['turnStarted:client', 'itemStarted', ...closing, 'turnStarted:agent', 'unhandled:sdk/agent_end'],
+    turnOpenAfter: true,
+  },
+  {
+    name: 'E5 a settle before agent_start whose prompt failed reports a provider/error and opens no turn',
+    frames: [b.promptStarted(T), b.promptSettled(T, { message: 'No API key' })],
+    expected: ['providerError:final'],
+    turnOpenAfter: false,
+  },
+  {
+    name: 'E5 without prompt/started (older daemons) a settle still closes a run-less open turn',
+    frames: [b.sdk(T, b.agentStart()), b.sdk(T, { type: 'agent_end' }), b.promptSettled(T, 'model went away')],
+    expected: ['turnStarted:agent', 'unhandled:sdk/agent_end', 'turnCompleted:failed(model went away)'],
+  },
+  {
+    name: 'E6 custom message boundaries are unhandled; assistant, toolResult and user ones are silent',
+    frames: [
+      b.sdk(T, b.agentStart()),
+      b.sdk(T, b.messageStart(b.customMessage('x'))),
+      b.sdk(T, b.messageEnd(b.customMessage('x'))),
+      b.sdk(T, b.messageStart(user)),
+      b.sdk(T, b.messageEnd(user)),
+      b.sdk(T, b.messageStart({ role: 'toolResult', content: [] })),
+      b.sdk(T, b.messageEnd({ role: 'toolResult', content: [] })),
+    ],
+    expected: ['turnStarted:agent', 'unhandled:sdk/message_start', 'unhandled:sdk/message_end'],
+  },
+  ...['bashExecution', 'branchSummary', 'compactionSummary'].map((role) => ({
+    name: `E6 ${role} message boundaries become provider/unhandled rows`,
+    frames: [b.sdk(T, b.messageStart({ role })), b.sdk(T, b.messageEnd({ role }))],
+    expected: ['unhandled:sdk/message_start', 'unhandled:sdk/message_end'],
+  })),
+  {
+    name: 'E7 each new turn gets a new id; events of a turn share it',
+    frames: [
+      b.sdk(T, b.agentStart()),
+      b.sdk(T, b.agentEnd([b.assistantMessage('Hi')])),
+      b.sdk(T, b.agentStart()),
+      b.sdk(T, b.agentEnd([b.assistantMessage('Hi')])),
+    ],
+    expected: ['turnStarted:agent', 'itemStarted', ...closing, 'turnStarted:agent', 'itemStarted', ...closing],
+  },
+  {
+    name: 'text comes from deltas, never from the snapshots that run ahead',
+    frames: [b.sdk(T, b.agentStart()), b.sdk(T, b.messageStart(b.assistantMessage(''))), b.sdk(T, b.textDelta('Hel', 'Hello wor')), b.sdk(T, b.textDelta('lo', 'Hello world!')), b.sdk(T, b.messageEnd(b.assistantMessage('Hello world!')))],
+    expected: ['turnStarted:agent', 'itemStarted', 'delta:Hel', 'delta:lo', 'itemCompleted:Hello'],
+  },
+  {
+    name: 'two assistant messages in one run (tool use) are two items',
+    frames: [b.sdk(T, b.agentStart()), ...reply('Hi').frames, ...reply('Hi').frames, b.sdk(T, b.agentEnd([reply('Hi').final, reply('Hi').final]))],
+    expected: ['turnStarted:agent', ...streamed, 'itemCompleted:Hi', ...streamed, 'itemCompleted:Hi', 'tokenUsage', 'turnCompleted:completed', 'contextWindowUsage'],
+  },
+  {
+    name: 'recognised SDK events without a thread event emit nothing; unknown ones are unhandled',
+    frames: [
+      ...['turn_start', 'queue_update', 'tool_execution_start', 'tool_execution_update', 'tool_execution_end', 'auto_retry_end', 'compaction_start', 'compaction_end', 'entry_appended'].map((type) => b.sdk(T, { type })),
+      b.sdk(T, b.turnEnd(b.assistantMessage('x'))),
+      b.sdk(T, { type: 'message_update', message: b.assistantMessage(''), assistantMessageEvent: { type: 'thinking_delta', delta: 'hmm' } }),
+      b.sdk(T, { type: 'brand_new_event' }),
+    ],
+    expected: ['unhandled:sdk/brand_new_event'],
+  },
+  {
+    name: 'willRetry (pi 1.x) keeps the turn open; the retried run continues the same turn',
+    frames: [
+      b.sdk(T, b.agentStart()),
+      b.sdk(T, b.agentEnd([b.assistantMessage('', { stopReason: 'error', errorMessage: 'overloaded' })], { willRetry: true })),
+      b.sdk(T, b.agentStart()),
+      b.sdk(T, b.agentEnd([b.assistantMessage('Hi')], { willRetry: false })),
+    ],
+    expected: ['turnStarted:agent', 'providerError:willRetry', 'itemStarted', ...closing],
+  },
+  {
+    name: 'pi 0.73 auto-retry: the failed turn completes, provider/error says it retries, the retry is a client turn its settle matches',
+    frames: [
+      b.promptStarted(T),
+      b.sdk(T, b.agentStart()),
+      b.sdk(T, b.agentEnd([user, b.assistantMessage('', { stopReason: 'error', errorMessage: 'terminated' })])),
+      b.sdk(T, { type: 'auto_retry_start', attempt: 1, maxAttempts: 3, delayMs: 10, errorMessage: 'terminated' }),
+      b.sdk(T, b.agentStart()),
+      b.sdk(T, { type: 'agent_end' }),
+      b.sdk(T, { type: 'auto_retry_end', success: true, attempt: 1 }),
+      b.promptSettled(T),
+    ],
+    expected: [
+      'turnStarted:client', 'tokenUsage', 'turnCompleted:failed(terminated)', 'contextWindowUsage',
+      'providerError:willRetry',
+      'turnStarted:client', 'unhandled:sdk/agent_end', 'turnCompleted:completed',
+    ],
+    turnOpenAfter: false,
+  },
+  {
+    name: 'pi 0.73: without auto_retry_start a late settle still never reaches the next agent-started turn',
+    frames: [
+      b.promptStarted(T),
+      b.sdk(T, b.agentStart()),
+      b.sdk(T, b.agentEnd([b.assistantMessage('', { stopReason: 'error', errorMessage: 'boom' })])),
+      b.sdk(T, b.agentStart()),
+      b.sdk(T, { type: 'agent_end' }),
+      b.promptSettled(T),
+    ],
+    expected: ['turnStarted:client', 'tokenUsage', 'turnCompleted:failed(boom)', 'contextWindowUsage', 'turnStarted:agent', 'unhandled:sdk/agent_end'],
+    turnOpenAfter: true,
+  },
+  {
+    name: 'pi 1.x: auto_retry_start after agent_end {willRetry} adds no second provider/error',
+    frames: [
+      b.sdk(T, b.agentStart()),
+      b.sdk(T, b.agentEnd([b.assistantMessage('', { stopReason: 'error', errorMessage: 'overloaded' })], { willRetry: true })),
+      b.sdk(T, { type: 'auto_retry_start', attempt: 1, maxAttempts: 3, delayMs: 10, errorMessage: 'overloaded' }),
+    ],
+    expected: ['turnStarted:agent', 'providerError:willRetry'],
+  },
+  {
+    name: 'agent_settled (pi 1.x) closes a turn whose retry was abandoned during backoff',
+    frames: [
+      b.sdk(T, b.agentStart()),
+      b.sdk(T, b.agentEnd([b.assistantMessage('', { stopReason: 'error', errorMessage: 'overloaded' })], { willRetry: true })),
+      b.sdk(T, { type: 'agent_settled', aborted: false }),
+    ],
+    expected: ['turnStarted:agent', 'providerError:willRetry', 'turnCompleted:failed(overloaded)'],
+    turnOpenAfter: false,
+  },
+  {
+    name: 'agent_settled with aborted closes an open turn as interrupted; after agent_end it is a no-op',
+    frames: [
+      b.sdk(T, b.agentStart()),
+      b.sdk(T, { type: 'agent_end' }),
+      b.sdk(T, { type: 'agent_settled', aborted: true }),
+      b.sdk(T, { type: 'agent_settled', aborted: false }),
+    ],
+    expected: ['turnStarted:agent', 'unhandled:sdk/agent_end', 'turnCompleted:interrupted'],
+  },
+  {
+    name: 'a stop while the run streams waits for the aborted agent_end, which closes the turn once as interrupted',
+    frames: [
+      b.promptStarted(T),
+      b.sdk(T, b.agentStart()),
+      ...reply('Hi').frames,
+      b.stop(T),
+      b.sdk(T, b.agentEnd([b.assistantMessage('Hi', { stopReason: 'aborted' })])),
+      b.promptSettled(T),
+      b.stop(T),
+    ],
+    expected: ['turnStarted:client', ...streamed, 'itemCompleted:Hi', 'tokenUsage', 'turnCompleted:interrupted', 'contextWindowUsage'],
+  },
+  {
+    name: 'a stop with no open turn does nothing',
+    frames: [b.stop(T)],
+    expected: [],
+  },
+];
+
+
+/** The same vocabulary for stored rows, so one table checks the reducer and the pipeline. */
+export function summariseRow(row: { type: string; data: Record<string, any> }): string {
+  const { data } = row;
+  switch (row.type) {
+    case 'turn/started':
+      return `turnStarted:${data['origin']}`;
+    case 'turn/completed':
+      return `turnCompleted:${data['status']}${data['error'] ? `(${data['error'].message})` : ''}`;
+    case 'provider/unhandled':
+      return `unhandled:${data['rawType']}`;
+    case 'item/started':
+      return 'itemStarted';
+    case 'item/completed':
+      return `itemCompleted:${data['item'].text}`;
+    case 'item/agentMessage/delta':
+      return `delta:${data['delta']}`;
+    case 'provider/error':
+      return `providerError:${data['willRetry'] ? 'willRetry' : 'final'}`;
+    case 'thread/tokenUsage/updated':
+      return 'tokenUsage';
+    case 'thread/contextWindowUsage/updated':
+      return 'contextWindowUsage';
+    default:
+      return row.type;
+  }
+}

@@ -1,0 +1,131 @@
+import { expect } from 'chai';
+import { createThreadIngest, type IngestOutcome } from '../../src/ingest/threadIngest';
+import { JSON_RPC_ERROR } from '../../src/protocol/jsonRpc';
+import type { StoredThreadEvent } from '../../src/store/eventStore';
+import { createMemoryEventStore } from '../../src/store/memoryEventStore';
+import { openNedbEventStore } from '../../src/store/nedbEventStore';
+import { threadViolations } from '../helpers/pipelineInvariants';
+import * as b from '../helpers/pipelineSdk';
+import { makeTempDir } from '../helpers/pipelineTempDir';
+
+const rowsOf = (outcome: IngestOutcome): StoredThreadEvent[] => {
+  if (!outcome.ok) throw new Error(`rejected: ${JSON.stringify(outcome.error)}`);
+  return outcome.rows;
+};
+const codeOf = (outcome: IngestOutcome) => (outcome.ok ? 'ok' : outcome.error.code);
+
+describe('createThreadIngest', () => {
+  it('resolves each call with exactly the rows its own frame produced, with many threads in flight', async () => {
+    const ingest = createThreadIngest({ store: createMemoryEventStore() });
+    const frames = [...b.clientTurn('A', 'one', ['a1', 'a2']), ...b.agentStartedTurn('B', 'two', ['b1'])];
+    const outcomes = await Promise.all(frames.map((frame) => ingest.ingest(frame)));
+    outcomes.forEach((outcome, i) => {
+      const threadId = (frames[i] as { params: { threadId: string } }).params.threadId;
+      for (const row of rowsOf(outcome)) expect(row.threadId).to.equal(threadId);
+    });
+    const deltaOutcome = outcomes[frames.findIndex((frame) => JSON.stringify(frame).includes('"delta":"a2"'))]!;
+    expect(rowsOf(deltaOutcome).map((row) => [row.type, row.data['delta']])).to.deep.equal([['item/agentMessage/delta', 'a2']]);
+    for (const threadId of ['A', 'B']) {
+      const rows = outcomes.flatMap(rowsOf).filter((row) => row.threadId === threadId);
+      expect(threadViolations(rows)).to.deep.equal([]);
+    }
+    await ingest.close();
+  });
+
+  it('answers bad frames with JSON-RPC error values and keeps serving later frames', async () => {
+    const ingest = createThreadIngest({ store: createMemoryEventStore() });
+    const outcomes = await Promise.all([
+      ingest.ingest('{"jsonrpc":"2.0",'),
+      ingest.ingest([1, 2]),
+      ingest.ingest({ jsonrpc: '2.0', method: 'sdk/unknown', params: { threadId: 'A' } }),
+      ingest.ingest({ jsonrpc: '2.0', method: 'sdk/message', params: { threadId: 'A' } }),
+      ingest.ingest(JSON.stringify(b.sdk('A', b.agentStart()))),
+    ]);
+    expect(outcomes.map(codeOf)).to.deep.equal([
+      JSON_RPC_ERROR.parseError,
+      JSON_RPC_ERROR.invalidRequest,
+      JSON_RPC_ERROR.methodNotFound,
+      JSON_RPC_ERROR.invalidParams,
+      'ok',
+    ]);
+    await ingest.close();
+  });
+
+  it('reports the thread active while a turn is open and idle after it completes; E4 leaves it active', async () => {
+    const ingest = createThreadIngest({ store: createMemoryEventStore() });
+    expect(await ingest.threadStatus('A')).to.equal('idle');
+    await ingest.ingest(b.sdk('A', b.agentStart()));
+    expect(await ingest.threadStatus('A')).to.equal('active');
+    await ingest.ingest(b.sdk('A', b.agentEnd([b.customMessage('string content'), b.assistantMessage('done')])));
+    expect(await ingest.threadStatus('A')).to.equal('idle');
+    await ingest.ingest(b.sdk('A', b.agentStart()));
+    await ingest.ingest(b.sdk('A', { type: 'agent_end', messages: [{ content: 'no role' }] }));
+    expect(await ingest.threadStatus('A')).to.equal('active');
+    await ingest.close();
+  });
+
+  it('uses the injected providerThreadId and context window', async () => {
+    const ingest = createThreadIngest({
+      store: createMemoryEventStore(),
+      providerThreadIdFor: () => 'pi-session-7',
+      contextWindowFor: () => 128_000,
+    });
+    await ingest.ingest(b.sdk('A', b.agentStart()));
+    const rows = rowsOf(await ingest.ingest(b.sdk('A', b.agentEnd([b.assistantMessage('x', { usage: b.usage(1000, 50, 200) })]))));
+    expect(rows.every((row) => row.data.providerThreadId === 'pi-session-7')).to.equal(true);
+    expect(rows.at(-1)!.data['contextWindowUsage']).to.deep.equal({ usedTokens: 1250, modelContextWindow: 128_000, estimated: false });
+    await ingest.close();
+  });
+
+  it('rejects frames after close instead of leaving them unanswered', async () => {
+    const ingest = createThreadIngest({ store: createMemoryEventStore() });
+    await ingest.close();
+    expect(codeOf(await ingest.ingest(b.sdk('A', b.agentStart())))).to.equal(JSON_RPC_ERROR.internalError);
+  });
+
+  describe('restart on the same nedb data dir', () => {
+    let temp: Awaited<ReturnType<typeof makeTempDir>>;
+    beforeEach(async () => (temp = await makeTempDir()));
+    afterEach(() => temp.remove());
+
+    it('continues the open turn with the same turn id and seq after a restart mid-turn', async () => {
+      const frames = b.clientTurn('A', 'hi', ['Hel', 'lo', ' world']);
+      const half = frames.findIndex((frame) => JSON.stringify(frame).includes('"delta":"lo"')) + 1;
+
+      const store1 = await openNedbEventStore({ dataDir: temp.dir });
+      const ingest1 = createThreadIngest({ store: store1 });
+      for (const frame of frames.slice(0, half)) await ingest1.ingest(frame);
+      await ingest1.close();
+      await store1.close();
+
+      const store2 = await openNedbEventStore({ dataDir: temp.dir });
+      const ingest2 = createThreadIngest({ store: store2 });
+      expect(await ingest2.threadStatus('A')).to.equal('active');
+      for (const frame of frames.slice(half)) await ingest2.ingest(frame);
+      const rows = await store2.list('A');
+      expect(threadViolations(rows)).to.deep.equal([]);
+      expect(new Set(rows.map((row) => row.turnId)).size).to.equal(1);
+      expect(rows.find((row) => row.type === 'item/completed')!.data['item']).to.deep.include({ text: 'Hello world' });
+      expect(rows.filter((row) => row.type === 'turn/completed')).to.have.lengthOf(1);
+      expect(await ingest2.threadStatus('A')).to.equal('idle');
+      await ingest2.close();
+      await store2.close();
+    });
+
+    it('keeps the running token total across a restart', async () => {
+      const store1 = await openNedbEventStore({ dataDir: temp.dir });
+      const ingest1 = createThreadIngest({ store: store1 });
+      for (const frame of b.clientTurn('A', 'one', ['x'], b.usage(100, 10))) await ingest1.ingest(frame);
+      await ingest1.close();
+      await store1.close();
+
+      const store2 = await openNedbEventStore({ dataDir: temp.dir });
+      const ingest2 = createThreadIngest({ store: store2 });
+      for (const frame of b.clientTurn('A', 'two', ['y'], b.usage(200, 20))) await ingest2.ingest(frame);
+      const usage = (await store2.list('A')).filter((row) => row.type === 'thread/tokenUsage/updated').at(-1)!;
+      expect(usage.data['tokenUsage']).to.deep.include({ total: { totalTokens: 330, inputTokens: 300, cachedInputTokens: 0, outputTokens: 30 } });
+      await ingest2.close();
+      await store2.close();
+    });
+  });
+});

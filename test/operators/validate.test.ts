@@ -1,0 +1,65 @@
+import { map } from 'rxjs';
+import { validate } from '../../src/operators/validate';
+import { JSON_RPC_ERROR } from '../../src/protocol/jsonRpc';
+import { testScheduler } from '../helpers/marbles';
+import * as b from '../helpers/pipelineSdk';
+
+const T = 'thr_1';
+
+describe('validate()', () => {
+  it('turns frames into turn inputs and bad frames into error values without ending the stream', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const frames = cold('a-b-c-d|', {
+        a: { correlationId: 1, frame: b.sdk(T, b.agentStart()) },
+        b: { correlationId: 2, frame: '{not json' },
+        c: { correlationId: 3, frame: JSON.stringify(b.promptSettled(T, 'boom')) },
+        d: { correlationId: 4, frame: b.stop(T) },
+      });
+      const out = frames.pipe(validate(), map((step) => (step.ok ? step : { correlationId: step.correlationId, code: step.error.code })));
+      expectObservable(out).toBe('a-b-c-d|', {
+        a: { correlationId: 1, ok: true, value: { kind: 'sdk', threadId: T, event: { type: 'agent_start' }, envelope: b.sdk(T, b.agentStart()) } },
+        b: { correlationId: 2, code: JSON_RPC_ERROR.parseError },
+        c: { correlationId: 3, ok: true, value: { kind: 'promptSettled', threadId: T, providerId: 'pi', error: 'boom' } },
+        d: { correlationId: 4, ok: true, value: { kind: 'stop', threadId: T } },
+      });
+    });
+  });
+
+  const rejections: Array<{ name: string; frame: unknown; code: number }> = [
+    { name: 'a string that is not JSON', frame: '{"jsonrpc":', code: JSON_RPC_ERROR.parseError },
+    { name: 'a JSON value that is not an object', frame: 42, code: JSON_RPC_ERROR.invalidRequest },
+    { name: 'a wrong jsonrpc version', frame: { jsonrpc: '1.0', method: 'sdk/message', params: {} }, code: JSON_RPC_ERROR.invalidRequest },
+    { name: 'an unknown envelope key (strict envelope)', frame: { ...b.sdk(T, b.agentStart()), parms: {} }, code: JSON_RPC_ERROR.invalidRequest },
+    { name: 'an unknown method', frame: { jsonrpc: '2.0', method: 'sdk/other', params: { threadId: T } }, code: JSON_RPC_ERROR.methodNotFound },
+    { name: 'sdk/message without threadId', frame: { jsonrpc: '2.0', method: 'sdk/message', params: { message: { type: 'agent_start' } } }, code: JSON_RPC_ERROR.invalidParams },
+    { name: 'sdk/message whose message has no type', frame: { jsonrpc: '2.0', method: 'sdk/message', params: { threadId: T, message: {} } }, code: JSON_RPC_ERROR.invalidParams },
+    { name: 'prompt/settled with an empty threadId', frame: { jsonrpc: '2.0', method: 'pi/prompt/settled', params: { threadId: '' } }, code: JSON_RPC_ERROR.invalidParams },
+  ];
+  for (const { name, frame, code } of rejections) {
+    it(`rejects ${name} with JSON-RPC ${code}`, () => {
+      testScheduler().run(({ cold, expectObservable }) => {
+        const out = cold('a|', { a: { correlationId: 7, frame } }).pipe(
+          validate(),
+          map((step) => (step.ok ? 'accepted' : { correlationId: step.correlationId, code: step.error.code })),
+        );
+        expectObservable(out).toBe('a|', { a: { correlationId: 7, code } });
+      });
+    });
+  }
+
+  it('keeps unknown fields of the SDK payload unchanged (lenient inner payload)', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const event = { type: 'agent_end', messages: [{ role: 'custom', content: 'x', futureField: { deep: 1 } }], extra: 'kept' };
+      const out = cold('a|', { a: { correlationId: 1, frame: b.sdk(T, event) } }).pipe(validate());
+      expectObservable(out).toBe('a|', { a: { correlationId: 1, ok: true, value: { kind: 'sdk', threadId: T, event, envelope: b.sdk(T, event) } } });
+    });
+  });
+
+  it('accepts any provider id in prompt signals and passes it on', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const out = cold('a|', { a: { correlationId: 1, frame: b.promptStarted(T, 'claude') } }).pipe(validate());
+      expectObservable(out).toBe('a|', { a: { correlationId: 1, ok: true, value: { kind: 'promptStarted', threadId: T, providerId: 'claude' } } });
+    });
+  });
+});
+
