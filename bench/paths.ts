@@ -1,0 +1,114 @@
+/**
+ * `npm run bench:paths`: path listing speed against a baseline walk measured in the same run (issue 3).
+ * Targets: first call ≤ 1.1× the baseline walk; keystroke searches p50 ≤ 120 ms; scoring 100k names
+ * p50 ≤ 10 ms, worst ≤ 30 ms. Prints a report; exits 0 whatever the numbers (it is a measurement).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { lastValueFrom, of } from 'rxjs';
+import { createPathLister } from '../src/paths/pathLister';
+import { rankByQuery } from '../src/paths/rankByQuery';
+import { truncateTo } from '../src/paths/truncateTo';
+import { walk$ } from '../src/paths/walk';
+import type { WalkEntry } from '../src/paths/walkEntry';
+import type { ListPathsRequest } from '../src/protocol/hostFiles';
+import { buildPathsBenchTree } from './lib/pathsBenchTree';
+import { pickBaselineTool, timeBaselineWalk } from './lib/pathsBaseline';
+import { median, ms, timeIt } from './lib/pathsStats';
+
+const RUNS = 5;
+const KEYSTROKE_QUERY = 'configts';
+const KEYSTROKE_ROUNDS = 3;
+const SCORING_NAMES = 100_000;
+const SCORING_QUERIES = ['c', 'e', 'co', 'ind', 'index', 'index.ts', 'config', 'configts', 'parser', 'readme',
+  'tsconfig.json', 'src/index', 'test/fixtures', 'usefilenaming', 'xyzzy', 'snap'];
+
+async function main(): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'bench-paths-'));
+  try {
+    const built = await timeIt(() => buildPathsBenchTree(root));
+    const tree = built.value;
+    console.log(`tree: ${tree.source} names, ${tree.files} files + ${tree.directories} directories listed, ` +
+      `${tree.excluded} excluded .git/node_modules entries (built in ${ms(built.ms)})`);
+
+    const tool = pickBaselineTool();
+    await timeBaselineWalk(tool, root); // warm the page cache for everyone
+    const baseline = median(await repeat(RUNS, () => timeBaselineWalk(tool, root)));
+    console.log(`baseline: \`${tool.label}\` walk p50 ${ms(baseline)}`);
+
+    const firstCalls = await repeat(RUNS, () => timeFirstCall(root, undefined));
+    const firstQueried = await repeat(RUNS, () => timeFirstCall(root, KEYSTROKE_QUERY.slice(0, 1)));
+    console.log(`first call, no query (walk + rank + truncate 100): p50 ${ms(median(firstCalls))} = ${ratio(median(firstCalls), baseline)} (target ≤ 1.10×)`);
+    console.log(`first call, query "${KEYSTROKE_QUERY[0]}": p50 ${ms(median(firstQueried))} = ${ratio(median(firstQueried), baseline)}`);
+
+    await keystrokes(root, baseline);
+    await scoring(root);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** One new lister's first call; its background stamping is awaited outside the timing. */
+async function timeFirstCall(root: string, query: string | undefined): Promise<number> {
+  const lister = createPathLister();
+  const { ms: took } = await timeIt(() => lister.listPaths({ path: root, query, limit: 100 }));
+  await lister.listPaths({ path: root, limit: 1 });
+  return took;
+}
+
+/** The 8 prefixes of a query as typed, against one warm lister; then a change, checked against a fresh walk. */
+async function keystrokes(root: string, baseline: number): Promise<void> {
+  const lister = createPathLister();
+  const fresh = createPathLister({ cache: false });
+  await lister.listPaths({ path: root });
+  await lister.listPaths({ path: root }); // settles the stamps of directories written during the build
+  const prefixes = Array.from({ length: KEYSTROKE_QUERY.length }, (_, i) => KEYSTROKE_QUERY.slice(0, i + 1));
+  const cachedTimes: number[] = [];
+  for (let round = 0; round < KEYSTROKE_ROUNDS; round += 1) {
+    for (const query of prefixes) cachedTimes.push((await timeIt(() => lister.listPaths({ path: root, query }))).ms);
+  }
+  const uncachedTimes: number[] = [];
+  for (const query of prefixes) uncachedTimes.push((await timeIt(() => fresh.listPaths({ path: root, query }))).ms);
+  console.log(`keystrokes "${prefixes.join('", "')}" (cached, ${KEYSTROKE_ROUNDS} rounds): p50 ${ms(median(cachedTimes))}, ` +
+    `max ${ms(Math.max(...cachedTimes))} (target p50 ≤ 120 ms); full walk per keystroke: p50 ${ms(median(uncachedTimes))} ` +
+    `(${ratio(median(uncachedTimes), baseline)})`);
+
+  writeFileSync(join(root, 'configts-bench-new-file.ts'), '');
+  let identical = true;
+  for (const request of [{ query: KEYSTROKE_QUERY }, { query: 'c', limit: 10_000 }, { limit: 10_000 }] as Array<Omit<ListPathsRequest, 'path'>>) {
+    const [a, b] = await Promise.all([lister.listPaths({ path: root, ...request }), fresh.listPaths({ path: root, ...request })]);
+    identical &&= JSON.stringify(a) === JSON.stringify(b);
+  }
+  console.log(`after creating a file: cached answers identical to a fresh walk: ${identical ? 'yes' : 'NO'}`);
+}
+
+/** Ranking alone (score every name, keep 100 with positions) over 100k names already folded. */
+async function scoring(root: string): Promise<void> {
+  const listing = await lastValueFrom(walk$(root));
+  const entries: WalkEntry[] = listing.entries.slice(0, SCORING_NAMES).map(({ kind, path, name }) => ({ kind, path, name }));
+  const subset = { root, entries };
+  const rank = (query: string) => lastValueFrom(of(subset).pipe(rankByQuery(query), truncateTo(100)));
+  const folding = await timeIt(() => rank('a'));
+  const perQuery: Array<[string, number]> = [];
+  for (const query of SCORING_QUERIES) {
+    perQuery.push([query, median(await repeat(RUNS, async () => (await timeIt(() => rank(query))).ms))]);
+  }
+  const times = perQuery.map(([, time]) => time);
+  const [worstQuery, worst] = perQuery.reduce((a, b) => (b[1] > a[1] ? b : a));
+  console.log(`scoring ${entries.length} names (${SCORING_QUERIES.length} queries, median of ${RUNS} each): p50 ${ms(median(times))}, ` +
+    `worst ${ms(worst)} ("${worstQuery}") (targets ≤ 10 ms / ≤ 30 ms); first pass incl. folding every name ${ms(folding.ms)}`);
+  console.log(`  per query: ${perQuery.map(([query, time]) => `${query} ${time.toFixed(1)}`).join(', ')}`);
+}
+
+async function repeat(times: number, run: () => Promise<number>): Promise<number[]> {
+  const results: number[] = [];
+  for (let i = 0; i < times; i += 1) results.push(await run());
+  return results;
+}
+
+function ratio(value: number, baseline: number): string {
+  return `${(value / baseline).toFixed(2)}× baseline`;
+}
+
+void main();

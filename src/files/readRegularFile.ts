@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import type { ReadFileResult } from '../protocol/hostFiles';
+import { FILE_READ_CONFIG } from './fileReadConfig';
+import { HostCommandError } from './hostCommandError';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Reads one regular file (symlinks followed) after checking what it is: a directory, FIFO, socket or
+ * device is refused from its stat, without opening it, so a FIFO cannot hang the daemon. The open uses
+ * O_NONBLOCK as well, for a file swapped for a FIFO between the stat and the open.
+ */
+export async function readRegularFile(
+  absolutePath: string,
+  label: string,
+  notFound: () => HostCommandError = () => new HostCommandError('not_found', `file not found: ${label}`),
+): Promise<ReadFileResult> {
+  const maxBytes = FILE_READ_CONFIG.maxReadBytes;
+  const stats = await stat(absolutePath).catch((error: NodeJS.ErrnoException) => {
+    throw refusalFor(error, label, notFound);
+  });
+  if (stats.isDirectory()) throw new HostCommandError('not_a_file', `is a directory, not a file: ${label}`);
+  if (!stats.isFile()) throw new HostCommandError('not_a_file', `not a regular file (FIFO, socket or device): ${label}`);
+  if (stats.size > maxBytes) throw tooLarge(label, stats.size, maxBytes);
+  const handle = await open(absolutePath, constants.O_RDONLY | constants.O_NONBLOCK).catch(
+    (error: NodeJS.ErrnoException) => {
+      throw refusalFor(error, label, notFound);
+    },
+  );
+  try {
+    if (!(await handle.stat()).isFile()) throw new HostCommandError('not_a_file', `not a regular file: ${label}`);
+    // Read one byte past the cap: a file that grew since the stat is caught here.
+    const buffer = Buffer.alloc(Math.min(maxBytes + 1, Math.max(stats.size + 1, 64 * 1024)));
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) break;
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    if (length > maxBytes) throw tooLarge(label, length, maxBytes);
+    return encode(buffer.subarray(0, length));
+  } finally {
+    await handle.close();
+  }
+}
+
+function encode(bytes: Buffer): ReadFileResult {
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const text = bytes.includes(0) ? null : decodeUtf8(bytes);
+  if (text !== null) return { content: text, encoding: 'utf8', sizeBytes: bytes.length, sha256 };
+  return { content: bytes.toString('base64'), encoding: 'base64', sizeBytes: bytes.length, sha256 };
+}
+
+function decodeUtf8(bytes: Buffer): string | null {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+function tooLarge(label: string, size: number, maxBytes: number): HostCommandError {
+  return new HostCommandError('too_large', `file is ${size} bytes, more than the ${maxBytes}-byte read limit: ${label}`, {
+    sizeBytes: size,
+    maxReadBytes: maxBytes,
+  });
+}
+
+function refusalFor(error: NodeJS.ErrnoException, label: string, notFound: () => HostCommandError): HostCommandError {
+  if (error instanceof HostCommandError) return error;
+  if (error.code === 'ENOENT' || error.code === 'ENOTDIR' || error.code === 'ELOOP') return notFound();
+  if (error.code === 'EACCES' || error.code === 'EPERM') return new HostCommandError('forbidden', `permission denied: ${label}`);
+  if (error.code === 'EISDIR') return new HostCommandError('not_a_file', `is a directory, not a file: ${label}`);
+  return new HostCommandError('not_found', `cannot read ${label}: ${error.code ?? error.message}`);
+}

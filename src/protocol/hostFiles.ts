@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { PATH_LISTING_CONFIG } from '../paths/pathListingConfig';
+
+/** Host file commands (spec 2.7, 2.8 and part 4): request and result shapes. Defaults: PATH_LISTING_CONFIG. */
+
+const absolutePath = z.string().min(1).refine((value) => value.startsWith('/'), 'must be an absolute path');
+
+/** `host.list_paths`; `type` is tolerated because the daemon command carries it (spec part 4). */
+export const ListPathsRequestSchema = z.strictObject({
+  type: z.literal('host.list_paths').optional(),
+  path: absolutePath,
+  query: z.string().max(PATH_LISTING_CONFIG.maxQueryLength).optional(),
+  limit: z.number().int().min(1).max(PATH_LISTING_CONFIG.maxLimit).optional(),
+  includeFiles: z.boolean().optional(),
+  includeDirectories: z.boolean().optional(),
+});
+export type ListPathsRequest = z.infer<typeof ListPathsRequestSchema>;
+
+export const PathKindSchema = z.enum(['file', 'directory']);
+export type PathKind = z.infer<typeof PathKindSchema>;
+
+/** Spec 2.7: `positions` are UTF-16 indexes into `name`, ascending. */
+export const PathEntrySchema = z.strictObject({
+  kind: PathKindSchema,
+  path: z.string(),
+  name: z.string(),
+  score: z.number(),
+  positions: z.array(z.number().int().nonnegative()),
+});
+export type PathEntry = z.infer<typeof PathEntrySchema>;
+
+export const ListPathsResultSchema = z.strictObject({
+  paths: z.array(PathEntrySchema),
+  truncated: z.boolean(),
+});
+export type ListPathsResult = z.infer<typeof ListPathsResultSchema>;
+
+/** `host.list_files`: the same walk and ranking as `host.list_paths`, files only. */
+export const ListFilesRequestSchema = z.strictObject({
+  type: z.literal('host.list_files').optional(),
+  path: absolutePath,
+  query: z.string().max(PATH_LISTING_CONFIG.maxQueryLength).optional(),
+  limit: z.number().int().min(1).max(PATH_LISTING_CONFIG.maxLimit).optional(),
+});
+export type ListFilesRequest = z.infer<typeof ListFilesRequestSchema>;
+
+export const ListFilesResultSchema = z.strictObject({
+  files: z.array(PathEntrySchema),
+  truncated: z.boolean(),
+});
+export type ListFilesResult = z.infer<typeof ListFilesResultSchema>;
+
+export const ReadFileRequestSchema = z.strictObject({
+  type: z.literal('host.read_file').optional(),
+  path: absolutePath,
+});
+export type ReadFileRequest = z.infer<typeof ReadFileRequestSchema>;
+
+/**
+ * Spec 2.8 plus `encoding`: text that is valid UTF-8 (and has no NUL byte) is sent as is (`utf8`);
+ * anything else is base64 of the exact bytes. `sha256` is the hex digest of the bytes, not of `content`.
+ */
+export const ReadFileResultSchema = z.strictObject({
+  content: z.string(),
+  encoding: z.enum(['utf8', 'base64']),
+  sizeBytes: z.number().int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type ReadFileResult = z.infer<typeof ReadFileResultSchema>;
+
+export const BrowseDirectoryRequestSchema = z.strictObject({
+  type: z.literal('host.browse_directory').optional(),
+  path: absolutePath,
+});
+export type BrowseDirectoryRequest = z.infer<typeof BrowseDirectoryRequestSchema>;
+
+/** One level of a folder picker; `path` is absolute so the picker can descend. */
+export const BrowseEntrySchema = z.strictObject({
+  kind: PathKindSchema,
+  name: z.string(),
+  path: z.string(),
+});
+export type BrowseEntry = z.infer<typeof BrowseEntrySchema>;
+
+export const BrowseDirectoryResultSchema = z.strictObject({
+  path: z.string(),
+  entries: z.array(BrowseEntrySchema),
+});
+export type BrowseDirectoryResult = z.infer<typeof BrowseDirectoryResultSchema>;
+
+export const ReadFileRelativeRequestSchema = z.strictObject({
+  type: z.literal('host.read_file_relative').optional(),
+  rootPath: absolutePath,
+  path: z.string().min(1),
+  dotfiles: z.enum(['allow', 'deny']),
+});
+export type ReadFileRelativeRequest = z.infer<typeof ReadFileRelativeRequestSchema>;

@@ -1,0 +1,53 @@
+import { expect } from 'chai';
+import { join } from 'node:path';
+import { readFileRelative } from '../../src/files/readFileRelative';
+import { createTempTree, removeTempTree } from '../helpers/tempTree';
+
+describe('readFileRelative (host.read_file_relative)', () => {
+  let root: string;
+  let outside: string;
+  beforeEach(() => {
+    outside = createTempTree({ 'secret.txt': 'outside' });
+    root = createTempTree({
+      skills: { 'SKILL.md': '# skill', '.hidden.md': 'hidden', '.private': { 'notes.md': 'private' } },
+      'link-out.txt': { symlink: join(outside, 'secret.txt') },
+      'link-into-dot.md': { symlink: 'skills/.private/notes.md' },
+    });
+  });
+  afterEach(() => {
+    removeTempTree(root);
+    removeTempTree(outside);
+  });
+
+  const read = (path: string, dotfiles: 'allow' | 'deny' = 'deny') => readFileRelative({ rootPath: root, path, dotfiles });
+  const failure = (path: string, dotfiles: 'allow' | 'deny' = 'deny') => read(path, dotfiles).then(() => null, (error) => error);
+
+  it('reads a file below the root', async () => {
+    expect(await read('skills/SKILL.md')).to.include({ content: '# skill', encoding: 'utf8', sizeBytes: 7 });
+  });
+
+  it('with dotfiles deny, a dot path answers exactly like a missing file (skill-file-not-found)', async () => {
+    const missing = await failure('skills/missing.md');
+    expect(missing).to.include({ code: 'not_found', message: 'file not found: skills/missing.md' });
+    for (const path of ['skills/.hidden.md', 'skills/.private/notes.md', 'link-into-dot.md']) {
+      const denied = await failure(path);
+      expect({ code: denied.code, message: denied.message }).to.deep.equal({ code: 'not_found', message: `file not found: ${path}` });
+    }
+  });
+
+  it('with dotfiles allow, dot paths are read', async () => {
+    expect(await read('skills/.hidden.md', 'allow')).to.include({ content: 'hidden' });
+    expect(await read('skills/.private/notes.md', 'allow')).to.include({ content: 'private' });
+  });
+
+  it('never reads outside the root: .. and symlinks leading out are forbidden', async () => {
+    expect(await failure('../etc/passwd', 'allow')).to.include({ code: 'forbidden' });
+    expect(await failure('skills/../../x', 'allow')).to.include({ code: 'forbidden' });
+    expect(await failure('link-out.txt', 'allow')).to.include({ code: 'forbidden' });
+  });
+
+  it('refuses an absolute path with invalid_params and a directory with not_a_file', async () => {
+    expect(await failure('/etc/passwd')).to.include({ code: 'invalid_params' });
+    expect(await failure('skills')).to.include({ code: 'not_a_file' });
+  });
+});
