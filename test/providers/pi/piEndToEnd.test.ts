@@ -1,0 +1,190 @@
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { createPiProvider } from '../../../src/daemon/providers/pi';
+import { scriptByPrompt, startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../../helpers/fakeModelServer';
+import { startTestServer, type TestServer } from '../../helpers/serverHarness';
+import { createPiSandbox, FAKE_CONTEXT_WINDOW, FAKE_MODEL, TRIGGER_EXTENSION, type PiSandbox } from './piSandbox';
+
+const text = (...chunks: string[]): ScriptedReply => ({ kind: 'text', chunks });
+
+const SCRIPTS: Record<string, ScriptedReply[]> = {
+  'Say hello': [text('Hello', ' there')],
+  'Run echo': [{ kind: 'toolCall', toolName: 'bash', args: { command: 'echo e2e > e2e.txt' } }, text('Ran it.')],
+  'Fail please': [{ kind: 'httpError', status: 400, message: 'refused by the fake model' }],
+  'Think slowly': [{ kind: 'slow', chunks: ['Thinking'], rest: [' done.'] }],
+  'Check the build': [text('Build ', 'checked.')],
+  'Remember the word kiwi': [text('Noted: kiwi.')],
+  'Which word': [text('The word was kiwi.')],
+};
+
+interface ThreadEvent {
+  seq: number;
+  type: string;
+  turnId: string | null;
+  data: Record<string, any>;
+}
+
+describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake model', function () {
+  let model: FakeModelServer;
+  let sandbox: PiSandbox;
+  let t: TestServer;
+  let projectId: string;
+  /** Its own project, so no other thread's copy of the trigger extension takes the trigger first. */
+  let extensionProjectId: string;
+  let extensionSandbox: PiSandbox;
+
+  before(async () => {
+    model = await startFakeModelServer(scriptByPrompt(SCRIPTS));
+    sandbox = createPiSandbox({ baseUrl: model.baseUrl });
+    extensionSandbox = createPiSandbox({ baseUrl: model.baseUrl, extensions: { 'trigger.ts': TRIGGER_EXTENSION } });
+    t = await startTestServer({ providers: [createPiProvider({ agentDir: sandbox.agentDir, log: () => undefined })] });
+    const projectAt = async (folder: string) =>
+      (await t.json('/projects', { body: { name: 'pi e2e', source: { type: 'local_path', path: folder, hostId: t.server.hostId } } })).id as string;
+    projectId = await projectAt(sandbox.projectDir);
+    extensionProjectId = await projectAt(extensionSandbox.projectDir);
+  });
+  after(async () => {
+    await t.close();
+    await model.close();
+    sandbox.remove();
+    extensionSandbox.remove();
+  });
+
+  const createThread = (prompt?: string, project = projectId) =>
+    t.json('/threads', { body: { projectId: project, provider: 'pi', model: FAKE_MODEL, title: 'e2e', permissionMode: 'accept-edits', ...(prompt ? { prompt } : {}) } });
+
+  /** The agent's frames are stored asynchronously to the HTTP answer: poll the events route until `done`. */
+  async function eventsUntil(threadId: string, done: (events: ThreadEvent[]) => boolean): Promise<ThreadEvent[]> {
+    for (;;) {
+      const events: ThreadEvent[] = await t.json(`/threads/${threadId}/events?limit=1000`);
+      if (done(events)) return events;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+  const completions = (events: ThreadEvent[]) => events.filter((event) => event.type === 'turn/completed');
+  const completedTurns = (count: number) => (events: ThreadEvent[]) => completions(events).length >= count;
+
+  it('a client turn with text: turn completes with the streamed answer, the thread is idle, providerThreadId is the pi session', async () => {
+    const thread = await createThread('Say hello');
+    const events = await eventsUntil(thread.id, completedTurns(1));
+
+    const types = events.map((event) => event.type);
+    expect(types[0]).to.equal('turn/started');
+    expect(types.filter((type) => type === 'item/agentMessage/delta')).to.have.length(2);
+    expect(events.find((event) => event.type === 'item/completed')!.data.item.text).to.equal('Hello there');
+    expect(completions(events)[0].data.status).to.equal('completed');
+    expect(events.find((event) => event.type === 'thread/contextWindowUsage/updated')!.data.contextWindowUsage.modelContextWindow).to.equal(FAKE_CONTEXT_WINDOW);
+    expect(events[0].data.providerThreadId).to.match(/^[0-9a-f-]{36}$/);
+    const view = await t.json(`/threads/${thread.id}`);
+    expect(view.status).to.equal('idle');
+  });
+
+  it('a turn with a bash tool call runs the command in the environment folder and completes', async () => {
+    const thread = await createThread('Run echo');
+    const events = await eventsUntil(thread.id, completedTurns(1));
+
+    expect(completions(events)[0].data.status).to.equal('completed');
+    expect(events.find((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')!.data.item.text).to.equal('Ran it.');
+    expect(existsSync(path.join(sandbox.projectDir, 'e2e.txt'))).to.equal(true);
+    expect(events.filter((event) => event.type === 'provider/unhandled').map((event) => event.data.rawType)).to.deep.equal([]);
+  });
+
+  it('a model error ends the turn with turn/completed failed and the model message', async () => {
+    const thread = await createThread('Fail please');
+    const events = await eventsUntil(thread.id, completedTurns(1));
+
+    const [completed] = completions(events);
+    expect(completed.data.status).to.equal('failed');
+    expect(completed.data.error.message).to.contain('refused by the fake model');
+    expect((await t.json(`/threads/${thread.id}`)).status).to.equal('idle');
+  });
+
+  it('stop mid-stream ends the turn exactly once, interrupted, and the thread is idle', async () => {
+    const thread = await createThread('Think slowly');
+    await eventsUntil(thread.id, (events) => events.some((event) => event.type === 'item/agentMessage/delta'));
+    expect((await t.json(`/threads/${thread.id}`)).status).to.equal('active');
+
+    await t.json(`/threads/${thread.id}/stop`, { method: 'POST' });
+    await eventsUntil(thread.id, completedTurns(1));
+    expect((await t.json(`/threads/${thread.id}`)).status).to.equal('idle');
+    // Frames are stored in order: a second completion of the stopped turn would show up before the next turn.
+    await t.json(`/threads/${thread.id}/messages`, { body: { prompt: 'Say hello' } });
+    const events = await eventsUntil(thread.id, completedTurns(2));
+    expect(completions(events).map((event) => event.data.status)).to.deep.equal(['interrupted', 'completed']);
+  });
+
+  it('E3: a project extension starts a run by itself with string content; the turn completes in the spec order and the thread is idle', async () => {
+    // The daemon starts a thread's pi session with its first prompt; from then on its extensions run.
+    const thread = await createThread('Say hello', extensionProjectId);
+    await eventsUntil(thread.id, completedTurns(1));
+
+    extensionSandbox.triggerAgentRun('Check the build, please.');
+    const events = await eventsUntil(thread.id, completedTurns(2));
+    const secondTurnId = completions(events)[1].turnId;
+    const turn = events.filter((event) => event.turnId === secondTurnId);
+
+    expect(turn.map((event) => event.type)).to.deep.equal([
+      'turn/started',
+      'provider/unhandled',
+      'provider/unhandled',
+      'item/started',
+      'item/agentMessage/delta',
+      'item/agentMessage/delta',
+      'item/completed',
+      'thread/tokenUsage/updated',
+      'turn/completed',
+      'thread/contextWindowUsage/updated',
+    ]);
+    expect(turn[1].data.rawType).to.equal('sdk/message_start');
+    expect(turn[2].data.rawType).to.equal('sdk/message_end');
+    expect(turn.find((event) => event.type === 'turn/completed')!.data.status).to.equal('completed');
+    expect(turn.find((event) => event.type === 'item/completed')!.data.item.text).to.equal('Build checked.');
+    expect((await t.json(`/threads/${thread.id}`)).status).to.equal('idle');
+  });
+
+  it('two threads run at once, each with its own pi session, and both complete', async () => {
+    const [first, second] = await Promise.all([createThread('Think slowly'), createThread('Think slowly')]);
+    const streaming = (events: ThreadEvent[]) => events.some((event) => event.type === 'item/agentMessage/delta');
+    await Promise.all([eventsUntil(first.id, streaming), eventsUntil(second.id, streaming)]);
+    const views = await Promise.all([t.json(`/threads/${first.id}`), t.json(`/threads/${second.id}`)]);
+    expect(views.map((view) => view.status)).to.deep.equal(['active', 'active']);
+
+    model.releaseSlow();
+    const [firstEvents, secondEvents] = await Promise.all([eventsUntil(first.id, completedTurns(1)), eventsUntil(second.id, completedTurns(1))]);
+    for (const events of [firstEvents, secondEvents]) {
+      expect(completions(events).map((event) => event.data.status)).to.deep.equal(['completed']);
+      expect(events.find((event) => event.type === 'item/completed')!.data.item.text).to.equal('Thinking done.');
+    }
+    expect(firstEvents[0].data.providerThreadId).not.to.equal(secondEvents[0].data.providerThreadId);
+  });
+
+  it('a thread continues its pi conversation after the server and daemon restart on the same data dir', async () => {
+    const restartSandbox = createPiSandbox({ baseUrl: model.baseUrl });
+    const startOn = (dataDir?: string) =>
+      startTestServer({ dataDir, providers: [createPiProvider({ agentDir: restartSandbox.agentDir, log: () => undefined })] });
+    const first = await startOn();
+    const project = await first.json('/projects', { body: { name: 'restart', source: { type: 'local_path', path: restartSandbox.projectDir, hostId: first.server.hostId } } });
+    const thread = await first.json('/threads', { body: { projectId: project.id, provider: 'pi', model: FAKE_MODEL, title: 'restart', prompt: 'Remember the word kiwi' } });
+    const poll = async (server: TestServer, count: number): Promise<ThreadEvent[]> => {
+      for (;;) {
+        const events: ThreadEvent[] = await server.json(`/threads/${thread.id}/events?limit=1000`);
+        if (completions(events).length >= count) return events;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    const before = await poll(first, 1);
+    await first.close({ keepData: true });
+
+    const second = await startOn(first.dataDir);
+    try {
+      await second.json(`/threads/${thread.id}/messages`, { body: { prompt: 'Which word' } });
+      const after = await poll(second, 2);
+      expect(after.at(-1)!.data.providerThreadId).to.equal(before[0].data.providerThreadId);
+      expect(JSON.stringify(model.requests.at(-1)!.messages)).to.contain('Remember the word kiwi').and.contain('Noted: kiwi.');
+    } finally {
+      await second.close();
+      restartSandbox.remove();
+    }
+  });
+});
