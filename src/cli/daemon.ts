@@ -1,0 +1,37 @@
+import { createProviders } from '../daemon/defaultProviders';
+import { DaemonConfigError, loadDaemonConfig } from '../link/daemonConfig';
+import { linkUrl } from '../link/daemonLinkClient';
+import { startRemoteDaemon } from '../link/startRemoteDaemon';
+
+/**
+ * `npm run daemon -- --server http://HOST:PORT --token T [--name N] [--data-dir D]`: a host daemon on this
+ * machine that connects out to a server. Prints `daemon host_… linking to ws://…` first; exits 2 when the
+ * server refuses it for good (wrong token, other protocol version), with the reason, and never loops.
+ */
+async function main(): Promise<void> {
+  const config = loadDaemonConfig(process.argv.slice(2), process.env);
+  const log = (message: string) => console.error(message);
+  const running = await startRemoteDaemon({ config, providers: createProviders(config.agentProviders, log), log });
+  console.log(`daemon ${running.hostId} (${config.name}) linking to ${linkUrl(config.server)}; data in ${config.dataDir}`);
+
+  const stop = (code: number) => {
+    running.close().then(
+      () => process.exit(code),
+      (error: unknown) => {
+        console.error(`shutdown failed: ${String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  running.refused.then((refusal) => {
+    console.error(`daemon stopped: ${refusal.message}`);
+    stop(2);
+  });
+  process.once('SIGINT', () => stop(0));
+  process.once('SIGTERM', () => stop(0));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof DaemonConfigError ? error.message : `daemon failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,162 @@
+import WebSocket from 'ws';
+import type { HostHello } from '../daemon/contract';
+import type { HostDispatcher } from '../daemon/hostDispatcher';
+import type { JsonRpcResponse } from '../daemon/jsonRpcMessages';
+import { DAEMON_LINK_PATH, LINK_CLOSE, LINK_METHOD, LinkHelloResultSchema } from './linkMessages';
+import { startPingHeartbeat } from './pingHeartbeat';
+import { createRpcPeer, LinkClosedError, type RpcPeer } from './rpcPeer';
+import { reconnectDelay, type ReconnectPolicy } from './reconnectDelay';
+
+export interface DaemonLinkClientOptions {
+  /** The server's base URL, `http://host:port` (or `ws://…`); the link lives at /api/v1/daemon. */
+  serverUrl: string;
+  token: string;
+  heartbeatMs: number;
+  reconnect: ReconnectPolicy;
+  maxPayloadBytes: number;
+  log(message: string): void;
+}
+
+/** Why the daemon must stop instead of redialling: retrying cannot fix any of these. */
+export class LinkRefused extends Error {}
+
+/** Requests made after `close` (or waiting when it came) fail with this; nothing will ever answer them. */
+export class LinkStopped extends Error {}
+
+/** Runs with a fresh link before anything else may use it (e.g. re-sending batches a crash left unacked). */
+export type ReadyHook = (call: (method: string, params: unknown) => Promise<JsonRpcResponse>) => Promise<void>;
+
+export interface DaemonLinkClient {
+  /** Dials, says hello, serves the server's requests and redials after every drop until `close`. */
+  start(daemon: { hello: HostHello; dispatch: HostDispatcher }): void;
+  /**
+   * A request to the server once the link is up (waits while it is down). Rejects with LinkClosedError when
+   * the link drops before the answer: the caller decides whether re-sending is safe.
+   */
+  request(method: string, params: unknown): Promise<JsonRpcResponse>;
+  onReady(hook: ReadyHook): void;
+  /** Settles with the reason when the server refuses the daemon for good (wrong token, other protocol). */
+  readonly refused: Promise<LinkRefused>;
+  /** True between a successful hello and the next drop. */
+  isConnected(): boolean;
+  /** The largest frame the server takes, as its last hello said (until then, our own limit). */
+  maxFrameBytes(): number;
+  close(): Promise<void>;
+}
+
+export function createDaemonLinkClient(options: DaemonLinkClientOptions): DaemonLinkClient {
+  const url = linkUrl(options.serverUrl);
+  const hooks: ReadyHook[] = [];
+  let daemon: { hello: HostHello; dispatch: HostDispatcher } | undefined;
+  let current: RpcPeer | undefined;
+  let waiters: { resolve(peer: RpcPeer): void; reject(error: Error): void }[] = [];
+  let failures = 0;
+  let serverMaxPayloadBytes = options.maxPayloadBytes;
+  let closed = false;
+  let socket: WebSocket | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let refuse!: (reason: LinkRefused) => void;
+  const refused = new Promise<LinkRefused>((resolve) => (refuse = resolve));
+
+  // The owner reports the refusal (the CLI prints it and exits); logging it here too would say it twice.
+  const giveUp = (message: string) => {
+    closed = true;
+    queueMicrotask(stopWaiters);
+    refuse(new LinkRefused(message));
+  };
+
+  const redial = () => {
+    if (closed) return;
+    const delay = reconnectDelay(failures++, options.reconnect);
+    retryTimer = setTimeout(dial, delay);
+  };
+
+  const dial = () => {
+    if (closed || !daemon) return;
+    const ws = new WebSocket(url, { headers: { authorization: `Bearer ${options.token}` }, maxPayload: options.maxPayloadBytes });
+    socket = ws;
+    let refusedStatus: number | undefined;
+    ws.on('error', (error) => {
+      const status = /Unexpected server response: (\d+)/.exec(error.message)?.[1];
+      refusedStatus = status === undefined ? undefined : Number(status);
+      if (refusedStatus !== 401) options.log(`link to ${url}: ${error.message}`);
+    });
+    ws.on('close', (code, reasonBuffer) => {
+      const reason = reasonBuffer.toString('utf8');
+      const wasUp = current?.socket === ws;
+      if (wasUp) current = undefined;
+      if (refusedStatus === 401) return giveUp(`the server at ${url} refused the token (HTTP 401); check --token`);
+      if (code === LINK_CLOSE.protocolMismatch) return giveUp(`the server refused this daemon: ${reason}`);
+      if (code === LINK_CLOSE.badHello) return giveUp(`the server refused this daemon's hello: ${reason}`);
+      if (wasUp) options.log(`link to ${url} dropped (${code}${reason ? ` ${reason}` : ''}); reconnecting`);
+      redial();
+    });
+    ws.on('open', () => {
+      const peer = createRpcPeer(ws, (request) => daemon!.dispatch(request), options.log, () => serverMaxPayloadBytes);
+      startPingHeartbeat(ws, options.heartbeatMs);
+      hello(peer).catch((error: unknown) => {
+        if (error instanceof LinkClosedError) return;
+        options.log(`link hello failed: ${String(error)}`);
+        // A refused hello is followed by the server's close frame, whose code says whether to redial; a
+        // server that does not close is dropped after a moment and redialled.
+        setTimeout(() => ws.terminate(), 1000).unref();
+      });
+    });
+  };
+
+  const hello = async (peer: RpcPeer) => {
+    const answer = await peer.call(LINK_METHOD.hello, daemon!.hello);
+    if ('error' in answer) throw new Error(answer.error.message);
+    serverMaxPayloadBytes = LinkHelloResultSchema.parse(answer.result).maxPayloadBytes;
+    for (const hook of hooks) await hook((method, params) => peer.call(method, params));
+    if (peer.socket.readyState !== WebSocket.OPEN) return;
+    failures = 0;
+    current = peer;
+    options.log(`linked to ${url} as ${daemon!.hello.hostId}`);
+    const ready = waiters;
+    waiters = [];
+    ready.forEach((waiter) => waiter.resolve(peer));
+  };
+
+  const linked = (): Promise<RpcPeer> => (current ? Promise.resolve(current) : new Promise((resolve, reject) => waiters.push({ resolve, reject })));
+
+  const stopWaiters = () => {
+    const stopped = waiters;
+    waiters = [];
+    stopped.forEach((waiter) => waiter.reject(new LinkStopped('the daemon link stopped')));
+  };
+
+  return {
+    start(given) {
+      daemon = given;
+      dial();
+    },
+    async request(method, params) {
+      if (closed) throw new LinkStopped('the daemon link is closed');
+      return (await linked()).call(method, params);
+    },
+    onReady: (hook) => hooks.push(hook),
+    refused,
+    isConnected: () => current !== undefined,
+    maxFrameBytes: () => serverMaxPayloadBytes,
+    async close() {
+      closed = true;
+      clearTimeout(retryTimer);
+      stopWaiters();
+      if (!socket || socket.readyState === WebSocket.CLOSED) return;
+      const gone = new Promise<void>((resolve) => socket!.once('close', () => resolve()));
+      socket.close(1000, 'the daemon is stopping');
+      const timer = setTimeout(() => socket?.terminate(), 1000);
+      await gone;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** `http://h:p` → `ws://h:p/api/v1/daemon` (https → wss); a path already ending in it is kept. */
+export function linkUrl(serverUrl: string): string {
+  const url = new URL(serverUrl);
+  url.protocol = url.protocol === 'https:' || url.protocol === 'wss:' ? 'wss:' : 'ws:';
+  if (!url.pathname.endsWith(DAEMON_LINK_PATH)) url.pathname = url.pathname.replace(/\/$/, '') + DAEMON_LINK_PATH;
+  return url.toString();
+}

@@ -1,0 +1,23 @@
+import type { WebSocket } from 'ws';
+
+/**
+ * The daemon's half of the heartbeat (the server runs its own, src/server/wsHeartbeat.ts): a ping every
+ * `intervalMs`; a socket that has not ponged since the previous ping is terminated, so a link that went
+ * silent (a laptop lid closed, a NAT entry dropped) is noticed within two intervals and redialled.
+ */
+export function startPingHeartbeat(socket: WebSocket, intervalMs: number): () => void {
+  let answered = true;
+  const onPong = () => (answered = true);
+  socket.on('pong', onPong);
+  const timer = setInterval(() => {
+    if (!answered) return socket.terminate();
+    answered = false;
+    socket.ping();
+  }, intervalMs);
+  const stop = () => {
+    clearInterval(timer);
+    socket.off('pong', onPong);
+  };
+  socket.once('close', stop);
+  return stop;
+}
