@@ -33,4 +33,11 @@ export interface AgentThread {
   /** Aborts the running turn, if any. */
   stop(): Promise<void>;
   dispose(): Promise<void>;
+  /**
+   * Optional: the agent's own name for the conversation's current point (pi: the session's leaf entry id),
+   * for `turn/completed.providerCheckpointId`; read it after the run's `agent_end`.
+   */
+  checkpointId?(): string | undefined;
+  /** Optional: the model's context window in tokens, from the agent's model catalog. */
+  contextWindow?(): number | undefined;
 }

@@ -1,0 +1,211 @@
+/**
+ * npm run bench:api — the read side of the API against in-process reads of the same store, same run:
+ *  1. events page: `GET /threads/:id/events?afterSeq=X&limit=100` on a thread of 100k rows, p50/p99,
+ *     vs `store.list(threadId, { afterSeq: X, limit: 100 })` in process;
+ *  2. SSE fan-out: 100 subscribers on one thread receive 10k events; delivery latency (stored → parsed by
+ *     the client) p50/p99, vs a subscriber on the in-process event hub;
+ *  3. intake: frames/s of one pi bridge streaming deltas over the WebSocket intake, vs the same frames
+ *     handed to the embedded daemon's `thread.ingest` in process (no socket, no envelope check).
+ * Everything runs in one process on loopback (clients included), so ratios, not absolute numbers, matter.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { lastValueFrom, from } from 'rxjs';
+import WebSocket from 'ws';
+import { configWith } from '../src/config';
+import { publishingStore } from '../src/server/publishingStore';
+import { startServer } from '../src/server/startServer';
+import type { NewThreadEvent, StoredThreadEvent } from '../src/store/eventStore';
+import { openNedbEventStore } from '../src/store/nedbEventStore';
+
+const ROWS = 100_000;
+const APPEND_BATCH = 2_000;
+const PAGE_LIMIT = 100;
+const PAGE_READS = 200;
+const SUBSCRIBERS = 100;
+const FANOUT_EVENTS = 10_000;
+/** Events appended per step; the next step waits until every subscriber has the last one (no queueing). */
+const FANOUT_BATCH = 50;
+const INTAKE_FRAMES = 5_000;
+const TOKEN = 'bench-token-0123456789abcdef';
+
+const delta = (threadId: string, i: number): NewThreadEvent => ({
+  threadId,
+  type: 'item/agentMessage/delta',
+  turnId: 'turn-1',
+  scope: { kind: 'turn', turnId: 'turn-1' },
+  data: { providerThreadId: threadId, itemId: 'item-1', delta: `word${i} ` },
+});
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+const ms = (value: number) => `${value.toFixed(3)} ms`;
+const ratio = (a: number, b: number) => `${(a / b).toFixed(1)}×`;
+
+async function seedRows(dataDir: string, threadId: string): Promise<void> {
+  const store = await openNedbEventStore({ dataDir });
+  for (let start = 0; start < ROWS; start += APPEND_BATCH) {
+    const batch = Array.from({ length: APPEND_BATCH }, (_, i) => delta(threadId, start + i));
+    await lastValueFrom(from(store.append(batch)));
+  }
+  await store.close();
+}
+
+async function main(): Promise<void> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'ats-bench-api-'));
+  const bigThread = 'thr_bench_big';
+  const fanThread = 'thr_bench_fan';
+  let started = performance.now();
+  await seedRows(dataDir, bigThread);
+  console.log(`seeded ${ROWS} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  started = performance.now();
+  const server = await startServer({ config: configWith({ port: 0, token: TOKEN, dataDir }), log: () => {} });
+  console.log(`server up (store loaded) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const now = new Date().toISOString();
+  const base = { projectId: 'proj_bench', environmentId: 'env_bench', hostId: server.hostId, provider: 'pi', model: 'm', title: 'bench', createdAt: now };
+  await server.registry.threads.insert({ ...base, id: bigThread });
+  await server.registry.threads.insert({ ...base, id: fanThread });
+  const headers = { authorization: `Bearer ${TOKEN}` };
+
+  // 1. events page
+  const cursors = Array.from({ length: PAGE_READS }, () => Math.floor(Math.random() * (ROWS - PAGE_LIMIT)));
+  const inProcess: number[] = [];
+  const overHttp: number[] = [];
+  for (const [index, afterSeq] of cursors.entries()) {
+    // Alternate which side goes first so neither always reads a warm cache.
+    const measure = async (side: 'store' | 'http') => {
+      const t0 = performance.now();
+      if (side === 'store') {
+        const rows = await server.store.list(bigThread, { afterSeq, limit: PAGE_LIMIT });
+        if (rows[0]?.seq !== afterSeq + 1) throw new Error('store read skipped a seq');
+        inProcess.push(performance.now() - t0);
+      } else {
+        const response = await fetch(`${server.url}/api/v1/threads/${bigThread}/events?afterSeq=${afterSeq}&limit=${PAGE_LIMIT}`, { headers });
+        const rows = (await response.json()) as StoredThreadEvent[];
+        if (rows.length !== PAGE_LIMIT || rows[0]!.seq !== afterSeq + 1) throw new Error('HTTP read skipped a seq');
+        overHttp.push(performance.now() - t0);
+      }
+    };
+    if (index % 2 === 0) await measure('store').then(() => measure('http'));
+    else await measure('http').then(() => measure('store'));
+  }
+  console.log(`\nevents page (limit ${PAGE_LIMIT}, thread of ${ROWS} rows, ${PAGE_READS} random cursors)`);
+  console.log(`  in-process store.list  p50 ${ms(percentile(inProcess, 50))}  p99 ${ms(percentile(inProcess, 99))}`);
+  console.log(`  GET …/events           p50 ${ms(percentile(overHttp, 50))}  p99 ${ms(percentile(overHttp, 99))}`);
+  console.log(`  ratio HTTP / in-process p50 ${ratio(percentile(overHttp, 50), percentile(inProcess, 50))}  p99 ${ratio(percentile(overHttp, 99), percentile(inProcess, 99))}`);
+
+  // 2. SSE fan-out
+  const storedAt = new Map<number, number>();
+  const sseLatency: number[] = [];
+  const hubLatency: number[] = [];
+  const received = new Array<number>(SUBSCRIBERS).fill(0);
+  const hubSubscription = server.hub.rowsOf$(fanThread).subscribe((row) => hubLatency.push(performance.now() - storedAt.get(row.seq)!));
+  const controllers: AbortController[] = [];
+  let waiter: (() => void) | undefined;
+  const allHave = (seq: number) => received.every((count) => count >= seq);
+  await Promise.all(
+    Array.from({ length: SUBSCRIBERS }, async (_, client) => {
+      const controller = new AbortController();
+      controllers.push(controller);
+      const response = await fetch(`${server.url}/api/v1/threads/${fanThread}/events/stream`, { headers, signal: controller.signal });
+      const decoder = new TextDecoder();
+      let buffer = '';
+      (async () => {
+        try {
+          for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+            buffer += decoder.decode(chunk, { stream: true });
+            let end: number;
+            while ((end = buffer.indexOf('\n\n')) >= 0) {
+              const block = buffer.slice(0, end);
+              buffer = buffer.slice(end + 2);
+              const data = block.split('\n').find((line) => line.startsWith('data: '));
+              if (!data) continue;
+              const row = JSON.parse(data.slice(6)) as StoredThreadEvent;
+              sseLatency.push(performance.now() - storedAt.get(row.seq)!);
+              received[client] = row.seq;
+            }
+            if (waiter) waiter();
+          }
+        } catch {
+          // aborted at the end
+        }
+      })();
+    }),
+  );
+  while (server.hub.subscriberCount() < SUBSCRIBERS + 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  const writer = publishingStore(server.store, server.hub);
+  started = performance.now();
+  for (let start = 0; start < FANOUT_EVENTS; start += FANOUT_BATCH) {
+    const batch = Array.from({ length: FANOUT_BATCH }, (_, i) => delta(fanThread, start + i));
+    // Seqs are known in advance (one writer), so "stored" is stamped just before the rows are published.
+    const t0 = performance.now();
+    for (let i = 1; i <= FANOUT_BATCH; i++) storedAt.set(start + i, t0);
+    await lastValueFrom(from(writer.append(batch)));
+    const last = start + FANOUT_BATCH;
+    await new Promise<void>((resolve) => {
+      waiter = () => allHave(last) && resolve();
+      waiter();
+    });
+  }
+  const seconds = (performance.now() - started) / 1000;
+  hubSubscription.unsubscribe();
+  controllers.forEach((controller) => controller.abort());
+  console.log(`\nSSE fan-out (${SUBSCRIBERS} subscribers × ${FANOUT_EVENTS} events, batches of ${FANOUT_BATCH}; ${(FANOUT_EVENTS * SUBSCRIBERS / seconds).toFixed(0)} deliveries/s)`);
+  console.log(`  in-process hub subscriber  p50 ${ms(percentile(hubLatency, 50))}  p99 ${ms(percentile(hubLatency, 99))}`);
+  console.log(`  SSE client                 p50 ${ms(percentile(sseLatency, 50))}  p99 ${ms(percentile(sseLatency, 99))}`);
+  console.log(`  ratio SSE / in-process     p50 ${ratio(percentile(sseLatency, 50), percentile(hubLatency, 50))}  p99 ${ratio(percentile(sseLatency, 99), percentile(hubLatency, 99))}`);
+  if (sseLatency.length !== SUBSCRIBERS * FANOUT_EVENTS) throw new Error(`expected ${SUBSCRIBERS * FANOUT_EVENTS} deliveries, got ${sseLatency.length}`);
+
+  // 3. intake
+  const intakeRate = async (threadId: string, send: (frame: unknown) => void, last: (frame: unknown) => Promise<unknown>) => {
+    await server.registry.threads.insert({ ...base, id: threadId });
+    send(envelope(threadId, { type: 'agent_start' }));
+    send(envelope(threadId, { type: 'message_start', message: { role: 'assistant', content: [] } }));
+    const t0 = performance.now();
+    for (let i = 0; i < INTAKE_FRAMES; i++) send(envelope(threadId, { type: 'message_update', message: { role: 'assistant' }, assistantMessageEvent: { type: 'text_delta', delta: `w${i} ` } }));
+    await last({ ...envelope(threadId, { type: 'turn_start' }), id: 1 });
+    const rate = INTAKE_FRAMES / ((performance.now() - t0) / 1000);
+    if ((await server.store.lastSeq(threadId)) !== INTAKE_FRAMES + 2) throw new Error(`intake lost frames on ${threadId}`);
+    return rate;
+  };
+  const link = server.hosts.linkOf(server.hostId)!;
+  const pending: Promise<unknown>[] = [];
+  const inProcessRate = await intakeRate(
+    'thr_bench_link',
+    (frame) => pending.push(link.request('thread.ingest', { frame })),
+    async (frame) => Promise.all([...pending, link.request('thread.ingest', { frame })]),
+  );
+  const socket = new WebSocket(`${server.url.replace('http', 'ws')}/api/v1/intake`, { headers });
+  await new Promise((resolve) => socket.once('open', resolve));
+  const intakeRateWs = await intakeRate(
+    'thr_bench_intake',
+    (frame) => socket.send(JSON.stringify(frame)),
+    (frame) =>
+      new Promise((resolve) => {
+        socket.on('message', resolve);
+        socket.send(JSON.stringify(frame));
+      }),
+  );
+  socket.close();
+  console.log(`\nintake (${INTAKE_FRAMES} text deltas from one sender)`);
+  console.log(`  in-process thread.ingest   ${inProcessRate.toFixed(0)} frames/s`);
+  console.log(`  WebSocket intake           ${intakeRateWs.toFixed(0)} frames/s`);
+  console.log(`  ratio intake / in-process  ${(intakeRateWs / inProcessRate).toFixed(2)}×`);
+
+  await server.close();
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+function envelope(threadId: string, message: unknown) {
+  return { jsonrpc: '2.0', method: 'sdk/message', params: { threadId, message } };
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,33 @@
+import { ConfigError, loadConfig } from '../config';
+import { createProviders } from '../daemon/defaultProviders';
+import { startServer } from '../server/startServer';
+
+/**
+ * `npm start [-- --port 0 --data-dir ./.data …]`: the API, the intake and an embedded daemon for this
+ * machine. Prints `listening on http://HOST:PORT` first (scripts wait for that line), then the token's home.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig(process.argv.slice(2), process.env);
+  const log = (message: string) => console.error(message);
+  const providers = createProviders(config.agentProviders, log);
+  const server = await startServer({ config, providers, log });
+  console.log(`listening on ${server.url}`);
+  console.log(server.tokenFile ? `token in ${server.tokenFile}` : 'token from ATS_TOKEN');
+  console.log(`data in ${config.dataDir}; embedded host ${server.hostId}; agent providers: ${providers.map((p) => p.id).join(', ') || 'none'}`);
+  const stop = () => {
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`shutdown failed: ${String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : `failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,64 @@
+import os from 'node:os';
+import type { EventStore } from '../store/eventStore';
+import type { HostHello } from './contract';
+import { createHostDispatcher, type HostDispatcher } from './hostDispatcher';
+import { createHostFileHandlers, type HostFileOperations } from './hostFileHandlers';
+import type { HostIdentity } from './hostIdentity';
+import { createProviderRegistry } from './providerRegistry';
+import type { AgentProvider, AgentThread } from './providers/agentProvider';
+import { HOST_DAEMON_PROTOCOL_VERSION } from './protocolVersion';
+import { createThreadHandlers } from './threadHandlers';
+import type { ThreadIngest } from '../ingest/threadIngest';
+
+export interface HostDaemonDeps {
+  identity: HostIdentity;
+  /** The daemon's own folder (agent sessions); not the server's. */
+  dataDir: string;
+  /** Where the pipeline stores rows: the server's store for the embedded daemon, a link-backed one remotely. */
+  store: EventStore;
+  providers: readonly AgentProvider[];
+  files: HostFileOperations;
+  createIngest(deps: {
+    store: EventStore;
+    providerThreadIdFor(threadId: string): string;
+    contextWindowFor(threadId: string): number | undefined;
+  }): ThreadIngest;
+  log?(message: string): void;
+}
+
+/** A host daemon without a transport: a hello and a dispatcher of contract requests. */
+export interface HostDaemon {
+  readonly hello: HostHello;
+  readonly dispatch: HostDispatcher;
+  close(): Promise<void>;
+}
+
+export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
+  const log = deps.log ?? ((message: string) => console.error(message));
+  const providers = createProviderRegistry(deps.providers);
+  const providerThreadIds = new Map<string, string>();
+  const agents = new Map<string, AgentThread>();
+  const ingest = deps.createIngest({
+    store: deps.store,
+    // Threads nobody opened here (intake-only) use their own id, so rows always name a providerThreadId.
+    providerThreadIdFor: (threadId) => providerThreadIds.get(threadId) ?? threadId,
+    contextWindowFor: (threadId) => agents.get(threadId)?.contextWindow?.(),
+  });
+  const threads = createThreadHandlers({ ingest, providers, dataDir: deps.dataDir, providerThreadIds, agents, log });
+  const { dispose, ...threadHandlers } = threads;
+  const dispatch = createHostDispatcher({ ...createHostFileHandlers(deps.files), ...threadHandlers }, log);
+  return {
+    hello: {
+      protocolVersion: HOST_DAEMON_PROTOCOL_VERSION,
+      hostId: deps.identity.hostId,
+      name: deps.identity.name,
+      platform: `${os.platform()}-${os.arch()}`,
+      providers: providers.ids(),
+    },
+    dispatch,
+    async close() {
+      await dispose();
+      await ingest.close();
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { HostCommandError } from '../files/hostCommandError';
+import { JSON_RPC_ERROR, jsonRpcError, type JsonRpcError } from '../protocol/jsonRpc';
+import { hostCommands, isHostMethod, type HostMethod, type HostResult, type ParsedHostParams } from './contract';
+import { HOST_COMMAND_FAILED, HostCommandRefused } from './hostErrors';
+import { JsonRpcRequestSchema, type JsonRpcId, type JsonRpcResponse } from './jsonRpcMessages';
+
+/** One async function per contract command, given already-validated params. */
+export type HostHandlers = { [M in HostMethod]: (params: ParsedHostParams<M>) => Promise<HostResult<M>> };
+
+/** Thrown-by-handler errors that are not HostCommandRefused are bugs; the peer learns only that it failed. */
+export type HostDispatcher = (message: unknown) => Promise<JsonRpcResponse>;
+
+/**
+ * The daemon side of the contract: validates a JSON-RPC request against the contract, runs its handler and
+ * answers with a JSON-RPC response. Never throws: every failure is an error response, so one bad request
+ * cannot take a link down.
+ */
+export function createHostDispatcher(handlers: HostHandlers, log: (message: string) => void = () => {}): HostDispatcher {
+  return async (message) => {
+    const request = JsonRpcRequestSchema.safeParse(message);
+    const id = idOf(message);
+    if (!request.success) {
+      return fail(id, jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid JSON-RPC request', request.error.issues));
+    }
+    const { method } = request.data;
+    if (!isHostMethod(method)) return fail(id, jsonRpcError(JSON_RPC_ERROR.methodNotFound, `unknown method ${method}`));
+    const params = hostCommands[method].params.safeParse(request.data.params);
+    if (!params.success) {
+      return fail(id, jsonRpcError(JSON_RPC_ERROR.invalidParams, `invalid params for ${method}`, params.error.issues));
+    }
+    try {
+      const handler = handlers[method] as (params: unknown) => Promise<unknown>;
+      return { jsonrpc: '2.0', id, result: await handler(params.data) };
+    } catch (error) {
+      const refused = asRefused(error);
+      if (refused) return fail(id, refused);
+      log(`host command ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return fail(id, jsonRpcError(JSON_RPC_ERROR.internalError, `host command ${method} failed`));
+    }
+  };
+}
+
+function asRefused(error: unknown): JsonRpcError | undefined {
+  if (error instanceof HostCommandRefused) {
+    const data = error.details === undefined ? { hostCode: error.hostCode } : { hostCode: error.hostCode, details: error.details };
+    return jsonRpcError(error.rpcCode, error.message, data);
+  }
+  if (error instanceof HostCommandError) {
+    const { code, details } = error;
+    return jsonRpcError(HOST_COMMAND_FAILED, error.message, details === undefined ? { hostCode: code } : { hostCode: code, details });
+  }
+  return undefined;
+}
+
+function idOf(message: unknown): JsonRpcId {
+  const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+function fail(id: JsonRpcId, error: JsonRpcError): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, error };
+}

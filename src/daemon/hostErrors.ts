@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+/**
+ * JSON-RPC error code of a host command that ran and refused (missing file, not a directory…). The reason is
+ * in `error.data.hostCode`, so a caller maps it without parsing messages. Chosen from the implementation-
+ * defined server range (-32000…-32099).
+ */
+export const HOST_COMMAND_FAILED = -32000;
+
+/** Why a host command refused. File commands use the first six; thread commands the rest. */
+export const HostErrorCodeSchema = z.enum([
+  'invalid_params',
+  'not_found',
+  'not_a_file',
+  'not_a_directory',
+  'too_large',
+  'forbidden',
+  'thread_not_open',
+  'no_agent_provider',
+  'agent_failed',
+  'ingest_rejected',
+]);
+export type HostErrorCode = z.infer<typeof HostErrorCodeSchema>;
+
+export const HostErrorDataSchema = z.object({ hostCode: HostErrorCodeSchema, details: z.unknown().optional() });
+export type HostErrorData = z.infer<typeof HostErrorDataSchema>;
+
+/** Thrown by daemon-side handlers; the dispatcher turns it into a JSON-RPC error with HostErrorData. */
+export class HostCommandRefused extends Error {
+  constructor(
+    readonly hostCode: HostErrorCode,
+    message: string,
+    readonly details?: unknown,
+    /** A JSON-RPC code other than HOST_COMMAND_FAILED, e.g. the ingest's own -32602. */
+    readonly rpcCode: number = HOST_COMMAND_FAILED,
+  ) {
+    super(message);
+  }
+}
+
+/** How a host request failed, seen from the caller's side of the link. */
+export type HostRequestFailure =
+  | { kind: 'offline' }
+  | { kind: 'timeout'; timeoutMs: number }
+  | { kind: 'refused'; rpcCode: number; hostCode?: HostErrorCode; details?: unknown }
+  | { kind: 'bad_result'; issues: unknown };
+
+/** The one error type a HostLink request rejects with. */
+export class HostRequestError extends Error {
+  constructor(
+    readonly failure: HostRequestFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}

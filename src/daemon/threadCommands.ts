@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/**
+ * Thread commands of the host-daemon contract. The daemon runs the agent and the thread-event pipeline
+ * (spec part 9: translation lives in the daemon); the server only names the thread and forwards input.
+ */
+const ThreadId = z.string().regex(/^thr_/, 'a thread id starts with thr_');
+const Seqs = z.strictObject({ seqs: z.array(z.number().int().positive()) });
+
+/** Idempotent: opening an open thread answers with the same providerThreadId. */
+export const ThreadOpenParamsSchema = z.strictObject({
+  threadId: ThreadId,
+  cwd: z.string().min(1),
+  provider: z.string().min(1),
+  model: z.string().min(1),
+  permissionMode: z.string().optional(),
+  /** The thread's providerThreadId from an earlier run, so an agent session resumes after a restart. */
+  resumeProviderThreadId: z.string().optional(),
+});
+export type ThreadOpenParams = z.infer<typeof ThreadOpenParamsSchema>;
+export const ThreadOpenResultSchema = z.strictObject({
+  providerThreadId: z.string(),
+  /**
+   * False when the daemon has no AgentProvider with that id: the thread takes events only from the intake.
+   * Opening never starts the agent; the first prompt does.
+   */
+  agent: z.boolean(),
+});
+export type ThreadOpenResult = z.infer<typeof ThreadOpenResultSchema>;
+
+export const ThreadPromptParamsSchema = z.strictObject({ threadId: ThreadId, prompt: z.string().min(1) });
+export type ThreadPromptParams = z.infer<typeof ThreadPromptParamsSchema>;
+export const ThreadPromptResultSchema = z.strictObject({
+  /** True when a turn was already running, so the agent queued the prompt as a follow-up. */
+  followUp: z.boolean(),
+  /** The agent's session id: the agent starts on the first prompt, so the server learns it here. */
+  providerThreadId: z.string(),
+});
+export type ThreadPromptResult = z.infer<typeof ThreadPromptResultSchema>;
+
+export const ThreadStopParamsSchema = z.strictObject({ threadId: ThreadId });
+export type ThreadStopParams = z.infer<typeof ThreadStopParamsSchema>;
+/** Seqs stored by the stop itself (the `interrupted` turn/completed when no run was streaming). */
+export const ThreadStopResultSchema = Seqs;
+
+export const ThreadIngestParamsSchema = z.strictObject({
+  /** One JSON-RPC frame for the pipeline: `sdk/message`, `<providerId>/prompt/settled`, … */
+  frame: z.unknown(),
+  /** The thread's providerThreadId as the registry knows it, for threads this daemon has not opened yet. */
+  providerThreadId: z.string().optional(),
+});
+export type ThreadIngestParams = z.infer<typeof ThreadIngestParamsSchema>;
+export const ThreadIngestResultSchema = Seqs;
+export type ThreadIngestResult = z.infer<typeof ThreadIngestResultSchema>;
+
+export const ThreadStatusParamsSchema = z.strictObject({ threadId: ThreadId });
+export const ThreadStatusResultSchema = z.strictObject({ status: z.enum(['active', 'idle']) });
+export type ThreadStatusResult = z.infer<typeof ThreadStatusResultSchema>;
+
+export const threadCommands = {
+  'thread.open': { params: ThreadOpenParamsSchema, result: ThreadOpenResultSchema },
+  'thread.prompt': { params: ThreadPromptParamsSchema, result: ThreadPromptResultSchema },
+  'thread.stop': { params: ThreadStopParamsSchema, result: ThreadStopResultSchema },
+  'thread.ingest': { params: ThreadIngestParamsSchema, result: ThreadIngestResultSchema },
+  'thread.status': { params: ThreadStatusParamsSchema, result: ThreadStatusResultSchema },
+} as const;

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/** Registry records as stored and as the API returns them (spec part 2: fields beyond the id are ours). */
+export const ProjectRecordSchema = z.strictObject({
+  id: z.string().regex(/^proj_/),
+  name: z.string(),
+  source: z.strictObject({ type: z.literal('local_path'), path: z.string(), hostId: z.string() }),
+  /** The environment created for the project's own folder. */
+  environmentId: z.string(),
+  createdAt: z.string(),
+});
+export type ProjectRecord = z.infer<typeof ProjectRecordSchema>;
+
+export const HostRecordSchema = z.strictObject({
+  id: z.string().regex(/^host_/),
+  name: z.string(),
+  platform: z.string(),
+  protocolVersion: z.number().int(),
+  providers: z.array(z.string()),
+  /** Set when a link connects and refreshed when it drops; the live online flag comes from the links. */
+  lastSeenAt: z.string(),
+});
+export type HostRecord = z.infer<typeof HostRecordSchema>;
+
+export const EnvironmentRecordSchema = z.strictObject({
+  id: z.string().regex(/^env_/),
+  hostId: z.string(),
+  path: z.string(),
+  createdAt: z.string(),
+});
+export type EnvironmentRecord = z.infer<typeof EnvironmentRecordSchema>;
+
+export const ThreadRecordSchema = z.strictObject({
+  id: z.string().regex(/^thr_/),
+  projectId: z.string(),
+  environmentId: z.string(),
+  hostId: z.string(),
+  provider: z.string(),
+  model: z.string(),
+  title: z.string(),
+  permissionMode: z.string().optional(),
+  /** Known once the host opened the thread; the agent session id, or the thread id for intake-only threads. */
+  providerThreadId: z.string().optional(),
+  createdAt: z.string(),
+});
+export type ThreadRecord = z.infer<typeof ThreadRecordSchema>;

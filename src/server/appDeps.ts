@@ -1,0 +1,20 @@
+import type { Config } from '../config';
+import type { HostPresence } from '../hosts/hostPresence';
+import type { Registry } from '../registry/registry';
+import type { EventStore } from '../store/eventStore';
+import type { EventHub } from './eventHub';
+import type { HostDirectory } from './hostDirectory';
+
+/** Everything the HTTP app needs, injected so tests can build one on any store and any host link. */
+export interface AppDeps {
+  config: Config;
+  token: string;
+  registry: Registry;
+  hosts: HostDirectory;
+  /** When each host's link dropped: `runtime` of threads whose host is away (docs/hosts.md). */
+  presence?: HostPresence;
+  /** Read side of the events: the same store the daemons' pipelines append to. */
+  store: EventStore;
+  hub: EventHub;
+  log(message: string): void;
+}

@@ -1,0 +1,35 @@
+import Koa from 'koa';
+import type Router from '@koa/router';
+import type { AppDeps } from './appDeps';
+import { authMiddleware } from './authMiddleware';
+import { errorMiddleware } from './errorMiddleware';
+import { environmentsRouter } from './routers/environments';
+import { eventsRouter } from './routers/events';
+import { filesRouter } from './routers/files';
+import { healthRouter } from './routers/health';
+import { hostsRouter } from './routers/hosts';
+import { projectsRouter } from './routers/projects';
+import { threadsRouter } from './routers/threads';
+
+export const API_PREFIX = '/api/v1';
+
+/** The HTTP API as a Koa app that does not listen: tests and `startServer` put it on a port. */
+export function createApp(deps: AppDeps): Koa {
+  const app = new Koa();
+  app.use(errorMiddleware(deps.log));
+  app.use(authMiddleware(deps.token));
+  const routers: Router[] = [
+    healthRouter(),
+    hostsRouter(deps),
+    projectsRouter(deps),
+    environmentsRouter(deps),
+    threadsRouter(deps),
+    eventsRouter(deps),
+    filesRouter(deps),
+  ];
+  for (const router of routers) {
+    router.prefix(API_PREFIX);
+    app.use(router.routes()).use(router.allowedMethods());
+  }
+  return app;
+}

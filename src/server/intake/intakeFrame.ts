@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { HostRequestError } from '../../daemon/hostErrors';
+import type { JsonRpcResponse } from '../../daemon/jsonRpcMessages';
+import { JSON_RPC_ERROR, JsonRpcEnvelopeSchema, jsonRpcError, type JsonRpcError } from '../../protocol/jsonRpc';
+import { parsePromptSignalMethod, SDK_MESSAGE_METHOD } from '../../protocol/signals';
+import type { Registry } from '../../registry/registry';
+import type { HostDirectory } from '../hostDirectory';
+
+/** Intake-specific JSON-RPC codes (server range): the thread's host is not connected / did not answer. */
+export const INTAKE_ERROR = { hostOffline: -32001, hostTimeout: -32002 } as const;
+
+const ThreadParamsSchema = z.looseObject({ threadId: z.string().regex(/^thr_/, 'a thread id starts with thr_') });
+
+export interface IntakeDeps {
+  registry: Registry;
+  hosts: HostDirectory;
+  timeoutMs: number;
+}
+
+/** `answer` settles with the JSON-RPC answer (undefined for a notification that went through). */
+export interface DispatchedFrame {
+  answer: Promise<JsonRpcResponse | undefined>;
+}
+
+/**
+ * Checks one intake frame's envelope, finds the thread's host and hands the frame over. Resolves as soon as
+ * the frame is on its way (in order: the host's pipeline takes frames in the order they were handed over),
+ * without waiting for it to be stored; `answer` waits for that. Translation happens in the host's pipeline.
+ */
+export async function dispatchIntakeFrame(deps: IntakeDeps, text: string): Promise<DispatchedFrame> {
+  const now = (response: JsonRpcResponse | undefined): DispatchedFrame => ({ answer: Promise.resolve(response) });
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return now(failure(null, jsonRpcError(JSON_RPC_ERROR.parseError, 'parse error: the frame is not JSON')));
+  }
+  const envelope = JsonRpcEnvelopeSchema.safeParse(message);
+  if (!envelope.success) return now(failure(idOf(message), jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid request: not a JSON-RPC 2.0 request or notification', issuesOf(envelope.error))));
+  const { method, id } = envelope.data;
+  const answer = (result: unknown): JsonRpcResponse | undefined => (id === undefined ? undefined : { jsonrpc: '2.0', id, result });
+  if (method !== SDK_MESSAGE_METHOD && !parsePromptSignalMethod(method)) {
+    return now(failure(id ?? null, jsonRpcError(JSON_RPC_ERROR.methodNotFound, `method not found: ${method} (the intake takes sdk/message and <providerId>/prompt/started|settled)`)));
+  }
+  const params = ThreadParamsSchema.safeParse(envelope.data.params);
+  if (!params.success) return now(failure(id ?? null, jsonRpcError(JSON_RPC_ERROR.invalidParams, 'invalid params', issuesOf(params.error))));
+  const thread = await deps.registry.threads.get(params.data.threadId);
+  if (!thread) {
+    return now(failure(id ?? null, jsonRpcError(JSON_RPC_ERROR.invalidParams, `unknown thread ${params.data.threadId}`, [{ path: ['params', 'threadId'], message: 'no such thread' }])));
+  }
+  const link = deps.hosts.linkOf(thread.hostId);
+  if (!link) return now(failure(id ?? null, jsonRpcError(INTAKE_ERROR.hostOffline, `host ${thread.hostId} of thread ${thread.id} is offline`)));
+  // Not awaited: the request is on its way once `request` returns, which is all the ordering needs.
+  const stored = link.request('thread.ingest', { frame: envelope.data, providerThreadId: thread.providerThreadId }, { timeoutMs: deps.timeoutMs });
+  return {
+    answer: stored.then(
+      ({ seqs }) => answer({ seqs }),
+      (error: unknown) => failure(id ?? null, rpcErrorOf(error, thread.hostId)),
+    ),
+  };
+}
+
+function rpcErrorOf(error: unknown, hostId: string): JsonRpcError {
+  if (!(error instanceof HostRequestError)) return jsonRpcError(JSON_RPC_ERROR.internalError, 'internal error');
+  const { failure: f } = error;
+  if (f.kind === 'timeout') return jsonRpcError(INTAKE_ERROR.hostTimeout, `host ${hostId} did not answer within ${f.timeoutMs} ms`);
+  if (f.kind === 'offline') return jsonRpcError(INTAKE_ERROR.hostOffline, `host ${hostId} went offline`);
+  // The pipeline's own code and data (e.g. -32602 with zod's issue path) go back to the sender unchanged.
+  if (f.kind === 'refused') return jsonRpcError(f.rpcCode, error.message, f.details);
+  return jsonRpcError(JSON_RPC_ERROR.internalError, error.message);
+}
+
+function issuesOf(error: z.ZodError): { path: PropertyKey[]; message: string }[] {
+  return error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
+}
+
+function idOf(message: unknown): string | number | null {
+  const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+function failure(id: string | number | null, error: JsonRpcError): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, error };
+}

@@ -1,0 +1,64 @@
+import { WebSocketServer, type RawData } from 'ws';
+import type { JsonRpcResponse } from '../../daemon/jsonRpcMessages';
+import { hasBearer } from '../authMiddleware';
+import type { UpgradeRoute } from '../upgrades';
+import { startWsHeartbeat } from '../wsHeartbeat';
+import { dispatchIntakeFrame, type IntakeDeps } from './intakeFrame';
+
+export const INTAKE_PATH = '/api/v1/intake';
+
+export interface IntakeOptions {
+  token: string;
+  maxPayloadBytes: number;
+  /** Frames of one socket handed to the host but not yet stored; beyond it the socket's frames wait. */
+  maxInFlight: number;
+  heartbeatMs: number;
+  log(message: string): void;
+}
+
+const INTERNAL_ERROR: JsonRpcResponse = { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'internal error' } };
+
+/**
+ * `ws://HOST:PORT/api/v1/intake`: any pi process streams JSON-RPC frames into existing threads. Frames of one
+ * socket are handed to the host strictly one after another, so a thread's events keep the order they were
+ * sent in; storing overlaps (up to `maxInFlight`), so a fast sender is not held to one store round trip per
+ * frame. A bad frame gets an error answer and the socket stays open; only an oversize frame closes it (1009).
+ */
+export function createIntakeRoute(deps: IntakeDeps, options: IntakeOptions): UpgradeRoute & { close(): Promise<void> } {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes });
+  const stopHeartbeat = startWsHeartbeat(wss, options.heartbeatMs);
+  wss.on('connection', (socket) => {
+    let handOver = Promise.resolve();
+    const inFlight = new Set<Promise<void>>();
+    const reply = (response: JsonRpcResponse | undefined) => {
+      if (response && socket.readyState === socket.OPEN) socket.send(JSON.stringify(response));
+    };
+    socket.on('message', (data: RawData) => {
+      handOver = handOver.then(async () => {
+        if (inFlight.size >= options.maxInFlight) await Promise.race(inFlight);
+        const { answer } = await dispatchIntakeFrame(deps, rawText(data)).catch((error: unknown) => {
+          options.log(`intake frame failed: ${String(error)}`);
+          return { answer: Promise.resolve(INTERNAL_ERROR) };
+        });
+        const tracked: Promise<void> = answer.then(reply).finally(() => inFlight.delete(tracked));
+        inFlight.add(tracked);
+      });
+    });
+    socket.on('error', (error) => options.log(`intake socket error: ${error.message}`));
+  });
+  return {
+    path: INTAKE_PATH,
+    authorize: (req) => hasBearer(req.headers, options.token),
+    handle: (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)),
+    async close() {
+      stopHeartbeat();
+      for (const socket of wss.clients) socket.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
+
+function rawText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+}

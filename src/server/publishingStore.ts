@@ -1,0 +1,17 @@
+import { from, tap } from 'rxjs';
+import type { EventStore } from '../store/eventStore';
+import type { EventHub } from './eventHub';
+
+/**
+ * The store the daemon's pipeline writes through: every appended batch is published to the hub once stored,
+ * whoever produced it (intake, agent, stop). Reads pass straight through.
+ */
+export function publishingStore(store: EventStore, hub: EventHub): EventStore {
+  return {
+    append: (events) => from(store.append(events)).pipe(tap((rows) => hub.publish(rows))),
+    list: (threadId, options) => store.list(threadId, options),
+    lastSeq: (threadId) => store.lastSeq(threadId),
+    // The server owns the store's lifetime; a daemon closing must not close it under the HTTP readers.
+    close: async () => {},
+  };
+}

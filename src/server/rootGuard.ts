@@ -1,0 +1,39 @@
+import path from 'node:path';
+import type { Registry } from '../registry/registry';
+import type { HostDirectory } from './hostDirectory';
+import { Problem } from './problem';
+
+/**
+ * The filter `host.read_file` lacks (spec part 4: "no dot or name filter"): a path is served only when it
+ * lies inside a project or environment root registered for that host, both as written and once every
+ * symlink is resolved on the host. Returns the resolved path to read.
+ */
+export async function guardPathInRoots(deps: { registry: Registry; hosts: HostDirectory }, hostId: string, requested: string): Promise<string> {
+  if (requested.includes('\0')) throw new Problem(400, 'invalid_path', 'the path contains a NUL byte');
+  if (!path.posix.isAbsolute(requested)) throw new Problem(400, 'invalid_path', 'the path must be absolute');
+  if (requested.split('/').includes('..')) throw outside(requested);
+  const roots = await rootsOf(deps.registry, hostId);
+  const lexicalRoots = roots.filter((root) => isInside(root, path.posix.normalize(requested)));
+  if (lexicalRoots.length === 0) throw outside(requested);
+  const target = await deps.hosts.call(hostId, 'host.resolve_path', { path: requested });
+  for (const root of lexicalRoots) {
+    const realRoot = await deps.hosts.call(hostId, 'host.resolve_path', { path: root });
+    if (isInside(realRoot.realPath, target.realPath)) return target.realPath;
+  }
+  throw outside(requested);
+}
+
+async function rootsOf(registry: Registry, hostId: string): Promise<string[]> {
+  const [projects, environments] = await Promise.all([registry.projects.find(), registry.environments.find({ hostId })]);
+  const roots = [...projects.filter((p) => p.source.hostId === hostId).map((p) => p.source.path), ...environments.map((e) => e.path)];
+  return [...new Set(roots.map((root) => path.posix.normalize(root)))];
+}
+
+function isInside(root: string, candidate: string): boolean {
+  const relative = path.posix.relative(root, candidate);
+  return relative === '' || (relative !== '..' && !relative.startsWith('../') && !path.posix.isAbsolute(relative));
+}
+
+function outside(requested: string): Problem {
+  return new Problem(403, 'path_outside_roots', `${requested} is not inside a registered project or environment folder of that host`);
+}

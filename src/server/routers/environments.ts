@@ -1,0 +1,39 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { newId } from '../../registry/newId';
+import type { EnvironmentRecord } from '../../registry/records';
+import type { AppDeps } from '../appDeps';
+import { mustGet } from '../lookups';
+import { parseInput } from '../parseInput';
+import { PathsQuerySchema } from '../pathsQuery';
+import { readJsonBody } from '../readJsonBody';
+import { checkRootOnHost } from '../registerRoot';
+
+export const CreateEnvironmentBodySchema = z.strictObject({ hostId: z.string().min(1), path: z.string().min(1) });
+
+/** `POST /environments`, `GET /environments/:id`, `GET /environments/:id/paths`. */
+export function environmentsRouter(deps: AppDeps): Router {
+  const router = new Router();
+
+  router.post('/environments', async (ctx) => {
+    const body = parseInput(CreateEnvironmentBodySchema, await readJsonBody(ctx, deps.config.maxBodyBytes), 'body');
+    const folder = await checkRootOnHost(deps.hosts, body.hostId, body.path);
+    const environment: EnvironmentRecord = { id: newId('env'), hostId: body.hostId, path: folder, createdAt: new Date().toISOString() };
+    await deps.registry.environments.insert(environment);
+    ctx.status = 201;
+    ctx.set('Location', `/api/v1/environments/${environment.id}`);
+    ctx.body = environment;
+  });
+
+  router.get('/environments/:id', async (ctx) => {
+    ctx.body = await mustGet(deps.registry.environments, ctx.params.id!, 'environment');
+  });
+
+  router.get('/environments/:id/paths', async (ctx) => {
+    const query = parseInput(PathsQuerySchema, ctx.query, 'query');
+    const environment = await mustGet(deps.registry.environments, ctx.params.id!, 'environment');
+    ctx.body = await deps.hosts.call(environment.hostId, 'host.list_paths', { ...query, path: environment.path });
+  });
+
+  return router;
+}

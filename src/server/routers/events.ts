@@ -1,0 +1,39 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { AppDeps } from '../appDeps';
+import { mustGet } from '../lookups';
+import { parseInput } from '../parseInput';
+import { streamSse } from '../sse/sseResponse';
+import { threadRowsFrom } from '../sse/threadRowsFrom';
+
+const seqParam = z.coerce.number().int().nonnegative();
+
+/** Events of a thread: a page by cursor, or a live SSE stream from a cursor. */
+export function eventsRouter(deps: AppDeps): Router {
+  const router = new Router();
+  const { eventsPageDefault, eventsPageMax, sseHeartbeatMs } = deps.config;
+  const PageQuerySchema = z.strictObject({
+    afterSeq: seqParam.default(0),
+    limit: z.coerce.number().int().min(1).max(eventsPageMax).default(eventsPageDefault),
+  });
+  const StreamQuerySchema = z.strictObject({ afterSeq: seqParam.optional() });
+
+  router.get('/threads/:id/events', async (ctx) => {
+    const query = parseInput(PageQuerySchema, ctx.query, 'query');
+    const thread = await mustGet(deps.registry.threads, ctx.params.id!, 'thread');
+    ctx.body = await deps.store.list(thread.id, query);
+  });
+
+  router.get('/threads/:id/events/stream', async (ctx) => {
+    const query = parseInput(StreamQuerySchema, ctx.query, 'query');
+    // A browser reconnecting sends Last-Event-ID with the URL it first opened; the header is the newer cursor.
+    const lastEventId = ctx.get('last-event-id');
+    const afterSeq = lastEventId ? parseInput(seqParam, lastEventId, 'query') : (query.afterSeq ?? 0);
+    const thread = await mustGet(deps.registry.threads, ctx.params.id!, 'thread');
+    const rows$ = threadRowsFrom({ store: deps.store, live$: deps.hub.rowsOf$(thread.id), pageSize: eventsPageMax }, thread.id, afterSeq);
+    ctx.respond = false;
+    await streamSse(ctx.res, rows$, { heartbeatMs: sseHeartbeatMs, retryMs: 1000 });
+  });
+
+  return router;
+}

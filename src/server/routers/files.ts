@@ -1,0 +1,22 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { AppDeps } from '../appDeps';
+import { parseInput } from '../parseInput';
+import { notFound } from '../problem';
+import { readJsonBody } from '../readJsonBody';
+import { guardPathInRoots } from '../rootGuard';
+
+/** Spec leaves the body open (part 4); ours names the host and the absolute path on it. */
+export const ReadFileBodySchema = z.strictObject({ hostId: z.string().min(1), path: z.string().min(1) });
+
+/** `POST /files/read` → spec 2.8, only inside registered roots (see rootGuard). */
+export function filesRouter(deps: AppDeps): Router {
+  const router = new Router();
+  router.post('/files/read', async (ctx) => {
+    const body = parseInput(ReadFileBodySchema, await readJsonBody(ctx, deps.config.maxBodyBytes), 'body');
+    if (!(await deps.hosts.get(body.hostId))) throw notFound('host', body.hostId);
+    const realPath = await guardPathInRoots(deps, body.hostId, body.path);
+    ctx.body = await deps.hosts.call(body.hostId, 'host.read_file', { path: realPath });
+  });
+  return router;
+}

@@ -1,0 +1,61 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { newId } from '../../registry/newId';
+import type { EnvironmentRecord, ProjectRecord } from '../../registry/records';
+import type { AppDeps } from '../appDeps';
+import { mustGet } from '../lookups';
+import { parseInput } from '../parseInput';
+import { PathsQuerySchema } from '../pathsQuery';
+import { readJsonBody } from '../readJsonBody';
+import { checkRootOnHost } from '../registerRoot';
+
+/** Spec 2.1. */
+export const CreateProjectBodySchema = z.strictObject({
+  name: z.string().min(1).max(200),
+  source: z.strictObject({
+    type: z.literal('local_path'),
+    path: z.string().min(1),
+    hostId: z.string().min(1),
+  }),
+});
+
+/** `POST /projects`, `GET /projects`, `GET /projects/:id`, `GET /projects/:id/paths`. */
+export function projectsRouter(deps: AppDeps): Router {
+  const router = new Router();
+
+  router.post('/projects', async (ctx) => {
+    const body = parseInput(CreateProjectBodySchema, await readJsonBody(ctx, deps.config.maxBodyBytes), 'body');
+    const folder = await checkRootOnHost(deps.hosts, body.source.hostId, body.source.path);
+    const createdAt = new Date().toISOString();
+    // Every project gets an environment for its own folder, so a thread needs nothing more than the project.
+    const environment: EnvironmentRecord = { id: newId('env'), hostId: body.source.hostId, path: folder, createdAt };
+    const project: ProjectRecord = {
+      id: newId('proj'),
+      name: body.name,
+      source: { ...body.source, path: folder },
+      environmentId: environment.id,
+      createdAt,
+    };
+    await deps.registry.environments.insert(environment);
+    await deps.registry.projects.insert(project);
+    ctx.status = 201;
+    ctx.set('Location', `/api/v1/projects/${project.id}`);
+    ctx.body = project;
+  });
+
+  router.get('/projects', async (ctx) => {
+    ctx.body = await deps.registry.projects.find();
+  });
+
+  router.get('/projects/:id', async (ctx) => {
+    ctx.body = await mustGet(deps.registry.projects, ctx.params.id!, 'project');
+  });
+
+  router.get('/projects/:id/paths', async (ctx) => {
+    const query = parseInput(PathsQuerySchema, ctx.query, 'query');
+    const project = await mustGet(deps.registry.projects, ctx.params.id!, 'project');
+    ctx.body = await deps.hosts.call(project.source.hostId, 'host.list_paths', { ...query, path: project.source.path });
+  });
+
+  return router;
+}

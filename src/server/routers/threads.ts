@@ -1,0 +1,117 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { newId } from '../../registry/newId';
+import type { ThreadRecord } from '../../registry/records';
+import type { AppDeps } from '../appDeps';
+import { mustGet } from '../lookups';
+import { parseInput } from '../parseInput';
+import { Problem } from '../problem';
+import { readJsonBody } from '../readJsonBody';
+import { createThreadViewer } from '../threadView';
+
+export const CreateThreadBodySchema = z.strictObject({
+  projectId: z.string().min(1),
+  /** Defaults to the project's own environment. */
+  environmentId: z.string().min(1).optional(),
+  provider: z.string().min(1),
+  model: z.string().min(1),
+  title: z.string().min(1).max(500),
+  prompt: z.string().min(1).optional(),
+  permissionMode: z.string().min(1).optional(),
+});
+export const PromptBodySchema = z.strictObject({ prompt: z.string().min(1) });
+export const ThreadsQuerySchema = z.strictObject({ projectId: z.string().min(1).optional() });
+
+/** Threads: create, list, read (with status from the host), prompt and stop. */
+export function threadsRouter(deps: AppDeps): Router {
+  const router = new Router();
+  const viewOf = createThreadViewer(deps.hosts, deps.presence);
+
+  /** Thread commands need the thread open on its host; opening is idempotent and resumes a known session. */
+  const openOnHost = async (thread: ThreadRecord) =>
+    deps.hosts.call(thread.hostId, 'thread.open', {
+      threadId: thread.id,
+      cwd: (await mustGet(deps.registry.environments, thread.environmentId, 'environment')).path,
+      provider: thread.provider,
+      model: thread.model,
+      permissionMode: thread.permissionMode,
+      resumeProviderThreadId: thread.providerThreadId,
+    });
+
+  /** Fails fast, before anything is stored, when the host cannot run that agent (see docs/api.md). */
+  const requireAgent = async (hostId: string, provider: string) => {
+    const host = await deps.hosts.get(hostId);
+    if (host && !host.providers.includes(provider)) {
+      throw new Problem(409, 'no_agent_provider', `host ${hostId} has no agent provider "${provider}" (it has: ${host.providers.join(', ') || 'none'}); stream events through the intake instead`);
+    }
+  };
+
+  /** The agent starts on the first prompt; its session id is kept so the session resumes after a restart. */
+  const prompt = async (thread: ThreadRecord, text: string) => {
+    const result = await deps.hosts.call(thread.hostId, 'thread.prompt', { threadId: thread.id, prompt: text });
+    if (result.providerThreadId === thread.providerThreadId) return { thread, followUp: result.followUp };
+    const updated = await deps.registry.threads.put({ ...thread, providerThreadId: result.providerThreadId });
+    return { thread: updated, followUp: result.followUp };
+  };
+
+  router.post('/threads', async (ctx) => {
+    const body = parseInput(CreateThreadBodySchema, await readJsonBody(ctx, deps.config.maxBodyBytes), 'body');
+    const project = await mustGet(deps.registry.projects, body.projectId, 'project');
+    const environment = await mustGet(deps.registry.environments, body.environmentId ?? project.environmentId, 'environment');
+    if (body.prompt) await requireAgent(environment.hostId, body.provider);
+    const draft: ThreadRecord = {
+      id: newId('thr'),
+      projectId: project.id,
+      environmentId: environment.id,
+      hostId: environment.hostId,
+      provider: body.provider,
+      model: body.model,
+      title: body.title,
+      ...(body.permissionMode ? { permissionMode: body.permissionMode } : {}),
+      createdAt: new Date().toISOString(),
+    };
+    const opened = await openOnHost(draft);
+    let thread = await deps.registry.threads.insert({ ...draft, providerThreadId: opened.providerThreadId });
+    if (body.prompt) {
+      // The thread exists even when its first prompt fails; the problem names it so the client can retry.
+      thread = await prompt(thread, body.prompt).then(
+        (result) => result.thread,
+        (error: unknown) => {
+          if (error instanceof Problem) throw new Problem(error.status, error.code, error.detail, { ...error.extensions, threadId: draft.id });
+          throw error;
+        },
+      );
+    }
+    ctx.status = 201;
+    ctx.set('Location', `/api/v1/threads/${thread.id}`);
+    ctx.body = await viewOf(thread);
+  });
+
+  router.get('/threads', async (ctx) => {
+    const query = parseInput(ThreadsQuerySchema, ctx.query, 'query');
+    const threads = await deps.registry.threads.find(query.projectId ? { projectId: query.projectId } : {});
+    ctx.body = await Promise.all(threads.map(viewOf));
+  });
+
+  router.get('/threads/:id', async (ctx) => {
+    ctx.body = await viewOf(await mustGet(deps.registry.threads, ctx.params.id!, 'thread'));
+  });
+
+  router.post('/threads/:id/messages', async (ctx) => {
+    const thread = await mustGet(deps.registry.threads, ctx.params.id!, 'thread');
+    const body = parseInput(PromptBodySchema, await readJsonBody(ctx, deps.config.maxBodyBytes), 'body');
+    await requireAgent(thread.hostId, thread.provider);
+    await openOnHost(thread);
+    const { followUp } = await prompt(thread, body.prompt);
+    ctx.status = 202;
+    ctx.body = { threadId: thread.id, followUp };
+  });
+
+  router.post('/threads/:id/stop', async (ctx) => {
+    const thread = await mustGet(deps.registry.threads, ctx.params.id!, 'thread');
+    const { seqs } = await deps.hosts.call(thread.hostId, 'thread.stop', { threadId: thread.id });
+    ctx.body = { threadId: thread.id, seqs };
+  });
+
+  return router;
+}

@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import { access, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import WebSocket from 'ws';
+import { agentEnd, agentStart } from '../helpers/serverFrames';
+import { rpc } from '../helpers/serverHarness';
+import { npmStart, type StartedProcess } from '../helpers/serverProcess';
+import { eventually } from '../helpers/serverEventually';
+
+describe('npm start (as a newcomer runs it)', function () {
+  this.timeout(60_000);
+  let dataDir: string;
+  let folder: string;
+  let running: StartedProcess | undefined;
+
+  before(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'ats-start-'));
+    folder = await mkdtemp(path.join(os.tmpdir(), 'ats-start-project-'));
+  });
+  after(async () => {
+    await running?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints "listening on" first and where the token is; projects, threads and events survive a restart', async () => {
+    running = await npmStart(['--port', '0', '--data-dir', dataDir]);
+    expect(running.url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const tokenFile = path.join(dataDir, 'token');
+    await eventually(() => (running!.lines.length >= 2 ? true : undefined), 'the token line');
+    expect(running.lines[1]).to.contain(tokenFile);
+    expect((await stat(tokenFile)).mode & 0o077).to.equal(0); // only the owner may read the token
+    const token = (await readFile(tokenFile, 'utf8')).trim();
+    const api = async (url: string, pathname: string, body?: unknown) => {
+      const response = await fetch(`${url}/api/v1${pathname}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect(response.ok, `${pathname} → ${response.status}`).to.equal(true);
+      return response.json() as Promise<any>;
+    };
+
+    const [host] = await api(running.url, '/hosts');
+    expect(host.online).to.equal(true);
+    const project = await api(running.url, '/projects', { name: 'demo', source: { type: 'local_path', path: folder, hostId: host.id } });
+    const thread = await api(running.url, '/threads', { projectId: project.id, provider: 'pi', model: 'fake/model', title: 'survives' });
+    const socket = new WebSocket(`${running.url.replace('http', 'ws')}/api/v1/intake`, { headers: { authorization: `Bearer ${token}` } });
+    await new Promise((resolve) => socket.once('open', resolve));
+    await rpc(socket, agentStart(thread.id, 1));
+    await rpc(socket, agentEnd(thread.id, 'all done', 2));
+    socket.close();
+    const events = await api(running.url, `/threads/${thread.id}/events`);
+    expect(events.length).to.be.greaterThan(2);
+
+    await running.stop();
+    // A clean shutdown releases the data dir's lock file; a killed server would leave it behind.
+    await eventually(() => access(path.join(dataDir, 'LOCK')).then(() => undefined, () => true), 'the lock to be released');
+    running = await npmStart(['--port', '0', '--data-dir', dataDir]);
+    const url = running.url;
+    expect(await api(url, '/hosts')).to.have.length(1); // the embedded host keeps its id
+    expect((await api(url, '/hosts'))[0]).to.deep.include({ id: host.id, online: true });
+    expect(await api(url, `/projects/${project.id}`)).to.deep.equal(project);
+    expect((await api(url, `/threads/${thread.id}`)).status).to.equal('idle');
+    expect(await api(url, `/threads/${thread.id}/events`)).to.deep.equal(events);
+    await running.stop();
+    await eventually(() => access(path.join(dataDir, 'LOCK')).then(() => undefined, () => true), 'the lock to be released');
+    running = undefined;
+  });
+
+  it('refuses a bad option with a message naming it, and exits 1', async () => {
+    let failure: Error | undefined;
+    await npmStart(['--port', 'many', '--data-dir', dataDir]).catch((error: Error) => (failure = error));
+    expect(failure?.message).to.contain('--port');
+  });
+});

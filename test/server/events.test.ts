@@ -1,0 +1,135 @@
+import { expect } from 'chai';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type WebSocket from 'ws';
+import { agentStart, assistantStart, textDelta } from '../helpers/serverFrames';
+import { openSse } from '../helpers/serverSse';
+import { projectWithThread, rpc, startTestServer, type TestServer } from '../helpers/serverHarness';
+
+describe('server: reading thread events (page cursor and SSE)', () => {
+  let t: TestServer;
+  let socket: WebSocket;
+  let nextId = 1;
+
+  /** A thread whose turn is open and has streamed `count` deltas: seqs 1 (turn/started), 2 (item/started), then deltas. */
+  async function threadWithRows(deltas: number): Promise<string> {
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'ats-events-'));
+    const threadId = (await projectWithThread(t, folder)).thread.id;
+    await rpc(socket, agentStart(threadId, nextId++));
+    await rpc(socket, assistantStart(threadId, nextId++));
+    for (let i = 0; i < deltas; i++) await rpc(socket, textDelta(threadId, `d${i}`, nextId++));
+    return threadId;
+  }
+  const seqsOf = (rows: { seq: number }[]) => rows.map((row) => row.seq);
+  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  const headers = () => ({ authorization: `Bearer ${t.server.token}` });
+
+  before(async () => {
+    t = await startTestServer({ config: { sseHeartbeatMs: 50, eventsPageMax: 5 } });
+    socket = await t.intake();
+  });
+  after(async () => {
+    socket.close();
+    await t.close();
+  });
+
+  it('pages by cursor: afterSeq + limit never skip or repeat a seq', async () => {
+    const threadId = await threadWithRows(10);
+    const seen: number[] = [];
+    let afterSeq = 0;
+    for (;;) {
+      const page = await t.json(`/threads/${threadId}/events?afterSeq=${afterSeq}&limit=3`);
+      if (page.length === 0) break;
+      seen.push(...seqsOf(page));
+      afterSeq = page[page.length - 1].seq;
+    }
+    expect(seen).to.deep.equal(range(1, 12));
+  });
+
+  it('rejects a limit above eventsPageMax and a negative afterSeq with 400 invalid_query', async () => {
+    const threadId = await threadWithRows(0);
+    for (const query of ['limit=6', 'afterSeq=-1', 'limit=abc', 'extra=1']) {
+      const response = await t.api(`/threads/${threadId}/events?${query}`);
+      expect(response.status, query).to.equal(400);
+      expect(((await response.json()) as any).code).to.equal('invalid_query');
+    }
+  });
+
+  it('answers 404 thread_not_found for events of an unknown thread', async () => {
+    const response = await t.api('/threads/thr_unknown/events');
+    expect(response.status).to.equal(404);
+    expect(((await response.json()) as any).code).to.equal('thread_not_found');
+  });
+
+  it('SSE: sends the backlog then live rows, with id = seq', async () => {
+    const threadId = await threadWithRows(7); // 9 rows: more than one store page of 5
+    const stream = await openSse(`${t.server.url}/api/v1/threads/${threadId}/events/stream`, headers());
+    expect(stream.status).to.equal(200);
+    expect(stream.contentType).to.match(/^text\/event-stream/);
+    await stream.events(9);
+    await rpc(socket, textDelta(threadId, 'live', nextId++));
+    const events = await stream.events(10);
+    stream.close();
+    expect(events.map((e) => Number(e.id))).to.deep.equal(range(1, 10));
+    expect(events.map((e) => e.data.seq)).to.deep.equal(range(1, 10));
+    expect(events[9].data.data.delta).to.equal('live');
+  });
+
+  it('SSE: resumes exactly after Last-Event-ID, which wins over ?afterSeq', async () => {
+    const threadId = await threadWithRows(4); // 6 rows
+    const stream = await openSse(`${t.server.url}/api/v1/threads/${threadId}/events/stream?afterSeq=1`, { ...headers(), 'last-event-id': '4' });
+    expect(seqsOf((await stream.events(2)).map((e) => e.data))).to.deep.equal([5, 6]);
+    stream.close();
+    const fromQuery = await openSse(`${t.server.url}/api/v1/threads/${threadId}/events/stream?afterSeq=3`, headers());
+    expect(seqsOf((await fromQuery.events(3)).map((e) => e.data))).to.deep.equal([4, 5, 6]);
+    fromQuery.close();
+  });
+
+  it('SSE: no gap and no duplicate when rows are stored while the stream connects', async () => {
+    const threadId = await threadWithRows(0);
+    const writer = await t.intake();
+    const writes = Promise.all(Array.from({ length: 40 }, (_, i) => rpc(writer, textDelta(threadId, `x${i}`, 10_000 + i))));
+    const streams = await Promise.all(
+      [0, 0, 1, 2].map((afterSeq) => openSse(`${t.server.url}/api/v1/threads/${threadId}/events/stream?afterSeq=${afterSeq}`, headers())),
+    );
+    await writes;
+    writer.close();
+    for (const [index, afterSeq] of [0, 0, 1, 2].entries()) {
+      const events = await streams[index]!.events(42 - afterSeq);
+      streams[index]!.close();
+      expect(events.map((e) => e.data.seq)).to.deep.equal(range(afterSeq + 1, 42));
+    }
+  });
+
+  it('SSE: sends heartbeat comment lines while idle', async () => {
+    const threadId = await threadWithRows(0);
+    const stream = await openSse(`${t.server.url}/api/v1/threads/${threadId}/events/stream?afterSeq=2`, headers());
+    expect(await stream.comments(3)).to.include('heartbeat');
+    stream.close();
+  });
+
+  it('SSE: a bad Last-Event-ID is a 400 problem, an unknown thread a 404', async () => {
+    const threadId = await threadWithRows(0);
+    const bad = await t.api(`/threads/${threadId}/events/stream`, { headers: { 'last-event-id': 'abc' } });
+    expect(bad.status).to.equal(400);
+    const unknown = await t.api('/threads/thr_unknown/events/stream');
+    expect(unknown.status).to.equal(404);
+    expect(unknown.headers.get('content-type')).to.equal('application/problem+json');
+  });
+
+  it('SSE: shutting the server down ends open streams instead of hanging on them', async () => {
+    const other = await startTestServer();
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'ats-events-close-'));
+    const threadId = (await projectWithThread(other, folder)).thread.id;
+    const response = await fetch(`${other.server.url}/api/v1/threads/${threadId}/events/stream`, { headers: { authorization: `Bearer ${other.server.token}` } });
+    const ended = (async () => {
+      for await (const _chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        // drain until the server ends the stream
+      }
+      return 'ended';
+    })();
+    await other.close();
+    expect(await ended).to.equal('ended');
+  });
+});

@@ -1,0 +1,116 @@
+import { expect } from 'chai';
+import { mkdtemp } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import WebSocket from 'ws';
+import { agentEnd, agentStart, assistantStart, sdk, textDelta } from '../helpers/serverFrames';
+import { projectWithThread, rpc, startTestServer, type TestServer } from '../helpers/serverHarness';
+
+describe('server: agent intake over WebSocket', () => {
+  let t: TestServer;
+  let threadId: string;
+  let socket: WebSocket;
+
+  before(async () => {
+    t = await startTestServer({ config: { intakeMaxPayloadBytes: 64 * 1024, wsHeartbeatMs: 200, intakeMaxInFlight: 8 } });
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'ats-intake-'));
+    threadId = (await projectWithThread(t, folder)).thread.id;
+  });
+  beforeEach(async () => (socket = await t.intake()));
+  afterEach(() => socket.close());
+  after(() => t.close());
+
+  it('answers a request after its rows are stored, listing their seqs (E1, E2 through the daemon pipeline)', async () => {
+    const started = await rpc(socket, agentStart(threadId, 1));
+    expect(started).to.deep.equal({ jsonrpc: '2.0', id: 1, result: { seqs: [1] } });
+    const ended = await rpc(socket, agentEnd(threadId, 'done', 2));
+    expect(ended.result.seqs.length).to.be.greaterThan(1);
+    const events = await t.json(`/threads/${threadId}/events`);
+    expect(events.map((e: { seq: number }) => e.seq)).to.deep.equal([1, ...ended.result.seqs]);
+    expect(events.map((e: { type: string }) => e.type)).to.include.members(['turn/started', 'turn/completed']);
+    expect((await t.json(`/threads/${threadId}`)).status).to.equal('idle');
+  });
+
+  it('takes notifications fire-and-forget, in the order they were sent', async () => {
+    const before = (await t.json(`/threads/${threadId}/events?limit=1000`)).length;
+    socket.send(JSON.stringify(agentStart(threadId)));
+    const answer = await rpc(socket, sdk(threadId, { type: 'turn_start' }, 7));
+    expect(answer.result).to.deep.equal({ seqs: [] });
+    const events = await t.json(`/threads/${threadId}/events?afterSeq=${before}`);
+    expect(events[0].type).to.equal('turn/started');
+    expect((await t.json(`/threads/${threadId}`)).status).to.equal('active');
+  });
+
+  it('keeps the send order of many frames sent back to back: rows in that order, seqs gapless', async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'ats-intake-order-'));
+    const ordered = (await projectWithThread(t, folder)).thread.id;
+    socket.send(JSON.stringify(agentStart(ordered)));
+    socket.send(JSON.stringify(assistantStart(ordered)));
+    for (let i = 0; i < 300; i++) socket.send(JSON.stringify(textDelta(ordered, `w${i} `)));
+    const last = await rpc(socket, textDelta(ordered, 'end', 11));
+    expect(last.result.seqs).to.deep.equal([303]);
+    const rows = await t.json(`/threads/${ordered}/events?limit=1000`);
+    expect(rows.map((row: { seq: number }) => row.seq)).to.deep.equal(Array.from({ length: 303 }, (_, i) => i + 1));
+    const deltas = rows.filter((row: { type: string }) => row.type === 'item/agentMessage/delta').map((row: { data: { delta: string } }) => row.data.delta);
+    expect(deltas).to.deep.equal([...Array.from({ length: 300 }, (_, i) => `w${i} `), 'end']);
+  });
+
+  it('answers a frame that is not JSON with -32700 and id null, and keeps the socket open', async () => {
+    const answer = await rpc(socket, '{"jsonrpc": "2.0", nope');
+    expect(answer).to.deep.include({ id: null });
+    expect(answer.error.code).to.equal(-32700);
+    expect((await rpc(socket, agentStart(threadId, 3))).result).to.have.property('seqs');
+  });
+
+  it('answers an invalid request with -32600 and keeps the socket open', async () => {
+    const answer = await rpc(socket, { jsonrpc: '1.0', method: 'sdk/message', id: 4 });
+    expect(answer.error.code).to.equal(-32600);
+    expect(answer.id).to.equal(4);
+    expect(socket.readyState).to.equal(WebSocket.OPEN);
+  });
+
+  it('answers an unknown method with -32601', async () => {
+    const answer = await rpc(socket, { jsonrpc: '2.0', method: 'sdk/nope', params: { threadId }, id: 5 });
+    expect(answer.error.code).to.equal(-32601);
+  });
+
+  it('answers invalid params with -32602 and the issue path from zod', async () => {
+    const answer = await rpc(socket, { jsonrpc: '2.0', method: 'sdk/message', params: { threadId, message: { notype: 1 } }, id: 6 });
+    expect(answer.error.code).to.equal(-32602);
+    expect(JSON.stringify(answer.error.data)).to.contain('type');
+  });
+
+  it('answers a frame for an unknown thread with -32602 and stores nothing', async () => {
+    const answer = await rpc(socket, agentStart('thr_doesnotexist', 8));
+    expect(answer.error.code).to.equal(-32602);
+    expect(answer.error.message).to.contain('unknown thread');
+  });
+
+  it('closes only the socket that sent an oversize frame (1009); other sockets keep working', async () => {
+    const other = await t.intake();
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    socket.send('x'.repeat(65 * 1024));
+    expect(await closed).to.equal(1009);
+    expect((await rpc(other, sdk(threadId, { type: 'turn_start' }, 9))).result).to.deep.equal({ seqs: [] });
+    other.close();
+  });
+
+  it('refuses a connection without the bearer token (401)', async () => {
+    const refused = new WebSocket(`${t.server.url.replace('http', 'ws')}/api/v1/intake`, { headers: { authorization: 'Bearer wrong-token-123456' } });
+    const status = await new Promise<number>((resolve) => refused.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
+    expect(status).to.equal(401);
+  });
+
+  it('drops a peer that stops answering pings', async () => {
+    const port = t.server.port;
+    // A raw socket completes the handshake and then never answers a ping, like a peer whose machine vanished.
+    const raw = net.connect(port, '127.0.0.1');
+    raw.write(
+      `GET /api/v1/intake HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer ${t.server.token}\r\n\r\n`,
+    );
+    raw.on('data', () => {});
+    await new Promise<void>((resolve) => raw.once('close', () => resolve()));
+  });
+});

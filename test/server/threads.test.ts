@@ -1,0 +1,136 @@
+import { expect } from 'chai';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { agentEnd, agentStart, sdk } from '../helpers/serverFrames';
+import { fakeProvider } from '../helpers/serverFakeProvider';
+import { rpc, startTestServer, type TestServer } from '../helpers/serverHarness';
+
+describe('server: threads', () => {
+  let t: TestServer;
+  let projectId: string;
+  let folder: string;
+  const provider = fakeProvider('fake');
+
+  /** Polls the events route until `done(types)`; the agent's frames are stored asynchronously to the prompt. */
+  async function eventsUntil(threadId: string, done: (types: string[]) => boolean): Promise<{ type: string; data: any }[]> {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const events = await t.json(`/threads/${threadId}/events?limit=1000`);
+      if (done(events.map((e: { type: string }) => e.type))) return events;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error('events never arrived');
+  }
+  const count = (types: string[], type: string) => types.filter((candidate) => candidate === type).length;
+
+  before(async () => {
+    t = await startTestServer({ providers: [provider] });
+    folder = await mkdtemp(path.join(os.tmpdir(), 'ats-threads-'));
+    projectId = (await t.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId: t.server.hostId } } })).id;
+  });
+  after(() => t.close());
+
+  it('creates a thread (thr_ id) in the project environment, idle, with runtime (spec 2.4)', async () => {
+    const thread = await t.json('/threads', { body: { projectId, provider: 'fake', model: 'fake/model', title: 'first', permissionMode: 'accept-edits' } });
+    expect(thread.id).to.match(/^thr_/);
+    expect(thread).to.deep.include({ projectId, hostId: t.server.hostId, status: 'idle', permissionMode: 'accept-edits' });
+    expect(thread.runtime).to.deep.equal({ displayStatus: 'idle', hostReconnectGraceExpiresAt: null });
+    expect(provider.opened.map((o) => o.threadId)).not.to.include(thread.id); // the first prompt starts the agent
+    expect(await t.json(`/threads/${thread.id}`)).to.deep.equal(thread);
+    const listed = await t.json(`/threads?projectId=${projectId}`);
+    expect(listed.map((x: { id: string }) => x.id)).to.include(thread.id);
+  });
+
+  it('runs the prompt given at creation as a client-started turn that completes (E5)', async () => {
+    const thread = await t.json('/threads', { body: { projectId, provider: 'fake', model: 'fake/model', title: 't', prompt: 'hello' } });
+    const events = await eventsUntil(thread.id, (types) => types.includes('turn/completed'));
+    const types = events.map((e) => e.type);
+    expect(types[0]).to.equal('turn/started');
+    expect(count(types, 'turn/completed')).to.equal(1);
+    expect(events.find((e) => e.type === 'turn/completed')!.data.status).to.equal('completed');
+    expect(events[0].data.providerThreadId).to.equal(`session-${thread.id}`);
+    const view = await t.json(`/threads/${thread.id}`);
+    expect(view).to.deep.include({ status: 'idle', providerThreadId: `session-${thread.id}` });
+    expect(provider.opened.find((o) => o.threadId === thread.id)).to.deep.include({ model: 'fake/model', cwd: folder });
+  });
+
+  it('POST /threads/:id/messages starts a new turn (202); the thread is active while it runs', async () => {
+    const thread = await t.json('/threads', { body: { projectId, provider: 'fake', model: 'fake/model', title: 't' } });
+    const response = await t.api(`/threads/${thread.id}/messages`, { body: { prompt: 'hang' } });
+    expect(response.status).to.equal(202);
+    expect((await response.json()) as any).to.deep.equal({ threadId: thread.id, followUp: false });
+    await eventsUntil(thread.id, (types) => types.includes('item/agentMessage/delta'));
+    const active = await t.json(`/threads/${thread.id}`);
+    expect(active.status).to.equal('active');
+    expect(active.runtime.displayStatus).to.equal('active');
+  });
+
+  it('stop ends a streaming turn exactly once, with status interrupted', async () => {
+    const thread = await t.json('/threads', { body: { projectId, provider: 'fake', model: 'fake/model', title: 't', prompt: 'hang' } });
+    await eventsUntil(thread.id, (types) => types.includes('item/agentMessage/delta'));
+    const stopped = await t.json(`/threads/${thread.id}/stop`, { method: 'POST' });
+    expect(stopped.threadId).to.equal(thread.id);
+    // The pipeline takes frames in order, so once a later frame is answered the aborted run's agent_end and
+    // settle signal are stored too: neither may complete the turn a second time.
+    const socket = await t.intake();
+    await rpc(socket, sdk(thread.id, { type: 'turn_start' }, 99));
+    socket.close();
+    const events = await t.json(`/threads/${thread.id}/events?limit=1000`);
+    const completions = events.filter((e: { type: string }) => e.type === 'turn/completed');
+    expect(completions).to.have.length(1);
+    expect(completions[0].data.status).to.equal('interrupted');
+    expect((await t.json(`/threads/${thread.id}`)).status).to.equal('idle');
+  });
+
+  it('stop on a thread whose agent runs elsewhere (intake): the turn ends interrupted when that run ends', async () => {
+    const thread = await t.json('/threads', { body: { projectId, provider: 'pi', model: 'fake/model', title: 'intake only' } });
+    const socket = await t.intake();
+    await rpc(socket, agentStart(thread.id, 1));
+    const stopped = await t.json(`/threads/${thread.id}/stop`, { method: 'POST' });
+    expect(stopped.seqs).to.deep.equal([]); // nothing here can abort a run streaming from another process
+    expect((await t.json(`/threads/${thread.id}`)).status).to.equal('active');
+    await rpc(socket, agentEnd(thread.id, 'partial', 2));
+    socket.close();
+    const completions = (await t.json(`/threads/${thread.id}/events`)).filter((e: { type: string }) => e.type === 'turn/completed');
+    expect(completions).to.have.length(1);
+    expect(completions[0].data.status).to.equal('interrupted');
+    expect((await t.json(`/threads/${thread.id}`)).status).to.equal('idle');
+  });
+
+  it('stop on an idle thread stores nothing', async () => {
+    const thread = await t.json('/threads', { body: { projectId, provider: 'fake', model: 'fake/model', title: 'idle' } });
+    expect(await t.json(`/threads/${thread.id}/stop`, { method: 'POST' })).to.deep.equal({ threadId: thread.id, seqs: [] });
+    expect(await t.json(`/threads/${thread.id}/events`)).to.deep.equal([]);
+  });
+
+  it('refuses a prompt for a provider the host does not run: 409 no_agent_provider, and stores no thread', async () => {
+    const before = (await t.json('/threads')).length;
+    const response = await t.api('/threads', { body: { projectId, provider: 'pi', model: 'm', title: 't', prompt: 'hi' } });
+    expect(response.status).to.equal(409);
+    expect(((await response.json()) as any).code).to.equal('no_agent_provider');
+    expect(await t.json('/threads')).to.have.length(before);
+    const intakeOnly = await t.json('/threads', { body: { projectId, provider: 'pi', model: 'm', title: 't' } });
+    const prompt = await t.api(`/threads/${intakeOnly.id}/messages`, { body: { prompt: 'hi' } });
+    expect(prompt.status).to.equal(409);
+    expect(((await prompt.json()) as any).code).to.equal('no_agent_provider');
+  });
+
+  it('answers 400 for a create body failing its schema, 404 for an unknown project, environment or thread', async () => {
+    const bad = await t.api('/threads', { body: { projectId, provider: 'fake', title: 't' } });
+    expect(bad.status).to.equal(400);
+    expect(((await bad.json()) as any).issues.map((i: { path: string[] }) => i.path.join('.'))).to.include('model');
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['/threads', { projectId: 'proj_nope', provider: 'fake', model: 'm', title: 't' }, 'project_not_found'],
+      ['/threads', { projectId, environmentId: 'env_nope', provider: 'fake', model: 'm', title: 't' }, 'environment_not_found'],
+      ['/threads/thr_nope/messages', { prompt: 'x' }, 'thread_not_found'],
+      ['/threads/thr_nope/stop', {}, 'thread_not_found'],
+    ];
+    for (const [route, body, code] of cases) {
+      const response = await t.api(route, { body });
+      expect(response.status, route).to.equal(404);
+      expect(((await response.json()) as any).code).to.equal(code);
+    }
+    expect((await t.api('/threads/thr_nope')).status).to.equal(404);
+    expect((await t.api('/threads?projectId=')).status).to.equal(400);
+  });
+});
