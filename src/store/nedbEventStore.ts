@@ -3,11 +3,17 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import Datastore from 'nedb-promises';
 import { lockDataDir } from './dataDirLock';
-import type { EventScope, EventStore, ListEventsOptions, NewThreadEvent, StoredThreadEvent } from './eventStore';
+import { documentId, toDocument, toRow, type EventDocument } from './eventDocument';
+import type { EventStore, ListEventsOptions, NewThreadEvent, StoredThreadEvent } from './eventStore';
 import { dropTornLastLine } from './tornTail';
 
 /** The file, inside the data dir, that holds every thread's events (one JSON document per line). */
 export const EVENTS_FILE_NAME = 'thread-events.db';
+
+/** Pages up to this many rows are read by `_id` lookups; a larger window (or no limit) scans the thread. */
+const PAGE_BY_ID_MAX_ROWS = 5_000;
+/** nedb matches `$in` against each candidate, linear in the list, so ids go in chunks to keep a page linear. */
+const ID_LOOKUP_CHUNK = 100;
 
 export interface NedbEventStoreOptions {
   /** Created if missing; one process at a time (see `lockDataDir`). */
@@ -23,23 +29,6 @@ export interface NedbEventStore extends EventStore {
   readonly filePath: string;
   /** True when opening dropped a torn last line left by a crash mid-append. */
   readonly repairedTornTail: boolean;
-}
-
-/**
- * `data` and `scope` are stored as JSON text: SDK payloads (copied into `provider/unhandled` rows) may have
- * keys nedb rejects (`$schema`, `a.b`), and nedb need not deep-copy text. `_id` is the (threadId, seq) pair,
- * so nedb's own unique `_id` index is the backstop against a duplicate seq.
- */
-interface EventDocument {
-  _id: string;
-  id: string;
-  threadId: string;
-  seq: number;
-  type: string;
-  turnId: string | null;
-  scope: string;
-  data: string;
-  createdAt: string;
 }
 
 export async function openNedbEventStore(options: NedbEventStoreOptions): Promise<NedbEventStore> {
@@ -77,6 +66,10 @@ function createStore(db: Datastore<EventDocument>, context: StoreContext): NedbE
   let writes: Promise<unknown> = Promise.resolve();
   let closed = false;
 
+  /**
+   * Also called by reads, outside the write queue: nedb runs the query and inserts in call order, and an
+   * append's own cache update waits on file I/O, so a value read here can never overwrite a newer one.
+   */
   const storedLastSeq = async (threadId: string): Promise<number> => {
     const cached = lastSeqs.get(threadId);
     if (cached !== undefined) return cached;
@@ -84,6 +77,22 @@ function createStore(db: Datastore<EventDocument>, context: StoreContext): NedbE
     const seq = last?.seq ?? 0;
     lastSeqs.set(threadId, seq);
     return seq;
+  };
+
+  /** Every row of the thread after `afterSeq`: one `threadId` index read, then a filter and sort over the thread. */
+  const scanThread = (threadId: string, afterSeq: number, limit: number | undefined) => {
+    const query = db.find<EventDocument>({ threadId, seq: { $gt: afterSeq } }).sort({ seq: 1 });
+    return limit === undefined ? query : query.limit(limit);
+  };
+
+  /** The rows with seq in (afterSeq, afterSeq + limit], by `_id` lookups: the cost follows `limit`, not the thread. */
+  const readWindow = async (threadId: string, afterSeq: number, limit: number): Promise<EventDocument[]> => {
+    const ids = Array.from({ length: limit }, (_, i) => documentId(threadId, afterSeq + 1 + i));
+    const chunks: Array<Promise<EventDocument[]>> = [];
+    for (let start = 0; start < ids.length; start += ID_LOOKUP_CHUNK) {
+      chunks.push(db.find<EventDocument>({ _id: { $in: ids.slice(start, start + ID_LOOKUP_CHUNK) } }).exec());
+    }
+    return (await Promise.all(chunks)).flat().sort((a, b) => a.seq - b.seq);
   };
 
   const appendNow = async (events: readonly NewThreadEvent[]): Promise<StoredThreadEvent[]> => {
@@ -120,9 +129,14 @@ function createStore(db: Datastore<EventDocument>, context: StoreContext): NedbE
       return appended;
     },
     async list(threadId: string, { afterSeq = 0, limit }: ListEventsOptions = {}) {
-      const query = db.find<EventDocument>({ threadId, seq: { $gt: afterSeq } }).sort({ seq: 1 });
-      const documents = await (limit === undefined ? query : query.limit(limit));
-      return documents.map(toRow);
+      if (limit === undefined || limit > PAGE_BY_ID_MAX_ROWS) return (await scanThread(threadId, afterSeq, limit)).map(toRow);
+      const page = await readWindow(threadId, afterSeq, limit);
+      // Seqs have no gaps, so a short page is the thread's end, unless rows lie beyond the window (a gap:
+      // lines nedb skipped as corrupt on load); the scan returns those as it always did.
+      if (page.length < limit && (await storedLastSeq(threadId)) > afterSeq + limit) {
+        return (await scanThread(threadId, afterSeq, limit)).map(toRow);
+      }
+      return page.map(toRow);
     },
     async lastSeq(threadId: string) {
       await writes;
@@ -134,32 +148,5 @@ function createStore(db: Datastore<EventDocument>, context: StoreContext): NedbE
       await writes;
       await context.release();
     },
-  };
-}
-
-function toDocument(row: StoredThreadEvent): EventDocument {
-  return {
-    _id: JSON.stringify([row.threadId, row.seq]),
-    id: row.id,
-    threadId: row.threadId,
-    seq: row.seq,
-    type: row.type,
-    turnId: row.turnId,
-    scope: JSON.stringify(row.scope),
-    data: JSON.stringify(row.data),
-    createdAt: row.createdAt,
-  };
-}
-
-function toRow(document: EventDocument): StoredThreadEvent {
-  return {
-    id: document.id,
-    threadId: document.threadId,
-    seq: document.seq,
-    type: document.type,
-    turnId: document.turnId,
-    scope: JSON.parse(document.scope) as EventScope,
-    data: JSON.parse(document.data) as StoredThreadEvent['data'],
-    createdAt: document.createdAt,
   };
 }

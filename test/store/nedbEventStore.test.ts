@@ -15,6 +15,20 @@ const event = (threadId: string, data: Record<string, unknown> = {}): NewThreadE
   data: { providerThreadId: threadId, ...data },
 });
 
+/** A line as the store wrote rows before they became one text field (`data` and `scope` as JSON text). */
+const earlierLine = (threadId: string, seq: number, storedThreadId = threadId) =>
+  JSON.stringify({
+    _id: JSON.stringify([threadId, seq]),
+    id: `row-${seq}`,
+    threadId: storedThreadId,
+    seq,
+    type: 'item/agentMessage/delta',
+    turnId: 't1',
+    scope: JSON.stringify({ kind: 'turn', turnId: 't1' }),
+    data: JSON.stringify({ providerThreadId: threadId, delta: `w${seq}`, rawEvent: { $schema: 'x' } }),
+    createdAt: '2026-01-01T00:00:00.000Z',
+  });
+
 describe('openNedbEventStore', () => {
   let temp: Awaited<ReturnType<typeof makeTempDir>>;
   beforeEach(async () => (temp = await makeTempDir()));
@@ -29,6 +43,21 @@ describe('openNedbEventStore', () => {
     expect(await store.list('A', { limit: 1 })).to.have.lengthOf(1);
     expect(await store.lastSeq('A')).to.equal(2);
     expect(await store.lastSeq('nobody')).to.equal(0);
+    await store.close();
+  });
+
+  it('reads back every row exactly as append returned it, whatever its turn and scope', async () => {
+    const store = await openNedbEventStore({ dataDir: temp.dir });
+    const appended = await store.append([
+      event('A'),
+      { ...event('A'), turnId: null, scope: { kind: 'thread' } },
+      { ...event('A'), turnId: 't2', scope: { kind: 'thread' } },
+      { ...event('A'), turnId: null, scope: { kind: 'turn', turnId: 't3' } },
+      { ...event('A'), turnId: 't4', scope: { kind: 'turn', turnId: 't5' } },
+      { ...event('A', { nested: { list: [1, 'two', null], quote: 'say "hi"\n' } }), type: 'provider/unhandled' },
+    ]);
+    expect(await store.list('A')).to.deep.equal(appended);
+    expect(await store.list('A', { afterSeq: 2, limit: 3 })).to.deep.equal(appended.slice(2, 5));
     await store.close();
   });
 
@@ -76,6 +105,69 @@ describe('openNedbEventStore', () => {
     expect((await reopened.list('A')).map((row) => row.seq)).to.deep.equal([1, 2]);
     expect((await reopened.append([event('A')]))[0]!.seq).to.equal(3);
     await reopened.close();
+  });
+
+  it('reads any page of a long thread by cursor: exactly the rows after it, up to the limit, ending at the last row', async () => {
+    const store = await openNedbEventStore({ dataDir: temp.dir });
+    await store.append(Array.from({ length: 250 }, (_, i) => event(i % 5 === 0 ? 'B' : 'A', { delta: `w${i}` })));
+    const all = await store.list('A');
+    expect(all.map((row) => row.seq)).to.deep.equal(Array.from({ length: 200 }, (_, i) => i + 1));
+    for (const [afterSeq, limit] of [[0, 1], [0, 100], [37, 50], [150, 100], [199, 100], [200, 100], [500, 10]] as const) {
+      expect(await store.list('A', { afterSeq, limit }), `afterSeq ${afterSeq} limit ${limit}`).to.deep.equal(all.slice(afterSeq, afterSeq + limit));
+    }
+    expect((await store.list('B', { afterSeq: 10, limit: 1000 })).map((row) => row.seq)).to.deep.equal(Array.from({ length: 40 }, (_, i) => i + 11));
+    expect(await store.list('nobody', { limit: 10 })).to.deep.equal([]);
+    await store.close();
+  });
+
+  it('reads across a gap left by a line nedb skipped as corrupt, instead of stopping at it', async () => {
+    const first = await openNedbEventStore({ dataDir: temp.dir });
+    await first.append(Array.from({ length: 30 }, () => event('A')));
+    await first.close();
+    const file = path.join(temp.dir, EVENTS_FILE_NAME);
+    const lines = (await fs.readFile(file, 'utf8')).split('\n');
+    const corruptAt = lines.findIndex((line) => line.includes('"seq":3,'));
+    lines[corruptAt] = '{"this line": "was damaged on disk"';
+    await fs.writeFile(file, lines.join('\n'));
+    const store = await openNedbEventStore({ dataDir: temp.dir });
+    expect((await store.list('A', { afterSeq: 0, limit: 5 })).map((row) => row.seq)).to.deep.equal([1, 2, 4, 5, 6]);
+    expect((await store.list('A', { afterSeq: 2, limit: 1 })).map((row) => row.seq)).to.deep.equal([4]);
+    expect((await store.list('A', { afterSeq: 28, limit: 5 })).map((row) => row.seq)).to.deep.equal([29, 30]);
+    await store.close();
+  });
+
+  it('loads a data dir written with the earlier row shape (data and scope as JSON text) and continues its seq', async () => {
+    await fs.writeFile(path.join(temp.dir, EVENTS_FILE_NAME), `${[1, 2, 3].map((seq) => earlierLine('A', seq)).join('\n')}\n`);
+    const store = await openNedbEventStore({ dataDir: temp.dir });
+    expect(await store.list('A', { afterSeq: 1, limit: 1 })).to.deep.equal([
+      {
+        id: 'row-2',
+        threadId: 'A',
+        seq: 2,
+        type: 'item/agentMessage/delta',
+        turnId: 't1',
+        scope: { kind: 'turn', turnId: 't1' },
+        data: { providerThreadId: 'A', delta: 'w2', rawEvent: { $schema: 'x' } },
+        createdAt: '2026-01-01T00:00:00.000Z',
+      },
+    ]);
+    expect((await store.append([event('A')])).map((row) => row.seq)).to.deep.equal([4]);
+    expect((await store.list('A')).map((row) => row.seq)).to.deep.equal([1, 2, 3, 4]);
+    await store.close();
+  });
+
+  it('never stores a second row with the same thread and seq: the append that would is rejected, nothing stored is lost', async () => {
+    // The third row's threadId field is damaged, so the store believes the thread ends at seq 2.
+    const lines = [earlierLine('A "q"', 1), earlierLine('A "q"', 2), earlierLine('A "q"', 3, 'damaged')];
+    await fs.writeFile(path.join(temp.dir, EVENTS_FILE_NAME), `${lines.join('\n')}\n`);
+    const store = await openNedbEventStore({ dataDir: temp.dir });
+    expect(await store.lastSeq('A "q"')).to.equal(2);
+    const rejected = await store.append([event('B'), event('A "q"')]).then(() => 'stored', (error: Error) => error.message);
+    expect(rejected).to.match(/unique/i);
+    expect(await store.list('B')).to.deep.equal([]);
+    expect((await store.list('A "q"')).map((row) => row.seq)).to.deep.equal([1, 2]);
+    expect((await store.list('damaged')).map((row) => row.seq)).to.deep.equal([3]);
+    await store.close();
   });
 
   it('property: concurrent appends for many threads give each thread seqs exactly 1..n', async () => {

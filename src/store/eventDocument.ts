@@ -1,0 +1,72 @@
+import type { EventScope, StoredThreadEvent } from './eventStore';
+
+/**
+ * One stored row as nedb holds it: the fields nedb indexes or sorts by, and the rest of the row as one JSON
+ * text. nedb deep-copies, key-checks and re-serialises (escaping every quote of a text) each field of each
+ * document it inserts, so a row kept as one short text costs it far less than the row's own field tree; the
+ * text also keeps SDK payload keys nedb rejects (`$schema`, `a.b`) out of its sight. `_id` is the
+ * (threadId, seq) pair, so nedb's own unique `_id` index is the backstop against a duplicate seq, and a page
+ * of a thread is a set of `_id` lookups.
+ */
+export interface EventDocument {
+  _id: string;
+  threadId: string;
+  seq: number;
+  /** JSON of `RowText`. */
+  row: string;
+}
+
+/** The row without what the document already holds; `scope` only when it is not the one `turnId` implies. */
+interface RowText {
+  id: string;
+  type: string;
+  turnId: string | null;
+  scope?: EventScope;
+  data: StoredThreadEvent['data'];
+  createdAt: string;
+}
+
+/** The shape written before rows became one text field (`data` and `scope` as JSON text); such files still load. */
+interface EarlierEventDocument {
+  _id: string;
+  id: string;
+  threadId: string;
+  seq: number;
+  type: string;
+  turnId: string | null;
+  scope: string;
+  data: string;
+  createdAt: string;
+}
+
+/** Same text as `JSON.stringify([threadId, seq])`, the `_id` of every row ever written. */
+export function documentId(threadId: string, seq: number): string {
+  return `[${JSON.stringify(threadId)},${seq}]`;
+}
+
+export function toDocument(row: StoredThreadEvent): EventDocument {
+  const { id, type, turnId, scope, data, createdAt } = row;
+  const text: RowText = isImplied(scope, turnId) ? { id, type, turnId, data, createdAt } : { id, type, turnId, scope, data, createdAt };
+  return { _id: documentId(row.threadId, row.seq), threadId: row.threadId, seq: row.seq, row: JSON.stringify(text) };
+}
+
+export function toRow(document: EventDocument | EarlierEventDocument): StoredThreadEvent {
+  const { threadId, seq } = document;
+  if ('row' in document) {
+    const { id, type, turnId, scope, data, createdAt } = JSON.parse(document.row) as RowText;
+    return { id, threadId, seq, type, turnId, scope: scope ?? impliedScope(turnId), data, createdAt };
+  }
+  const { id, type, turnId, createdAt } = document;
+  const scope = JSON.parse(document.scope) as EventScope;
+  return { id, threadId, seq, type, turnId, scope, data: JSON.parse(document.data) as StoredThreadEvent['data'], createdAt };
+}
+
+/** Rule E7: a row inside a turn carries that turn's scope, any other row the thread's. */
+function impliedScope(turnId: string | null): EventScope {
+  return turnId === null ? { kind: 'thread' } : { kind: 'turn', turnId };
+}
+
+function isImplied(scope: EventScope, turnId: string | null): boolean {
+  if (scope.kind === 'turn') return scope.turnId === turnId && Object.keys(scope).length === 2;
+  return turnId === null && Object.keys(scope).length === 1;
+}
