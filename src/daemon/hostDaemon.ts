@@ -22,6 +22,7 @@ export interface HostDaemonDeps {
     store: EventStore;
     providerThreadIdFor(threadId: string): string;
     contextWindowFor(threadId: string): number | undefined;
+    checkpointIdFor(threadId: string): string | undefined;
   }): ThreadIngest;
   log?(message: string): void;
 }
@@ -43,6 +44,9 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
     // Threads nobody opened here (intake-only) use their own id, so rows always name a providerThreadId.
     providerThreadIdFor: (threadId) => providerThreadIds.get(threadId) ?? threadId,
     contextWindowFor: (threadId) => agents.get(threadId)?.contextWindow?.(),
+    // Read synchronously while the frame that closes a turn (the run's agent_end) passes the pipeline; pi has
+    // stored the run's last message by then and nothing newer (docs/pi.md "Sessions … checkpoints").
+    checkpointIdFor: (threadId) => agents.get(threadId)?.checkpointId?.(),
   });
   const threads = createThreadHandlers({ ingest, providers, dataDir: deps.dataDir, providerThreadIds, agents, log });
   const { dispose, ...threadHandlers } = threads;

@@ -23,6 +23,8 @@ export interface ThreadIngestDeps {
   store: EventStore;
   providerThreadIdFor?(threadId: string): string;
   contextWindowFor?(threadId: string): number | undefined;
+  /** `providerCheckpointId` of a completing turn (the agent session's leaf entry); default: the turn id. */
+  checkpointIdFor?(threadId: string): string | undefined;
   newId?(): string;
   /** Named in `provider/unhandled` rows; defaults to `pi`. */
   providerId?: string;

@@ -4,6 +4,7 @@ import { errorStep, okStep, type Step } from '../protocol/pipelineItems';
 import { THREAD_EVENT_TYPE } from '../protocol/threadEvents';
 import type { NewThreadEvent } from '../store/eventStore';
 import type { ThreadFacts } from './scanTurnState';
+import { toolItemOf } from './toolItems';
 import type { TurnFact } from './turnState';
 
 export interface ThreadEvents {
@@ -17,6 +18,8 @@ export interface EmitEventsDeps {
   providerThreadIdFor?(threadId: string): string;
   /** The model's context window in tokens, when known; see `UNKNOWN_CONTEXT_WINDOW`. */
   contextWindowFor?(threadId: string): number | undefined;
+  /** The agent's checkpoint (pi: session leaf entry) as the closing frame passes; else the turn id stands in. */
+  checkpointIdFor?(threadId: string): string | undefined;
   /** Named in `provider/unhandled` and `provider/error` rows. */
   providerId?: string;
 }
@@ -64,6 +67,9 @@ const TYPE_OF_FACT: Record<TurnFact['kind'], string> = {
   itemStarted: THREAD_EVENT_TYPE.itemStarted,
   itemDelta: THREAD_EVENT_TYPE.itemDelta,
   itemCompleted: THREAD_EVENT_TYPE.itemCompleted,
+  toolStarted: THREAD_EVENT_TYPE.itemStarted,
+  toolOutputDelta: THREAD_EVENT_TYPE.commandOutputDelta,
+  toolCompleted: THREAD_EVENT_TYPE.itemCompleted,
   tokenUsage: THREAD_EVENT_TYPE.tokenUsage,
   turnCompleted: THREAD_EVENT_TYPE.turnCompleted,
   contextWindowUsage: THREAD_EVENT_TYPE.contextWindowUsage,
@@ -83,11 +89,17 @@ function dataOf(fact: TurnFact, threadId: string, providerThreadId: string, deps
       return { providerThreadId, itemId: fact.itemId, delta: fact.delta };
     case 'itemCompleted':
       return { providerThreadId, item: { type: 'agentMessage', id: fact.itemId, text: fact.text } };
+    case 'toolStarted':
+      return { providerThreadId, item: toolItemOf(fact.tool) };
+    case 'toolOutputDelta':
+      return { providerThreadId, itemId: fact.itemId, delta: fact.delta };
+    case 'toolCompleted':
+      return { providerThreadId, item: toolItemOf(fact.tool, fact.outcome) };
     case 'tokenUsage':
       return { providerThreadId, tokenUsage: { total: fact.total, last: fact.last } };
     case 'turnCompleted': {
-      // pi exposes no checkpoint id at run end; the turn id is the stable handle a client can resume from.
-      const completed = { providerThreadId, status: fact.status, providerCheckpointId: fact.turnId ?? '' };
+      const providerCheckpointId = checkpointIdOf(threadId, deps) ?? fact.turnId ?? '';
+      const completed = { providerThreadId, status: fact.status, providerCheckpointId };
       return fact.error ? { ...completed, error: fact.error } : completed;
     }
     case 'contextWindowUsage': {
@@ -100,5 +112,14 @@ function dataOf(fact: TurnFact, threadId: string, providerThreadId: string, deps
       return { providerThreadId, providerId, rawType: fact.rawType, rawEvent: fact.rawEvent };
     case 'providerError':
       return { providerThreadId, providerId, message: fact.message, willRetry: fact.willRetry };
+  }
+}
+
+function checkpointIdOf(threadId: string, deps: EmitEventsDeps): string | undefined {
+  try {
+    const id = deps.checkpointIdFor?.(threadId);
+    return typeof id === 'string' && id !== '' ? id : undefined;
+  } catch {
+    return undefined; // a broken lookup must not cost the turn its completion (errors are values)
   }
 }

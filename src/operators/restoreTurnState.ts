@@ -1,12 +1,12 @@
 import { THREAD_EVENT_TYPE, TokenCountsSchema, TurnOriginSchema } from '../protocol/threadEvents';
 import type { StoredThreadEvent } from '../store/eventStore';
-import { INITIAL_TURN_STATE, type ThreadTurnState } from './turnState';
+import { INITIAL_TURN_STATE, type OpenToolItem, type ThreadTurnState, type ToolSubject } from './turnState';
 
 /**
  * Rebuilds a thread's turn state from its stored rows (in seq order) after a restart, so an open turn keeps
  * its id and its streamed item keeps growing. What rows cannot tell is documented in docs/events.md: prompt
- * bookkeeping restarts empty (settles then follow E5 literally), and a retried run counts as streaming once
- * its first item appears.
+ * bookkeeping restarts empty (settles then follow E5 literally), a retried run counts as streaming once
+ * its first item appears, and a running command's output is what its deltas added (see commandOutput.ts).
  */
 export function restoreTurnState(rows: readonly StoredThreadEvent[]): ThreadTurnState {
   let state: ThreadTurnState = { ...INITIAL_TURN_STATE };
@@ -22,6 +22,7 @@ function applyRow(state: ThreadTurnState, row: StoredThreadEvent): ThreadTurnSta
       return {
         ...state,
         item: null,
+        tools: [],
         turn: {
           id: row.turnId ?? '',
           origin: TurnOriginSchema.catch('agent').parse(data['origin']),
@@ -33,16 +34,22 @@ function applyRow(state: ThreadTurnState, row: StoredThreadEvent): ThreadTurnSta
         },
       };
     case THREAD_EVENT_TYPE.turnCompleted:
-      return { ...state, turn: null, item: null };
-    case THREAD_EVENT_TYPE.itemStarted:
-      return {
-        ...state,
-        turn: turn && { ...turn, runActive: true, retryPending: false },
-        item: { id: String(data['item']?.id), text: '', completed: false },
-      };
+      return { ...state, turn: null, item: null, tools: [] };
+    case THREAD_EVENT_TYPE.itemStarted: {
+      const running = { ...state, turn: turn && { ...turn, runActive: true, retryPending: false } };
+      const tool = openToolOf(data['item']);
+      if (tool) return { ...running, tools: [...state.tools, tool] };
+      return { ...running, item: { id: String(data['item']?.id), text: '', completed: false } };
+    }
     case THREAD_EVENT_TYPE.itemDelta:
       return item && item.id === data['itemId'] ? { ...state, item: { ...item, text: item.text + String(data['delta']) } } : state;
+    case THREAD_EVENT_TYPE.commandOutputDelta: {
+      const delta = String(data['delta']);
+      const grow = (tool: OpenToolItem) => ({ ...tool, output: tool.output + delta, outputBytes: tool.outputBytes + Buffer.byteLength(delta) });
+      return { ...state, tools: state.tools.map((tool) => (tool.id === data['itemId'] ? grow(tool) : tool)) };
+    }
     case THREAD_EVENT_TYPE.itemCompleted:
+      if (state.tools.some((tool) => tool.id === data['item']?.id)) return { ...state, tools: state.tools.filter((tool) => tool.id !== data['item']?.id) };
       return item && item.id === data['item']?.id ? { ...state, item: { ...item, completed: true } } : state;
     case THREAD_EVENT_TYPE.tokenUsage: {
       const total = TokenCountsSchema.safeParse(data['tokenUsage']?.total);
@@ -56,5 +63,24 @@ function applyRow(state: ThreadTurnState, row: StoredThreadEvent): ThreadTurnSta
         : state;
     default:
       return state;
+  }
+}
+
+/** The tool item an `item/started` row opened; undefined for an agent message. */
+function openToolOf(item: Record<string, any> | undefined): OpenToolItem | undefined {
+  const subject = subjectOfRow(item);
+  return subject && { ...subject, id: String(item?.['id']), output: '', outputBytes: 0 };
+}
+
+function subjectOfRow(item: Record<string, any> | undefined): ToolSubject | undefined {
+  switch (item?.['type']) {
+    case 'commandExecution':
+      return { kind: 'commandExecution', command: String(item['command']) };
+    case 'fileChange':
+      return { kind: 'fileChange', tool: String(item['tool']), path: String(item['path']) };
+    case 'toolCall':
+      return { kind: 'toolCall', tool: String(item['tool']), arguments: item['arguments'] };
+    default:
+      return undefined;
   }
 }

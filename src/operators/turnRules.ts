@@ -3,6 +3,7 @@ import { errorMessageOf } from '../protocol/signals';
 import type { TurnInput } from '../protocol/turnInput';
 import { addTokens, runOutcomeOf, type RunOutcome } from './runOutcome';
 import { closeIfDue, onPromptSettled, onPromptStarted, onStop } from './promptRules';
+import { onToolEnd, onToolStart, onToolUpdate } from './toolRules';
 import { TurnTransition } from './turnTransition';
 import type { OpenTurn, ThreadTurnState, TurnFact } from './turnState';
 
@@ -12,7 +13,6 @@ export const UNHANDLED_MESSAGE_ROLES: ReadonlySet<string> = new Set(['custom', '
 /** SDK events that need no thread event; anything not listed here and not handled below is `provider/unhandled`. */
 export const RECOGNISED_SILENT_EVENTS: ReadonlySet<string> = new Set([
   'turn_start', 'turn_end', 'message_update', 'queue_update',
-  'tool_execution_start', 'tool_execution_update', 'tool_execution_end',
   'auto_retry_end', 'compaction_start', 'compaction_end',
   'session_info_changed', 'thinking_level_changed', 'entry_appended',
 ]);
@@ -59,6 +59,12 @@ function onSdkEvent(t: TurnTransition, event: SdkEvent, envelope: unknown): void
       return onMessageUpdate(t, event);
     case 'auto_retry_start':
       return onAutoRetryStart(t, event);
+    case 'tool_execution_start':
+      return onToolStart(t, event, envelope);
+    case 'tool_execution_update':
+      return onToolUpdate(t, event, envelope);
+    case 'tool_execution_end':
+      return onToolEnd(t, event, envelope);
     default:
       if (!RECOGNISED_SILENT_EVENTS.has(event.type)) t.emit({ kind: 'unhandled', rawType: `sdk/${event.type}`, rawEvent: envelope });
   }

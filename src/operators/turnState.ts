@@ -25,10 +25,38 @@ export interface OpenTurn {
   stopRequested: boolean;
 }
 
+/** What a tool item shows, decided at `tool_execution_start` from pi's tool name and arguments. */
+export type ToolSubject =
+  | { kind: 'commandExecution'; command: string }
+  | { kind: 'fileChange'; tool: string; path: string }
+  | { kind: 'toolCall'; tool: string; arguments: unknown };
+
+/** A tool between `tool_execution_start` and `_end`. Immutable: an update replaces it, so facts may hold it. */
+export type OpenToolItem = ToolSubject & {
+  /** The item id: pi's `toolCallId`, so start, updates, end and the `toolResult` message name one item. */
+  id: string;
+  /** bash: the last output snapshot pi sent and pi's count of output bytes so far (see commandOutput.ts). */
+  output: string;
+  outputBytes: number;
+};
+
+/** How a tool item ended, read from `tool_execution_end` (or its output so far when its turn ended first). */
+export interface ToolOutcome {
+  status: 'completed' | 'failed';
+  /** The text blocks of pi's result; for bash, the output pi reports (with its status line on failure). */
+  text: string;
+  /** pi's result unchanged, for generic `toolCall` items; absent when the tool never ended. */
+  result?: unknown;
+  exitCode?: number;
+  diff?: string;
+}
+
 /** Everything the turn rules remember about one thread. Plain data, so it can be rebuilt from stored rows. */
 export interface ThreadTurnState {
   turn: OpenTurn | null;
   item: OpenItem | null;
+  /** Tools running now, in start order (pi may run several at once). */
+  tools: readonly OpenToolItem[];
   /** `prompt/started` seen while no turn was open: the next `agent_start` opens a client-started turn. */
   promptsForNextTurn: number;
   /**
@@ -48,6 +76,7 @@ export interface ThreadTurnState {
 export const INITIAL_TURN_STATE: ThreadTurnState = {
   turn: null,
   item: null,
+  tools: [],
   promptsForNextTurn: 0,
   promptStartedSeen: false,
   unsettledPromptsOfLastTurn: 0,
@@ -60,6 +89,9 @@ export type TurnFact = { turnId: string | null } & (
   | { kind: 'itemStarted'; itemId: string }
   | { kind: 'itemDelta'; itemId: string; delta: string }
   | { kind: 'itemCompleted'; itemId: string; text: string }
+  | { kind: 'toolStarted'; tool: OpenToolItem }
+  | { kind: 'toolOutputDelta'; itemId: string; delta: string }
+  | { kind: 'toolCompleted'; tool: OpenToolItem; outcome: ToolOutcome }
   | { kind: 'tokenUsage'; last: TokenCounts; total: TokenCounts }
   | { kind: 'turnCompleted'; status: TurnStatus; error?: { message: string } }
   | { kind: 'contextWindowUsage'; usedTokens: number; estimated: boolean }

@@ -19,6 +19,7 @@ export class TurnTransition {
     this.state = {
       turn: turn && copyTurn(turn),
       item: item && { id: item.id, text: item.text, completed: item.completed },
+      tools: previous.tools, // immutable: toolRules replaces the array and its items
       promptsForNextTurn: previous.promptsForNextTurn,
       promptStartedSeen: previous.promptStartedSeen,
       unsettledPromptsOfLastTurn: previous.unsettledPromptsOfLastTurn,
@@ -82,6 +83,7 @@ export class TurnTransition {
 
   /** Rule E2's order; without an `agent_end` (settle, stop, agent_settled) there is no usage to report. */
   closeTurn(status: TurnStatus, error?: string, outcome?: RunOutcome): void {
+    this.abandonTools();
     this.completeItem(outcome?.finalText);
     if (outcome) {
       this.state.totals = addTokens(this.state.totals, outcome.runUsage);
@@ -98,6 +100,16 @@ export class TurnTransition {
     this.state.unsettledPromptsOfLastTurn = this.state.turn?.promptsOutstanding ?? 0;
     this.state.turn = null;
     this.state.item = null;
+  }
+
+  /**
+   * A turn never completes around a running item: a tool still open (the run was stopped before pi ended
+   * it, or the run ended without its `tool_execution_end`) is completed as `failed` with its output so far.
+   * A later `tool_execution_end` for it finds no turn and no open item and is ignored (toolRules).
+   */
+  private abandonTools(): void {
+    for (const tool of this.state.tools) this.emit({ kind: 'toolCompleted', tool, outcome: { status: 'failed', text: tool.output } });
+    this.state.tools = [];
   }
 }
 

@@ -83,3 +83,26 @@ function isTextBlock(block: unknown): block is { type: 'text'; text: string } {
     typeof (block as { text?: unknown }).text === 'string'
   );
 }
+
+/**
+ * `tool_execution_start` / `_update` / `_end` (pi-agent-core `AgentEvent`). `toolCallId` links them and is the
+ * only field a rule cannot do without; `args`, `partialResult` and `result` are whatever the tool uses.
+ */
+const toolCallId = z.string().min(1);
+const toolName = z.string().catch('unknown');
+
+export const ToolExecutionStartSchema = z.looseObject({ toolCallId, toolName, args: z.unknown().optional() });
+export const ToolExecutionUpdateSchema = z.looseObject({ toolCallId, partialResult: z.unknown().optional() });
+export const ToolExecutionEndSchema = z.looseObject({
+  toolCallId,
+  toolName,
+  result: z.unknown().optional(),
+  isError: z.boolean().optional().catch(undefined),
+});
+
+/** pi's `AgentToolResult` (also the shape of a bash `partialResult`): content blocks plus tool-specific details. */
+export const ToolResultSchema = z.looseObject({
+  content: MessageContentSchema.catch(undefined),
+  details: z.unknown().optional(),
+});
+export type ToolResult = z.infer<typeof ToolResultSchema>;

@@ -6,6 +6,7 @@ export const THREAD_EVENT_TYPE = {
   turnCompleted: 'turn/completed',
   itemStarted: 'item/started',
   itemDelta: 'item/agentMessage/delta',
+  commandOutputDelta: 'item/commandExecution/outputDelta',
   itemCompleted: 'item/completed',
   tokenUsage: 'thread/tokenUsage/updated',
   contextWindowUsage: 'thread/contextWindowUsage/updated',
@@ -32,6 +33,50 @@ export type TokenCounts = z.infer<typeof TokenCountsSchema>;
 
 export const AgentMessageItemSchema = z.object({ type: z.literal('agentMessage'), id: z.string(), text: z.string() });
 
+/** Codex's item statuses; an item still running when its turn ends is completed as `failed` (docs/events.md). */
+export const ItemStatusSchema = z.enum(['inProgress', 'completed', 'failed']);
+export type ItemStatus = z.infer<typeof ItemStatusSchema>;
+
+/** A `bash` run. `aggregatedOutput` is empty at start and pi's final result text at completion. */
+export const CommandExecutionItemSchema = z.object({
+  type: z.literal('commandExecution'),
+  id: z.string(),
+  command: z.string(),
+  status: ItemStatusSchema,
+  aggregatedOutput: z.string(),
+  exitCode: z.number().int().optional(),
+});
+
+/** An `edit` or `write` of one file; `diff` when pi gives one (edit), `error` when it failed. */
+export const FileChangeItemSchema = z.object({
+  type: z.literal('fileChange'),
+  id: z.string(),
+  tool: z.string(),
+  path: z.string(),
+  status: ItemStatusSchema,
+  diff: z.string().optional(),
+  error: z.string().optional(),
+});
+export type FileChangeItem = z.infer<typeof FileChangeItemSchema>;
+
+/** Any other tool (`read`, `ls`, extension tools): its arguments and, once completed, pi's result unchanged. */
+export const ToolCallItemSchema = z.object({
+  type: z.literal('toolCall'),
+  id: z.string(),
+  tool: z.string(),
+  arguments: z.unknown(),
+  status: ItemStatusSchema,
+  result: z.unknown().optional(),
+});
+
+export const ThreadItemSchema = z.discriminatedUnion('type', [
+  AgentMessageItemSchema,
+  CommandExecutionItemSchema,
+  FileChangeItemSchema,
+  ToolCallItemSchema,
+]);
+export type ThreadItem = z.infer<typeof ThreadItemSchema>;
+
 const base = { providerThreadId: z.string() };
 
 /** `data` of each event type, as stored; clients may validate rows with these. */
@@ -43,9 +88,10 @@ export const ThreadEventDataSchemas = {
     providerCheckpointId: z.string(),
     error: z.object({ message: z.string() }).optional(),
   }),
-  [THREAD_EVENT_TYPE.itemStarted]: z.object({ ...base, item: AgentMessageItemSchema }),
+  [THREAD_EVENT_TYPE.itemStarted]: z.object({ ...base, item: ThreadItemSchema }),
   [THREAD_EVENT_TYPE.itemDelta]: z.object({ ...base, itemId: z.string(), delta: z.string() }),
-  [THREAD_EVENT_TYPE.itemCompleted]: z.object({ ...base, item: AgentMessageItemSchema }),
+  [THREAD_EVENT_TYPE.commandOutputDelta]: z.object({ ...base, itemId: z.string(), delta: z.string() }),
+  [THREAD_EVENT_TYPE.itemCompleted]: z.object({ ...base, item: ThreadItemSchema }),
   [THREAD_EVENT_TYPE.tokenUsage]: z.object({
     ...base,
     tokenUsage: z.object({ total: TokenCountsSchema, last: TokenCountsSchema }),

@@ -203,7 +203,7 @@ export const RULE_CASES: RuleCase[] = [
   {
     name: 'recognised SDK events without a thread event emit nothing; unknown ones are unhandled',
     frames: [
-      ...['turn_start', 'queue_update', 'tool_execution_start', 'tool_execution_update', 'tool_execution_end', 'auto_retry_end', 'compaction_start', 'compaction_end', 'entry_appended'].map((type) => b.sdk(T, { type })),
+      ...['turn_start', 'queue_update', 'auto_retry_end', 'compaction_start', 'compaction_end', 'entry_appended'].map((type) => b.sdk(T, { type })),
       b.sdk(T, b.turnEnd(b.assistantMessage('x'))),
       b.sdk(T, { type: 'message_update', message: b.assistantMessage(''), assistantMessageEvent: { type: 'thinking_delta', delta: 'hmm' } }),
       b.sdk(T, { type: 'brand_new_event' }),
@@ -299,7 +299,115 @@ export const RULE_CASES: RuleCase[] = [
     frames: [b.stop(T)],
     expected: [],
   },
+  ...TOOL_CASES(),
 ];
+
+/** Tool activity as items (docs/events.md "Tool items"). */
+function TOOL_CASES(): RuleCase[] {
+  const start = b.sdk(T, b.agentStart());
+  const bash = (id = 'call_1', command = 'make') => b.sdk(T, b.toolStart(id, 'bash', { command }));
+  const output = (text: string, totalBytes?: number) => b.sdk(T, b.toolOutput('call_1', text, totalBytes));
+  const bashEnd = (text: string, isError = false) => b.sdk(T, b.toolEnd('call_1', 'bash', text, { isError }));
+  return [
+    {
+      name: 'tools: a bash run is a commandExecution item whose output snapshots become deltas',
+      frames: [start, bash(), output(''), output('a\n'), output('a\nb\n'), bashEnd('a\nb\n')],
+      expected: ['turnStarted:agent', 'toolStarted:commandExecution:call_1', 'output:a\n', 'output:b\n', 'toolCompleted:commandExecution:completed(0)'],
+      turnOpenAfter: true,
+    },
+    {
+      name: 'tools: a command that exits non-zero completes failed with its exit code',
+      frames: [start, bash(), bashEnd('oops\n\nCommand exited with code 2', true)],
+      expected: ['turnStarted:agent', 'toolStarted:commandExecution:call_1', 'toolCompleted:commandExecution:failed(2)'],
+    },
+    {
+      name: 'tools: once pi truncates the head of its snapshot, totalBytes tells which bytes are new',
+      frames: [start, bash(), output('1\n2\n'), output('2\n3\n', 6), output('2\n3\n', 6)],
+      expected: ['turnStarted:agent', 'toolStarted:commandExecution:call_1', 'output:1\n2\n', 'output:3\n'],
+    },
+    {
+      name: 'tools: a snapshot that does not extend the last one, without totalBytes, is sent whole',
+      frames: [start, bash(), output('abc'), output('xyz')],
+      expected: ['turnStarted:agent', 'toolStarted:commandExecution:call_1', 'output:abc', 'output:xyz'],
+    },
+    {
+      name: 'tools: edit and write are fileChange items; read and others are toolCall items; isError fails them',
+      frames: [
+        start,
+        b.sdk(T, b.toolStart('w', 'write', { path: 'a.txt', content: 'x' })),
+        b.sdk(T, b.toolEnd('w', 'write', 'Successfully wrote 1 bytes to a.txt')),
+        b.sdk(T, b.toolStart('e', 'edit', { path: 'a.txt', edits: [] })),
+        b.sdk(T, b.toolEnd('e', 'edit', 'ok', { details: { diff: '-1 x\n+1 y' } })),
+        b.sdk(T, b.toolStart('r', 'read', { path: 'missing.txt' })),
+        b.sdk(T, b.toolEnd('r', 'read', 'ENOENT', { isError: true })),
+      ],
+      expected: [
+        'turnStarted:agent',
+        'toolStarted:fileChange:w', 'toolCompleted:fileChange:completed',
+        'toolStarted:fileChange:e', 'toolCompleted:fileChange:completed',
+        'toolStarted:toolCall:r', 'toolCompleted:toolCall:failed',
+      ],
+    },
+    {
+      name: 'tools: parallel tools complete in the order pi ends them; a repeated start and updates of other tools add nothing',
+      frames: [
+        start,
+        bash('call_1'),
+        b.sdk(T, b.toolStart('r', 'read', { path: 'x' })),
+        bash('call_1'),
+        b.sdk(T, { type: 'tool_execution_update', toolCallId: 'r', toolName: 'read', partialResult: { content: [{ type: 'text', text: 'p' }] } }),
+        b.sdk(T, b.toolEnd('r', 'read', 'x')),
+        bashEnd(''),
+      ],
+      expected: ['turnStarted:agent', 'toolStarted:commandExecution:call_1', 'toolStarted:toolCall:r', 'toolCompleted:toolCall:completed', 'toolCompleted:commandExecution:completed(0)'],
+    },
+    {
+      name: 'tools: a bash call without a string command is shown as a toolCall; an end without a start still shows the tool',
+      frames: [start, b.sdk(T, b.toolStart('odd', 'bash', { cmd: 'ls' })), b.sdk(T, b.toolEnd('odd', 'bash', '')), b.sdk(T, b.toolEnd('lost', 'bash', 'x'))],
+      expected: ['turnStarted:agent', 'toolStarted:toolCall:odd', 'toolCompleted:toolCall:completed', 'toolStarted:toolCall:lost', 'toolCompleted:toolCall:completed'],
+    },
+    {
+      name: 'tools: an event without a toolCallId is provider/unhandled; an update for an unknown tool is silent',
+      frames: [
+        start,
+        b.sdk(T, { type: 'tool_execution_start', toolName: 'bash', args: { command: 'ls' } }),
+        b.sdk(T, { type: 'tool_execution_update', toolCallId: 7 }),
+        b.sdk(T, { type: 'tool_execution_end' }),
+        b.sdk(T, b.toolOutput('nobody', 'x')),
+      ],
+      expected: ['turnStarted:agent', 'unhandled:sdk/tool_execution_start', 'unhandled:sdk/tool_execution_update', 'unhandled:sdk/tool_execution_end'],
+    },
+    {
+      name: 'tools: outside a turn a tool is a thread-scoped item; a lone end outside a turn is ignored',
+      frames: [bash(), output('hi'), bashEnd('hi'), b.sdk(T, b.toolEnd('late', 'read', 'x'))],
+      expected: ['toolStarted:commandExecution:call_1', 'output:hi', 'toolCompleted:commandExecution:completed(0)'],
+      turnOpenAfter: false,
+    },
+    {
+      name: 'tools: a stop mid-command completes the running item as failed before turn/completed; its late end is ignored',
+      frames: [
+        b.promptStarted(T),
+        start,
+        bash(),
+        output('partial'),
+        b.stop(T),
+        b.sdk(T, b.agentEnd([b.assistantMessage('', { stopReason: 'aborted' })])),
+        bashEnd('partial\n\nCommand aborted', true),
+        b.promptSettled(T),
+      ],
+      expected: [
+        'turnStarted:client', 'toolStarted:commandExecution:call_1', 'output:partial',
+        'toolCompleted:commandExecution:failed', 'tokenUsage', 'turnCompleted:interrupted', 'contextWindowUsage',
+      ],
+      turnOpenAfter: false,
+    },
+    {
+      name: 'tools: a turn closed by a settle after a broken agent_end completes its running tools first',
+      frames: [b.promptStarted(T), start, b.sdk(T, b.toolStart('r', 'read', { path: 'x' })), b.sdk(T, { type: 'agent_end' }), b.promptSettled(T)],
+      expected: ['turnStarted:client', 'toolStarted:toolCall:r', 'unhandled:sdk/agent_end', 'toolCompleted:toolCall:failed', 'turnCompleted:completed'],
+    },
+  ];
+}
 
 
 /** The same vocabulary for stored rows, so one table checks the reducer and the pipeline. */
@@ -313,11 +421,16 @@ export function summariseRow(row: { type: string; data: Record<string, any> }): 
     case 'provider/unhandled':
       return `unhandled:${data['rawType']}`;
     case 'item/started':
-      return 'itemStarted';
-    case 'item/completed':
-      return `itemCompleted:${data['item'].text}`;
+      return data['item'].type === 'agentMessage' ? 'itemStarted' : `toolStarted:${data['item'].type}:${data['item'].id}`;
+    case 'item/completed': {
+      const { item } = data;
+      if (item.type === 'agentMessage') return `itemCompleted:${item.text}`;
+      return `toolCompleted:${item.type}:${item.status}${item.exitCode === undefined ? '' : `(${item.exitCode})`}`;
+    }
     case 'item/agentMessage/delta':
       return `delta:${data['delta']}`;
+    case 'item/commandExecution/outputDelta':
+      return `output:${data['delta']}`;
     case 'provider/error':
       return `providerError:${data['willRetry'] ? 'willRetry' : 'final'}`;
     case 'thread/tokenUsage/updated':

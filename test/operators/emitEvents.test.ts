@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { map } from 'rxjs';
 import { emitEvents, UNKNOWN_CONTEXT_WINDOW } from '../../src/operators/emitEvents';
 import type { ThreadFacts } from '../../src/operators/scanTurnState';
-import type { TurnFact } from '../../src/operators/turnState';
+import type { OpenToolItem, TurnFact } from '../../src/operators/turnState';
 import type { Step } from '../../src/protocol/pipelineItems';
 import { ThreadEventDataSchemas, type ThreadEventType } from '../../src/protocol/threadEvents';
 import { testScheduler } from '../helpers/marbles';
@@ -61,6 +61,84 @@ describe('emitEvents()', () => {
     });
   }
 
+  const bash: OpenToolItem = { kind: 'commandExecution', command: 'echo hi', id: 'call_1', output: '', outputBytes: 0 };
+  const edit: OpenToolItem = { kind: 'fileChange', tool: 'edit', path: 'a.txt', id: 'call_2', output: '', outputBytes: 0 };
+  const read: OpenToolItem = { kind: 'toolCall', tool: 'read', arguments: { path: 'a.txt' }, id: 'call_3', output: '', outputBytes: 0 };
+  const itemsOf = (facts: TurnFact[], deps = {}) => {
+    let items: unknown[] = [];
+    testScheduler().run(({ cold }) => {
+      cold('a|', { a: factsStep(facts) }).pipe(emitEvents(deps)).subscribe((step) => {
+        if (!step.ok) throw new Error('unexpected rejection');
+        items = step.value.events.map(({ type, data }) => ({ type, ...(data['item'] ? { item: data['item'] } : { itemId: data['itemId'], delta: data['delta'] }) }));
+      });
+    });
+    return items;
+  };
+
+  it('shapes a bash run as a commandExecution item: inProgress, output deltas, then completed with output and exit code', () => {
+    expect(
+      itemsOf([
+        { kind: 'toolStarted', tool: bash, turnId: 't' },
+        { kind: 'toolOutputDelta', itemId: 'call_1', delta: 'hi\n', turnId: 't' },
+        { kind: 'toolCompleted', tool: bash, outcome: { status: 'completed', text: 'hi\n', exitCode: 0 }, turnId: 't' },
+      ]),
+    ).to.deep.equal([
+      { type: 'item/started', item: { type: 'commandExecution', id: 'call_1', command: 'echo hi', status: 'inProgress', aggregatedOutput: '' } },
+      { type: 'item/commandExecution/outputDelta', itemId: 'call_1', delta: 'hi\n' },
+      { type: 'item/completed', item: { type: 'commandExecution', id: 'call_1', command: 'echo hi', status: 'completed', aggregatedOutput: 'hi\n', exitCode: 0 } },
+    ]);
+  });
+
+  it('shapes edit/write as fileChange items with the diff pi gives, and other tools as toolCall items with their result', () => {
+    const result = { content: [{ type: 'text', text: 'file text' }] };
+    expect(
+      itemsOf([
+        { kind: 'toolCompleted', tool: edit, outcome: { status: 'completed', text: 'ok', diff: '-1 a\n+1 b' }, turnId: 't' },
+        { kind: 'toolCompleted', tool: edit, outcome: { status: 'failed', text: 'Could not find the text' }, turnId: 't' },
+        { kind: 'toolStarted', tool: read, turnId: 't' },
+        { kind: 'toolCompleted', tool: read, outcome: { status: 'completed', text: 'file text', result }, turnId: 't' },
+      ]),
+    ).to.deep.equal([
+      { type: 'item/completed', item: { type: 'fileChange', id: 'call_2', tool: 'edit', path: 'a.txt', status: 'completed', diff: '-1 a\n+1 b' } },
+      { type: 'item/completed', item: { type: 'fileChange', id: 'call_2', tool: 'edit', path: 'a.txt', status: 'failed', error: 'Could not find the text' } },
+      { type: 'item/started', item: { type: 'toolCall', id: 'call_3', tool: 'read', arguments: { path: 'a.txt' }, status: 'inProgress' } },
+      { type: 'item/completed', item: { type: 'toolCall', id: 'call_3', tool: 'read', arguments: { path: 'a.txt' }, status: 'completed', result } },
+    ]);
+  });
+
+  const checkpoints: Array<{ name: string; lookup: (() => string | undefined) | undefined; expected: string }> = [
+    { name: 'the agent session\'s checkpoint from checkpointIdFor', lookup: () => 'leaf-entry-7', expected: 'leaf-entry-7' },
+    { name: 'the turn id without checkpointIdFor', lookup: undefined, expected: 't9' },
+    { name: 'the turn id when checkpointIdFor does not know the thread', lookup: () => undefined, expected: 't9' },
+    {
+      name: 'the turn id when checkpointIdFor throws (the turn still completes)',
+      lookup: () => {
+        throw new Error('session gone');
+      },
+      expected: 't9',
+    },
+  ];
+  for (const { name, lookup, expected } of checkpoints) {
+    it(`sets providerCheckpointId on turn/completed to ${name}`, () => {
+      testScheduler().run(({ cold, expectObservable }) => {
+        const input = cold('a|', { a: factsStep([{ kind: 'turnCompleted', status: 'completed', turnId: 't9' }]) });
+        const deps = lookup ? { checkpointIdFor: lookup } : {};
+        const out = input.pipe(emitEvents(deps), map((step) => step.ok && step.value.events[0]!.data['providerCheckpointId']));
+        expectObservable(out).toBe('a|', { a: expected });
+      });
+    });
+  }
+
+  it('asks checkpointIdFor about the thread whose turn completes', () => {
+    const asked: string[] = [];
+    testScheduler().run(({ cold }) => {
+      cold('a|', { a: factsStep([{ kind: 'turnCompleted', status: 'completed', turnId: 't1' }], 'thr_7') })
+        .pipe(emitEvents({ checkpointIdFor: (threadId) => (asked.push(threadId), 'leaf') }))
+        .subscribe();
+    });
+    expect(asked).to.deep.equal(['thr_7']);
+  });
+
   it('writes data that matches the documented schema for every event type', () => {
     const counts = { totalTokens: 1, inputTokens: 1, cachedInputTokens: 0, outputTokens: 0 };
     const facts: TurnFact[] = [
@@ -68,22 +146,27 @@ describe('emitEvents()', () => {
       { kind: 'itemStarted', itemId: 'i', turnId: 't' },
       { kind: 'itemDelta', itemId: 'i', delta: 'x', turnId: 't' },
       { kind: 'itemCompleted', itemId: 'i', text: 'x', turnId: 't' },
+      ...[bash, edit, read].flatMap((tool): TurnFact[] => [
+        { kind: 'toolStarted', tool, turnId: 't' },
+        { kind: 'toolCompleted', tool, outcome: { status: 'failed', text: 'e', exitCode: 1, diff: 'd', result: { content: [] } }, turnId: 't' },
+      ]),
+      { kind: 'toolOutputDelta', itemId: 'call_1', delta: 'out', turnId: 't' },
       { kind: 'tokenUsage', last: counts, total: counts, turnId: 't' },
       { kind: 'turnCompleted', status: 'failed', error: { message: 'e' }, turnId: 't' },
       { kind: 'contextWindowUsage', usedTokens: 1, estimated: false, turnId: 't' },
       { kind: 'unhandled', rawType: 'sdk/x', rawEvent: {}, turnId: null },
       { kind: 'providerError', message: 'm', willRetry: true, turnId: null },
     ];
-    let checked = 0;
+    const checkedTypes = new Set<string>();
     testScheduler().run(({ cold }) => {
       cold('a|', { a: factsStep(facts) }).pipe(emitEvents()).subscribe((step) => {
         if (!step.ok) throw new Error('unexpected rejection');
         for (const event of step.value.events) {
           ThreadEventDataSchemas[event.type as ThreadEventType].parse(event.data);
-          checked += 1;
+          checkedTypes.add(event.type);
         }
       });
     });
-    expect(checked).to.equal(Object.keys(ThreadEventDataSchemas).length);
+    expect([...checkedTypes].sort()).to.deep.equal(Object.keys(ThreadEventDataSchemas).sort());
   });
 });

@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import { scanTurnState } from '../../src/operators/scanTurnState';
 import { restoreTurnState } from '../../src/operators/restoreTurnState';
 import type { Step } from '../../src/protocol/pipelineItems';
@@ -72,6 +73,43 @@ describe('scanTurnState()', () => {
         },
       });
     });
+  });
+});
+
+describe('restoreTurnState() with tool items', () => {
+  const row = (seq: number, type: string, data: Record<string, unknown>) => ({ id: `r${seq}`, threadId: 'A', seq, type, turnId: 'old', scope: { kind: 'turn' as const, turnId: 'old' }, data: { providerThreadId: 'A', ...data }, createdAt: '' });
+  const command = { type: 'commandExecution', id: 'call_1', command: 'make', status: 'inProgress', aggregatedOutput: '' };
+  const rows = [
+    row(1, 'turn/started', { origin: 'client' }),
+    row(2, 'item/started', { item: { type: 'agentMessage', id: 'm1', text: '' } }),
+    row(3, 'item/completed', { item: { type: 'agentMessage', id: 'm1', text: 'Running make.' } }),
+    row(4, 'item/started', { item: command }),
+    row(5, 'item/commandExecution/outputDelta', { itemId: 'call_1', delta: 'a\n' }),
+  ];
+
+  it('continues a command that was running at the restart: its next snapshot adds only what is new, its end completes it', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const deps = { newId: sequentialIds('t'), restoredStateFor: () => restoreTurnState(rows) };
+      const input = cold('a-b|', { a: sdkStep(1, 'A', b.toolOutput('call_1', 'a\nb\n')), b: sdkStep(2, 'A', b.toolEnd('call_1', 'bash', 'a\nb\n')) });
+      const tool = { kind: 'commandExecution', command: 'make', id: 'call_1', output: 'a\nb\n', outputBytes: 4 };
+      expectObservable(input.pipe(scanTurnState(deps))).toBe('a-b|', {
+        a: { correlationId: 1, ok: true, value: { threadId: 'A', turnOpen: true, facts: [{ kind: 'toolOutputDelta', itemId: 'call_1', delta: 'b\n', turnId: 'old' }] } },
+        b: {
+          correlationId: 2,
+          ok: true,
+          value: { threadId: 'A', turnOpen: true, facts: [{ kind: 'toolCompleted', tool, outcome: { status: 'completed', text: 'a\nb\n', exitCode: 0 }, turnId: 'old' }] },
+        },
+      });
+    });
+  });
+
+  it('keeps the agent message item apart from tool items, and forgets tools whose turn completed', () => {
+    const open = restoreTurnState(rows);
+    expect(open.item).to.deep.equal({ id: 'm1', text: '', completed: true });
+    expect(open.tools.map((tool) => [tool.kind, tool.id, tool.output])).to.deep.equal([['commandExecution', 'call_1', 'a\n']]);
+    const closed = restoreTurnState([...rows, row(6, 'item/completed', { item: { ...command, status: 'completed' } })]);
+    expect(closed.tools).to.deep.equal([]);
+    expect(restoreTurnState([...rows, row(6, 'turn/completed', { status: 'interrupted', providerCheckpointId: 'x' })]).tools).to.deep.equal([]);
   });
 });
 

@@ -37,6 +37,12 @@ function summarise(fact: TurnFact): string {
       return `providerError:${fact.willRetry ? 'willRetry' : 'final'}`;
     case 'turnStarted':
       return `turnStarted:${fact.origin}`;
+    case 'toolStarted':
+      return `toolStarted:${fact.tool.kind}:${fact.tool.id}`;
+    case 'toolOutputDelta':
+      return `output:${fact.delta}`;
+    case 'toolCompleted':
+      return `toolCompleted:${fact.tool.kind}:${fact.outcome.status}${fact.outcome.exitCode === undefined ? '' : `(${fact.outcome.exitCode})`}`;
     default:
       return fact.kind;
   }

@@ -24,6 +24,39 @@ const EXPECTED_TURNS: Record<string, Array<{ origin: string; status: string; las
   'stop-mid-stream.jsonl': [{ origin: 'client', status: 'interrupted' }],
   'model-http-error.jsonl': [{ origin: 'client', status: 'failed', error: '400 The fake model refuses this request' }],
   'stream-cut-then-retry.jsonl': [{ origin: 'client', status: 'completed', lastText: 'Second try worked.' }],
+  'client-bash-tool.jsonl': [{ origin: 'client', status: 'completed', lastText: 'The command printed tool-output.' }],
+  'client-read-tool.jsonl': [{ origin: 'client', status: 'completed', lastText: 'The notes have two lines.' }],
+  'client-write-edit-tools.jsonl': [{ origin: 'client', status: 'completed', lastText: 'Wrote and edited out.txt.' }],
+  'client-tool-error.jsonl': [{ origin: 'client', status: 'completed', lastText: 'That file does not exist.' }],
+};
+
+/** What a UI shows of the tool calls in the recorded scenarios: each completed item, and a command's live output. */
+const EXPECTED_TOOL_ITEMS: Record<string, { items: Array<Record<string, unknown>>; outputDeltas?: string[] }> = {
+  'client-bash-tool.jsonl': {
+    items: [{ type: 'commandExecution', id: 'call_bash_1', command: 'echo tool-output', status: 'completed', aggregatedOutput: 'tool-output\n', exitCode: 0 }],
+    outputDeltas: ['tool-output\n'],
+  },
+  'client-read-tool.jsonl': {
+    items: [
+      {
+        type: 'toolCall',
+        id: 'call_read_1',
+        tool: 'read',
+        arguments: { path: 'notes.txt' },
+        status: 'completed',
+        result: { content: [{ type: 'text', text: 'first line\nsecond line\n' }] },
+      },
+    ],
+  },
+  'client-write-edit-tools.jsonl': {
+    items: [
+      { type: 'fileChange', id: 'call_write_1', tool: 'write', path: 'out.txt', status: 'completed' },
+      { type: 'fileChange', id: 'call_edit_1', tool: 'edit', path: 'out.txt', status: 'completed', diff: '-1 written by pi\n+1 edited by pi' },
+    ],
+  },
+  'client-tool-error.jsonl': {
+    items: [{ type: 'toolCall', id: 'call_read_missing', tool: 'read', arguments: { path: 'missing.txt' }, status: 'failed' }],
+  },
 };
 
 function turnsOf(rows: StoredThreadEvent[]) {
@@ -59,6 +92,25 @@ describe('replaying sessions through the pipeline', () => {
     });
   }
 
+  for (const [name, expected] of Object.entries(EXPECTED_TOOL_ITEMS)) {
+    const file = path.join(RECORDED, name);
+    (existsSync(file) ? it : it.skip)(`recorded/${name}: the user sees ${expected.items.map((item) => `a ${item['type']} ${item['status']}`).join(', ')}`, async () => {
+      const frames = readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '');
+      const { rows } = await runPipeline(frames);
+      const toolItems = (type: string) => rows.filter((row) => row.type === type && (row.data['item'] as { type: string }).type !== 'agentMessage');
+      const started = toolItems('item/started').map((row) => row.data['item'] as Record<string, unknown>);
+      const completed = toolItems('item/completed').map((row) => row.data['item'] as Record<string, unknown>);
+      expect(started.map(({ id, type, status }) => ({ id, type, status }))).to.deep.equal(expected.items.map(({ id, type }) => ({ id, type, status: 'inProgress' })));
+      // The failed read's error names a temp path that differs per recording: compare what is stable.
+      const stable = (item: Record<string, unknown>) => (item['status'] === 'failed' ? { ...item, result: undefined } : item);
+      expect(completed.map(stable)).to.deep.equal(expected.items.map(stable));
+      for (const failed of completed.filter((item) => item['status'] === 'failed')) {
+        expect(JSON.stringify(failed['result'])).to.contain('ENOENT: no such file or directory');
+      }
+      const deltas = rows.filter((row) => row.type === 'item/commandExecution/outputDelta').map((row) => row.data['delta']);
+      expect(deltas).to.deep.equal(expected.outputDeltas ?? []);
+    });
+  }
 
   for (const file of sessions) {
     it(`${path.relative(FIXTURES, file)}: every frame is accepted, each turn completes once, seqs are gapless`, async () => {

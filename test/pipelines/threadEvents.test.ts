@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { map, pipe } from 'rxjs';
+import { map, pipe, tap } from 'rxjs';
 import { threadEvents } from '../../pipelines/thread-events';
 import { redactSecrets } from '../../pipelines/stages/redactSecrets';
 import { emitEvents } from '../../src/operators/emitEvents';
@@ -34,6 +34,56 @@ describe('thread-events pipeline', () => {
         j: [],
         k: ['9 thread/tokenUsage/updated', '10 turn/completed', '11 thread/contextWindowUsage/updated'],
       });
+    });
+  });
+
+  it('emits a bash tool call as a commandExecution item between the assistant messages, every row in the turn (E7)', () => {
+    const T = 'thr_1';
+    const frames = [
+      b.promptStarted(T),
+      b.sdk(T, b.agentStart()),
+      b.sdk(T, b.toolStart('call_1', 'bash', { command: 'ls' })),
+      b.sdk(T, b.toolOutput('call_1', '')),
+      b.sdk(T, b.toolOutput('call_1', 'a.txt\n')),
+      b.sdk(T, b.toolEnd('call_1', 'bash', 'a.txt\n')),
+      b.sdk(T, b.messageStart({ role: 'toolResult', content: [] })),
+      ...b.streamedReply(T, ['Done.']).frames,
+      b.sdk(T, b.agentEnd([b.assistantMessage('Done.')])),
+    ];
+    testScheduler().run(({ cold, expectObservable }) => {
+      const out = cold('abcdefghijk|', marbleFrames(frames)).pipe(
+        threadEvents({ store: createMemoryEventStore(), newId: sequentialIds('t') }),
+        map((step) => (step.ok ? step.value.rows.map((row) => `${row.seq} ${row.type} ${row.turnId}`) : step.error.message)),
+      );
+      expectObservable(out).toBe('abcdefghijk|', {
+        a: [],
+        b: ['1 turn/started t1'],
+        c: ['2 item/started t1'],
+        d: [],
+        e: ['3 item/commandExecution/outputDelta t1'],
+        f: ['4 item/completed t1'],
+        g: [],
+        h: [],
+        i: ['5 item/started t1', '6 item/agentMessage/delta t1'],
+        j: ['7 item/completed t1'],
+        k: ['8 thread/tokenUsage/updated t1', '9 turn/completed t1', '10 thread/contextWindowUsage/updated t1'],
+      });
+    });
+  });
+
+  it('providerCheckpointId is the checkpoint the agent reports while the frame that closes the turn passes', () => {
+    // Stands in for pi's session leaf, which moves as entries are appended: one new entry per frame here.
+    let leaf = 'none';
+    const frames = b.clientTurn('A', 'hi', ['ok']);
+    const agentEnd = frames.length - 2;
+    testScheduler().run(({ cold, expectObservable }) => {
+      const out = cold('abcdefghij|', marbleFrames(frames)).pipe(
+        tap(({ correlationId }) => (leaf = `entry-${correlationId}`)),
+        threadEvents({ store: createMemoryEventStore(), newId: sequentialIds('t'), checkpointIdFor: () => leaf }),
+        map((step) => step.ok && step.value.rows.filter((row) => row.type === 'turn/completed').map((row) => row.data['providerCheckpointId'])),
+      );
+      const values = Object.fromEntries(frames.map((_, i) => [String.fromCharCode(97 + i), i === agentEnd ? [`entry-${agentEnd + 1}`] : []]));
+      expectObservable(out).toBe('abcdefghij|', values);
     });
   });
 

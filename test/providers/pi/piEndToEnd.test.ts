@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createPiProvider } from '../../../src/daemon/providers/pi';
 import { scriptByPrompt, startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../../helpers/fakeModelServer';
@@ -10,7 +10,8 @@ const text = (...chunks: string[]): ScriptedReply => ({ kind: 'text', chunks });
 
 const SCRIPTS: Record<string, ScriptedReply[]> = {
   'Say hello': [text('Hello', ' there')],
-  'Run echo': [{ kind: 'toolCall', toolName: 'bash', args: { command: 'echo e2e > e2e.txt' } }, text('Ran it.')],
+  'Run echo': [{ kind: 'toolCall', toolName: 'bash', args: { command: 'echo e2e | tee e2e.txt' } }, text('Ran it.')],
+  'Run a long command': [{ kind: 'toolCall', toolName: 'bash', args: { command: 'echo started; sleep 30' } }, text('Never reached.')],
   'Fail please': [{ kind: 'httpError', status: 400, message: 'refused by the fake model' }],
   'Think slowly': [{ kind: 'slow', chunks: ['Thinking'], rest: [' done.'] }],
   'Check the build': [text('Build ', 'checked.')],
@@ -62,6 +63,14 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
+  /** The id of the last entry pi wrote to the thread's session file (`<daemon dataDir>/providers/pi/…_<id>.jsonl`). */
+  const lastSessionEntryId = (providerThreadId: string): string => {
+    const folder = path.join(t.dataDir, 'daemon', 'providers', 'pi');
+    const file = readdirSync(folder).find((name) => name.endsWith(`_${providerThreadId}.jsonl`));
+    if (!file) throw new Error(`no session file for ${providerThreadId} in ${folder}`);
+    const entries = readFileSync(path.join(folder, file), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id?: string });
+    return entries.at(-1)!.id!;
+  };
   const completions = (events: ThreadEvent[]) => events.filter((event) => event.type === 'turn/completed');
   const completedTurns = (count: number) => (events: ThreadEvent[]) => completions(events).length >= count;
 
@@ -80,13 +89,36 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
     expect(view.status).to.equal('idle');
   });
 
-  it('a turn with a bash tool call runs the command in the environment folder and completes', async () => {
+  it('providerCheckpointId on turn/completed is the pi session\'s leaf entry after the run (the last entry of its session file)', async () => {
+    const thread = await createThread('Say hello');
+    const [first] = completions(await eventsUntil(thread.id, completedTurns(1)));
+    expect(first.data.providerCheckpointId).to.equal(lastSessionEntryId(first.data.providerThreadId));
+
+    await t.json(`/threads/${thread.id}/messages`, { body: { prompt: 'Say hello' } });
+    const [, second] = completions(await eventsUntil(thread.id, completedTurns(2)));
+    expect(second.data.providerCheckpointId).to.equal(lastSessionEntryId(second.data.providerThreadId));
+    expect(second.data.providerCheckpointId).to.not.equal(first.data.providerCheckpointId);
+  });
+
+  it('a turn with a bash tool call runs the command in the environment folder and shows it as a commandExecution item with its output', async () => {
     const thread = await createThread('Run echo');
     const events = await eventsUntil(thread.id, completedTurns(1));
+    const [completed] = completions(events);
+    const commandRows = events.filter((event) => (event.data.item?.type ?? (event.type === 'item/commandExecution/outputDelta' ? 'commandExecution' : '')) === 'commandExecution');
 
-    expect(completions(events)[0].data.status).to.equal('completed');
-    expect(events.find((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')!.data.item.text).to.equal('Ran it.');
-    expect(existsSync(path.join(sandbox.projectDir, 'e2e.txt'))).to.equal(true);
+    expect(commandRows.map((event) => event.type)).to.deep.equal(['item/started', 'item/commandExecution/outputDelta', 'item/completed']);
+    const [started, delta, done] = commandRows;
+    expect(started!.data.item).to.deep.equal({ type: 'commandExecution', id: started!.data.item.id, command: 'echo e2e | tee e2e.txt', status: 'inProgress', aggregatedOutput: '' });
+    expect(delta!.data).to.deep.include({ itemId: started!.data.item.id, delta: 'e2e\n' });
+    expect(done!.data.item).to.deep.equal({ ...started!.data.item, status: 'completed', aggregatedOutput: 'e2e\n', exitCode: 0 });
+    expect(commandRows.every((event) => event.turnId === completed.turnId)).to.equal(true);
+    // The item sits between the two assistant messages of the run: the tool call, then the answer.
+    const doneAt = events.indexOf(done!);
+    expect(events.slice(doneAt).find((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')!.data.item.text).to.equal('Ran it.');
+
+    expect(completed.data.status).to.equal('completed');
+    expect(completed.data.providerCheckpointId).to.equal(lastSessionEntryId(completed.data.providerThreadId));
+    expect(readFileSync(path.join(sandbox.projectDir, 'e2e.txt'), 'utf8')).to.equal('e2e\n');
     expect(events.filter((event) => event.type === 'provider/unhandled').map((event) => event.data.rawType)).to.deep.equal([]);
   });
 
@@ -112,6 +144,22 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
     await t.json(`/threads/${thread.id}/messages`, { body: { prompt: 'Say hello' } });
     const events = await eventsUntil(thread.id, completedTurns(2));
     expect(completions(events).map((event) => event.data.status)).to.deep.equal(['interrupted', 'completed']);
+  });
+
+  it('stop while a command runs: the command item completes failed before the turn completes interrupted', async () => {
+    const thread = await createThread('Run a long command');
+    const outputSeen = (events: ThreadEvent[]) => events.some((event) => event.type === 'item/commandExecution/outputDelta');
+    await eventsUntil(thread.id, outputSeen);
+
+    await t.json(`/threads/${thread.id}/stop`, { method: 'POST' });
+    const events = await eventsUntil(thread.id, completedTurns(1));
+    const done = events.find((event) => event.type === 'item/completed' && event.data.item.type === 'commandExecution')!;
+    const [completed] = completions(events);
+    expect(done.data.item).to.deep.include({ command: 'echo started; sleep 30', status: 'failed' });
+    expect(done.data.item.aggregatedOutput).to.contain('started');
+    expect(done.data.item).to.not.have.property('exitCode');
+    expect(done.seq).to.be.lessThan(completed.seq);
+    expect(completed.data.status).to.equal('interrupted');
   });
 
   it('E3: a project extension starts a run by itself with string content; the turn completes in the spec order and the thread is idle', async () => {
