@@ -15,6 +15,7 @@ import type { WalkEntry } from '../src/paths/walkEntry';
 import type { ListPathsRequest } from '../src/protocol/hostFiles';
 import { buildPathsBenchTree } from './lib/pathsBenchTree';
 import { pickBaselineTool, timeBaselineWalk } from './lib/pathsBaseline';
+import { measureFuzzySearch } from './lib/pathsFuzzySearch';
 import { median, ms, timeIt } from './lib/pathsStats';
 
 const RUNS = 5;
@@ -23,6 +24,7 @@ const KEYSTROKE_ROUNDS = 3;
 const SCORING_NAMES = 100_000;
 const SCORING_QUERIES = ['c', 'e', 'co', 'ind', 'index', 'index.ts', 'config', 'configts', 'parser', 'readme',
   'tsconfig.json', 'src/index', 'test/fixtures', 'usefilenaming', 'xyzzy', 'snap'];
+const EXTRA_QUERIES = ['s/', 'a/b'];
 
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'bench-paths-'));
@@ -83,22 +85,35 @@ async function keystrokes(root: string, baseline: number): Promise<void> {
   console.log(`after creating a file: cached answers identical to a fresh walk: ${identical ? 'yes' : 'NO'}`);
 }
 
-/** Ranking alone (score every name, keep 100 with positions) over 100k names already folded. */
+/**
+ * Ranking alone (score every name, keep 100 with positions) over the first 100k entries of a fresh walk,
+ * after a first pass that folds and packs the names (a cached listing does that before the first keystroke).
+ */
 async function scoring(root: string): Promise<void> {
   const listing = await lastValueFrom(walk$(root));
-  const entries: WalkEntry[] = listing.entries.slice(0, SCORING_NAMES).map(({ kind, path, name }) => ({ kind, path, name }));
+  const entries: WalkEntry[] = listing.entries.slice(0, SCORING_NAMES);
   const subset = { root, entries };
   const rank = (query: string) => lastValueFrom(of(subset).pipe(rankByQuery(query), truncateTo(100)));
   const folding = await timeIt(() => rank('a'));
-  const perQuery: Array<[string, number]> = [];
-  for (const query of SCORING_QUERIES) {
-    perQuery.push([query, median(await repeat(RUNS, async () => (await timeIt(() => rank(query))).ms))]);
-  }
+  const timeQueries = async (queries: string[]) => {
+    const perQuery: Array<[string, number]> = [];
+    for (const query of queries) perQuery.push([query, median(await repeat(RUNS, async () => (await timeIt(() => rank(query))).ms))]);
+    return perQuery;
+  };
+  const perQuery = await timeQueries(SCORING_QUERIES);
   const times = perQuery.map(([, time]) => time);
   const [worstQuery, worst] = perQuery.reduce((a, b) => (b[1] > a[1] ? b : a));
   console.log(`scoring ${entries.length} names (${SCORING_QUERIES.length} queries, median of ${RUNS} each): p50 ${ms(median(times))}, ` +
-    `worst ${ms(worst)} ("${worstQuery}") (targets ≤ 10 ms / ≤ 30 ms); first pass incl. folding every name ${ms(folding.ms)}`);
+    `worst ${ms(worst)} ("${worstQuery}") (targets ≤ 10 ms / ≤ 30 ms); first pass incl. folding and packing every name ${ms(folding.ms)}`);
   console.log(`  per query: ${perQuery.map(([query, time]) => `${query} ${time.toFixed(1)}`).join(', ')}`);
+  const extra = await timeQueries(EXTRA_QUERIES);
+  console.log(`  not in the target set, short path queries most paths match: ${extra.map(([query, time]) => `${query} ${time.toFixed(1)}`).join(', ')}`);
+
+  const fuzzySearch = await measureFuzzySearch(entries, SCORING_QUERIES, RUNS);
+  console.log(`fuzzy-search 3.x (sort: true) on the same names and queries: p50 ${ms(fuzzySearch.medianMs)}, worst ` +
+    `${ms(fuzzySearch.worstMs)} ("${fuzzySearch.worstQuery}"); a result holds only ${JSON.stringify(fuzzySearch.resultKeys)} ` +
+    `(no score, no positions); isMatch for "index": index.ts ${fuzzySearch.indexScore}, reindex.ts ${fuzzySearch.reindexScore} ` +
+    `(a tie), so search("index") over [reindex.ts, index.ts] returns ${JSON.stringify(fuzzySearch.orderForIndex)}`);
 }
 
 async function repeat(times: number, run: () => Promise<number>): Promise<number[]> {

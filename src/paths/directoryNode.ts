@@ -1,11 +1,13 @@
 import { lstatSync, type Dirent } from 'node:fs';
-import type { WalkEntry } from './walkEntry';
+import { newWalkEntry, type WalkEntry } from './walkEntry';
 
 /** One walked directory of a cached tree: what its last read found, and when. */
 export interface DirectoryNode {
   readonly absolute: string;
   /** Relative path of the directory; '' for the root. */
   readonly relative: string;
+  /** The directory's own listed entry; null for the root. */
+  readonly entry: WalkEntry | null;
   stamp: DirectoryStamp | null;
   /** `Date.now()` just before the last read of this directory. */
   readAt: number;
@@ -22,8 +24,8 @@ export interface DirectoryStamp {
   ctimeMs: number;
 }
 
-export function newNode(absolute: string, relative: string): DirectoryNode {
-  return { absolute, relative, stamp: null, readAt: 0, entries: [], children: [] };
+export function newNode(absolute: string, relative: string, entry: WalkEntry | null): DirectoryNode {
+  return { absolute, relative, entry, stamp: null, readAt: 0, entries: [], children: [] };
 }
 
 /**
@@ -44,8 +46,9 @@ export function applyDirents(node: DirectoryNode, dirents: Dirent[]): void {
     if (kind === null || (kind === 'directory' && name === 'node_modules')) continue;
     const relative = prefix + name;
     const previous = previousEntries?.get(relative);
-    entries.push(previous?.kind === kind ? previous : { kind, path: relative, name });
-    if (kind === 'directory') children.push(previousChildren?.get(relative) ?? newNode(`${parent}/${name}`, relative));
+    const entry = previous?.kind === kind ? previous : newWalkEntry(kind, relative, name, node.entry);
+    entries.push(entry);
+    if (kind === 'directory') children.push(previousChildren?.get(relative) ?? newNode(`${parent}/${name}`, relative, entry));
   }
   node.entries = entries;
   node.children = children;

@@ -1,5 +1,5 @@
 import { map, type OperatorFunction } from 'rxjs';
-import type { Listing } from './walkEntry';
+import type { Listing, WalkEntry } from './walkEntry';
 
 export interface KindFilter {
   includeFiles: boolean;
@@ -8,6 +8,8 @@ export interface KindFilter {
 
 /**
  * Drops the kinds a request did not ask for, before ranking, so `limit` counts only wanted entries.
+ * The same listing filtered the same way gives the same array, so the ranker's cached `NameIndex` of
+ * it is reused from keystroke to keystroke.
  *
  * ```
  * listing:  --L--|        (file a, directory b)
@@ -18,9 +20,16 @@ export interface KindFilter {
 export function keepKinds(filter: KindFilter): OperatorFunction<Listing, Listing> {
   return map((listing) => {
     if (filter.includeFiles && filter.includeDirectories) return listing;
-    const entries = listing.entries.filter((entry) =>
-      entry.kind === 'file' ? filter.includeFiles : filter.includeDirectories,
-    );
-    return { root: listing.root, entries };
+    if (!filter.includeFiles && !filter.includeDirectories) return { root: listing.root, entries: [] };
+    const kind = filter.includeFiles ? 'file' : 'directory';
+    return { root: listing.root, entries: entriesOfKind(listing.entries, kind) };
   });
+}
+
+const filtered = new WeakMap<readonly WalkEntry[], Partial<Record<WalkEntry['kind'], WalkEntry[]>>>();
+
+function entriesOfKind(entries: readonly WalkEntry[], kind: WalkEntry['kind']): WalkEntry[] {
+  let byKind = filtered.get(entries);
+  if (byKind === undefined) filtered.set(entries, (byKind = {}));
+  return (byKind[kind] ??= entries.filter((entry) => entry.kind === kind));
 }

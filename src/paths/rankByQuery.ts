@@ -1,22 +1,29 @@
 import { map, type OperatorFunction } from 'rxjs';
-import { NO_MATCH } from './fuzzyMatch';
-import { entryPositions, prepareQuery, scoreEntry } from './scoreEntry';
+import { comparePaths, firstByPath } from './firstByPath';
+import { nameIndexOf } from './nameIndex';
+import { positionsOfUnits, prepareQuery, type PreparedQuery } from './scoreEntry';
+import { scoreListing } from './scoreListing';
+import { selectTop } from './selectTop';
 import type { Listing, WalkEntry } from './walkEntry';
 
 export interface RankedHit {
   readonly entry: WalkEntry;
   readonly score: number;
+  /** The entry's index in the ranked listing (-1 without a query: no positions to compute). */
+  readonly slot: number;
 }
 
 /**
  * Every matching entry of the complete walk with its score, and the total order over them (rule 5: the
- * walk finishes first, then ranking). The order is kept as a comparator so truncation can select the first
- * `limit` without sorting 130k entries; positions are computed only for the rows that are returned.
+ * walk finishes first, then ranking). Truncation asks for the first `limit` (selected without sorting
+ * 130k entries); positions are computed only for the rows that are returned.
  */
 export interface Ranking {
-  readonly hits: readonly RankedHit[];
-  readonly compare: (a: RankedHit, b: RankedHit) => number;
-  readonly positionsOf: (hit: RankedHit) => number[];
+  /** How many entries match: all of them without a query. */
+  readonly count: number;
+  /** The first `limit` hits in ranking order. */
+  top(limit: number): RankedHit[];
+  positionsOf(hit: RankedHit): number[];
 }
 
 /**
@@ -31,28 +38,33 @@ export interface Ranking {
  * ```
  */
 export function rankByQuery(query: string | undefined): OperatorFunction<Listing, Ranking> {
-  if (query === undefined || query.length === 0) {
-    return map((listing) => ({
-      hits: listing.entries.map((entry) => ({ entry, score: 0 })),
-      compare: byPath,
-      positionsOf: () => [],
-    }));
-  }
+  if (query === undefined || query.length === 0) return map(unranked);
   const prepared = prepareQuery(query);
-  return map((listing) => {
-    const hits: RankedHit[] = [];
-    for (const entry of listing.entries) {
-      const score = scoreEntry(prepared, entry);
-      if (score !== NO_MATCH) hits.push({ entry, score });
-    }
-    return { hits, compare: byScore, positionsOf: (hit) => entryPositions(prepared, hit.entry) };
-  });
+  return map((listing) => ranked(prepared, listing.entries));
 }
 
-function byPath(a: RankedHit, b: RankedHit): number {
-  return a.entry.path < b.entry.path ? -1 : a.entry.path > b.entry.path ? 1 : 0;
+function unranked(listing: Listing): Ranking {
+  const entries = listing.entries;
+  return {
+    count: entries.length,
+    top: (limit) => firstByPath(listing, limit).map((entry) => ({ entry, score: 0, slot: -1 })),
+    positionsOf: () => [],
+  };
 }
 
-function byScore(a: RankedHit, b: RankedHit): number {
-  return b.score - a.score || a.entry.name.length - b.entry.name.length || byPath(a, b);
+function ranked(query: PreparedQuery, entries: readonly WalkEntry[]): Ranking {
+  const index = nameIndexOf(entries);
+  const scores = new Int32Array(entries.length);
+  const slots = new Int32Array(entries.length);
+  const count = scoreListing(query, entries, index, scores, slots);
+  const byScore = (a: number, b: number): number =>
+    scores[b] - scores[a] || entries[a].name.length - entries[b].name.length || comparePaths(entries[a], entries[b]);
+  return {
+    count,
+    top: (limit) => selectTop(slots.subarray(0, count), limit, byScore).map((slot) => ({ entry: entries[slot], score: scores[slot], slot })),
+    positionsOf: (hit) => {
+      const start = index.start[hit.slot];
+      return positionsOfUnits(query, hit.entry, index, start, index.start[hit.slot + 1] - start);
+    },
+  };
 }

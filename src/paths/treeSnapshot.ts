@@ -1,7 +1,7 @@
 import { lstatSync, readdir, stat, statSync, type Stats } from 'node:fs';
 import { HostCommandError } from '../files/hostCommandError';
 import { PATH_LISTING_CONFIG } from './pathListingConfig';
-import { foldForMatch } from './foldForMatch';
+import { nameIndexOf } from './nameIndex';
 import { applyDirents, flatten, newNode, type DirectoryNode } from './directoryNode';
 import type { Listing, WalkEntry } from './walkEntry';
 
@@ -41,12 +41,12 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
   const refreshNow = async (): Promise<{ listing: Listing; unstamped: DirectoryNode[] }> => {
     const rootStats = await statRoot(root);
     if (top === null || topIno !== rootStats.ino) {
-      top = newNode(root, '');
+      top = newNode(root, '', null);
       topIno = rootStats.ino;
     }
     const { changed, unstamped } = await revalidate(top, context);
     if (changed) flat = flatten(top);
-    return { listing: { root, entries: flat }, unstamped };
+    return { listing: { root, entries: flat, tree: top }, unstamped };
   };
 
   return {
@@ -55,7 +55,12 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
       // Stamps are taken after the answer is out, so a first call costs one read per directory and
       // nothing more; the next call waits for them (it is queued behind).
       tail = result
-        .then(({ unstamped }) => (options.keepStamps === false ? undefined : stampAll(top!, unstamped)))
+        .then(async ({ unstamped, listing }) => {
+          if (options.keepStamps === false) return;
+          await stampAll(top!, unstamped);
+          // Pack the names for the ranker while the person has not typed yet (same array → cached).
+          nameIndexOf(listing.entries);
+        })
         .catch(() => undefined);
       return result.then(({ listing }) => listing);
     },
@@ -141,16 +146,12 @@ function revalidate(top: DirectoryNode, context: WalkContext): Promise<{ changed
 /** Synchronous stats done between two yields to the event loop (~5 ms of work). */
 const STAT_SLICE = 2_000;
 
-/**
- * Records what each freshly read directory looks like (`readAt` was taken before its read), and folds
- * the new names for the ranker while the person has not typed yet, so the first keystroke does not pay.
- */
+/** Records what each freshly read directory looks like (`readAt` was taken before its read). */
 async function stampAll(top: DirectoryNode, nodes: DirectoryNode[]): Promise<void> {
   for (let start = 0; start < nodes.length; start += STAT_SLICE) {
     for (const node of nodes.slice(start, start + STAT_SLICE)) {
       const stats = statSyncOf(top, node);
       if (stats !== undefined) node.stamp = { ino: stats.ino, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs };
-      for (const entry of node.entries) entry.foldedName ??= foldForMatch(entry.name);
     }
     await new Promise((resolve) => setImmediate(resolve));
   }

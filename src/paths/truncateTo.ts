@@ -1,7 +1,6 @@
 import { map, type OperatorFunction } from 'rxjs';
 import type { ListPathsResult } from '../protocol/hostFiles';
 import type { Ranking } from './rankByQuery';
-import { selectTop } from './selectTop';
 
 /**
  * Keeps the first `limit` entries of a ranking and shapes them as spec 2.7 entries; `truncated` is true
@@ -15,7 +14,7 @@ import { selectTop } from './selectTop';
  */
 export function truncateTo(limit: number): OperatorFunction<Ranking, ListPathsResult> {
   return map((ranking) => {
-    const kept = selectTop(ranking.hits, limit, ranking.compare);
+    const kept = ranking.top(limit);
     const paths = kept.map((hit) => ({
       kind: hit.entry.kind,
       path: hit.entry.path,
@@ -23,6 +22,6 @@ export function truncateTo(limit: number): OperatorFunction<Ranking, ListPathsRe
       score: hit.score,
       positions: ranking.positionsOf(hit),
     }));
-    return { paths, truncated: ranking.hits.length > limit };
+    return { paths, truncated: ranking.count > limit };
   });
 }

@@ -54,6 +54,10 @@ describe('paths CLI (npm run -s paths -- ROOT …)', function () {
     ['a root that is a file', () => [join(root, '.env')], 'not a directory'],
     ['a bad --limit', () => [root, '--limit', 'ten'], '--limit'],
     ['--limit over the cap', () => [root, '--limit', '10001'], '--limit'],
+    ['--limit 0', () => [root, '--limit', '0'], '--limit'],
+    ['--limit without a value', () => [root, '--limit'], '--limit'],
+    ['a query over the length cap', () => [root, '--query', 'x'.repeat(257)], 'query'],
+    ['two roots', () => [root, root], 'expected one ROOT'],
     ['both kinds turned off', () => [root, '--no-files', '--no-directories'], 'nothing could be listed'],
   ];
   describe('bad usage', () => {

@@ -12,6 +12,7 @@ describe('readFileRelative (host.read_file_relative)', () => {
       skills: { 'SKILL.md': '# skill', '.hidden.md': 'hidden', '.private': { 'notes.md': 'private' } },
       'link-out.txt': { symlink: join(outside, 'secret.txt') },
       'link-into-dot.md': { symlink: 'skills/.private/notes.md' },
+      pipe: { fifo: true },
     });
   });
   afterEach(() => {
@@ -49,5 +50,9 @@ describe('readFileRelative (host.read_file_relative)', () => {
   it('refuses an absolute path with invalid_params and a directory with not_a_file', async () => {
     expect(await failure('/etc/passwd')).to.include({ code: 'invalid_params' });
     expect(await failure('skills')).to.include({ code: 'not_a_file' });
+  });
+
+  it('refuses a FIFO at once with not_a_file (opening it for reading would block)', async () => {
+    expect(await failure('pipe', 'allow')).to.include({ code: 'not_a_file' });
   });
 });

@@ -85,8 +85,12 @@ describe('cached listings (property): identical to a fresh walk after any sequen
             const directories = now.paths.filter((entry) => entry.kind === 'directory').map((entry) => entry.path);
             apply(root, mutation, files, directories);
           }
-          const request = { path: root, limit: 10_000, query: 'a' };
-          expect(await cached.listPaths(request)).to.deep.equal(await fresh.listPaths(request));
+          for (const query of ['a', 'd/a', 's/']) {
+            const request = { path: root, limit: 10_000, query };
+            expect(await cached.listPaths(request), query).to.deep.equal(await fresh.listPaths(request));
+          }
+          const filesOnly = { path: root, limit: 10_000, query: 'a', includeDirectories: false };
+          expect(await cached.listPaths(filesOnly)).to.deep.equal(await fresh.listPaths(filesOnly));
           expect(await cached.listPaths({ path: root, limit: 10_000 })).to.deep.equal(await fresh.listPaths({ path: root, limit: 10_000 }));
         } finally {
           removeTempTree(root);

@@ -70,6 +70,22 @@ describe('path search stages', () => {
     });
   });
 
+  it('a tie on score goes to the shorter name even when its path sorts later', () => {
+    // Both names score the same for `x` (word start, name prefix); only the tiebreak orders them.
+    const result = (entries: WalkEntry[]) => {
+      let paths: string[] = [];
+      of(listing(...entries))
+        .pipe(rankByQuery('x'), truncateTo(10))
+        .subscribe((ranked) => {
+          expect(ranked.paths[0].score).to.equal(ranked.paths[1].score);
+          paths = ranked.paths.map((entry) => entry.path);
+        });
+      return paths;
+    };
+    expect(result([file('a/x-ab.ts'), file('b/x-a.ts')])).to.deep.equal(['b/x-a.ts', 'a/x-ab.ts']);
+    expect(result([file('b/x-a.ts'), file('a/x-ab.ts')])).to.deep.equal(['b/x-a.ts', 'a/x-ab.ts']);
+  });
+
   it('equal scores fall back to the shorter name, then the path, whatever the input order', () => {
     const entries = [file('b/ab.ts'), file('a/ab.ts'), file('abc.ts'), file('ab.ts')];
     const orders = [entries, [...entries].reverse(), [entries[2], entries[0], entries[3], entries[1]]];

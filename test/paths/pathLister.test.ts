@@ -130,6 +130,14 @@ describe('createPathLister().listPaths (host.list_paths)', () => {
 });
 
 describe('createPathLister().listFiles (host.list_files)', () => {
+  it('refuses out-of-range input with invalid_params, like host.list_paths', async () => {
+    const lister = createPathLister();
+    for (const request of [{ limit: 0 }, { limit: PATH_LISTING_CONFIG.maxLimit + 1 }, { query: 'x'.repeat(PATH_LISTING_CONFIG.maxQueryLength + 1) }, { includeDirectories: true }]) {
+      const error = await lister.listFiles({ path: '/tmp', ...request } as never).catch((caught) => caught);
+      expect(error, JSON.stringify(request)).to.include({ name: 'HostCommandError', code: 'invalid_params' });
+    }
+  });
+
   it('uses the same walk and ranking, files only', async () => {
     const root = createTempTree({ src: { 'index.ts': '', index: { 'a.ts': '' } }, '.env': '' });
     try {

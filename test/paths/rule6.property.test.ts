@@ -66,7 +66,7 @@ describe('rule 6 (property): whatever host.read_file can serve under the root is
           expect(listed).to.deep.equal(expected.map((entry) => `${entry.kind} ${entry.path}`).sort());
           for (const entry of expected) {
             if (entry.kind === 'file') await readFile({ path: join(root, entry.path) });
-            const found = await lister.listPaths({ path: root, query: entry.name, includeDirectories: true });
+            const found = await lister.listPaths({ path: root, query: entry.name, includeDirectories: true, limit: 10_000 });
             expect(found.paths.map((hit) => hit.path), `query ${JSON.stringify(entry.name)}`).to.include(entry.path);
           }
         } finally {
