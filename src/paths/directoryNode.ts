@@ -1,4 +1,4 @@
-import { lstatSync, type Dirent } from 'node:fs';
+import { KIND_DIRECTORY, KIND_FILE, type DirectoryContents } from './directoryReader';
 import { newWalkEntry, type WalkEntry } from './walkEntry';
 
 /** One walked directory of a cached tree: what its last read found, and when. */
@@ -29,20 +29,25 @@ export function newNode(absolute: string, relative: string, entry: WalkEntry | n
 }
 
 /**
- * Rules 1–3 for one directory's entries. On a re-read, subdirectories that are still there keep their
- * node (and subtree, revalidated on its own) and entries keep their object (and folded names).
+ * Rules 1–3 for one directory's entries (null: the directory could not be read, so it lists nothing).
+ * Only regular files and directories are listed: the reader already told symlinks, FIFOs, sockets and
+ * devices apart without opening them. On a re-read, subdirectories that are still there keep their node
+ * (and subtree, revalidated on its own) and entries keep their object (and folded names).
  */
-export function applyDirents(node: DirectoryNode, dirents: Dirent[]): void {
+export function applyContents(node: DirectoryNode, contents: DirectoryContents | null): void {
   const previousChildren = node.children.length > 0 ? new Map(node.children.map((child) => [child.relative, child])) : null;
   const previousEntries = node.entries.length > 0 ? new Map(node.entries.map((entry) => [entry.path, entry])) : null;
   const entries: WalkEntry[] = [];
   const children: DirectoryNode[] = [];
   const prefix = node.relative === '' ? '' : `${node.relative}/`;
   const parent = node.absolute === '/' ? '' : node.absolute;
-  for (const dirent of dirents) {
-    const name = dirent.name;
+  const names = contents?.names ?? [];
+  const kinds = contents?.kinds ?? '';
+  for (let index = 0; index < names.length; index += 1) {
+    const name = names[index]!;
+    const code = kinds[index];
     if (name === '.git') continue;
-    const kind = kindOf(dirent, parent);
+    const kind = code === KIND_FILE ? 'file' : code === KIND_DIRECTORY ? 'directory' : null;
     if (kind === null || (kind === 'directory' && name === 'node_modules')) continue;
     const relative = prefix + name;
     const previous = previousEntries?.get(relative);
@@ -52,19 +57,6 @@ export function applyDirents(node: DirectoryNode, dirents: Dirent[]): void {
   }
   node.entries = entries;
   node.children = children;
-}
-
-/** Regular files and directories only: symlinks are skipped, FIFOs, sockets and devices never opened. */
-function kindOf(dirent: Dirent, parent: string): WalkEntry['kind'] | null {
-  if (dirent.isFile()) return 'file';
-  if (dirent.isDirectory()) return 'directory';
-  if (dirent.isSymbolicLink() || dirent.isFIFO() || dirent.isSocket()) return null;
-  if (dirent.isBlockDevice() || dirent.isCharacterDevice()) return null;
-  // DT_UNKNOWN (some network and FUSE file systems): ask lstat, which opens nothing.
-  const stats = lstatSync(`${parent}/${dirent.name}`, { throwIfNoEntry: false });
-  if (stats?.isFile()) return 'file';
-  if (stats?.isDirectory()) return 'directory';
-  return null;
 }
 
 /** Every listed entry of the tree below `top`. */

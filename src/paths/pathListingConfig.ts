@@ -21,6 +21,4 @@ export const PATH_LISTING_CONFIG = {
    * coarsest common file-system granularity (FAT) and the kernel's coarse clock lagging `Date.now()`.
    */
   racyWindowMs: 2_000,
-  /** Directory reads and stats kept in flight at once; measured fastest around 64 on 2 cores. */
-  walkConcurrency: 64,
 } as const;
