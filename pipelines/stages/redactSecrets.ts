@@ -13,7 +13,8 @@ export const SECRET_PATTERNS: readonly RegExp[] = [
 export const REDACTED = '[REDACTED]';
 
 /**
- * Example stage (between emitEvents and persistWithSeq): masks secrets in assistant text before it is stored.
+ * Example stage (between emitEvents and persistWithSeq): masks secrets in assistant text and command output
+ * before they are stored (a command that prints an env file is the likelier leak).
  * It sees one delta at a time, so a secret split across two deltas survives in the deltas; `item/completed`
  * carries the whole text and is always masked.
  *
@@ -26,12 +27,16 @@ export function redactSecrets(patterns: readonly RegExp[] = SECRET_PATTERNS): Op
   const redact = (text: string) => patterns.reduce((masked, pattern) => masked.replace(pattern, REDACTED), text);
   const redactEvent = (event: NewThreadEvent): NewThreadEvent => {
     const { data } = event;
-    if (event.type === THREAD_EVENT_TYPE.itemDelta && typeof data['delta'] === 'string') {
+    const isDelta = event.type === THREAD_EVENT_TYPE.itemDelta || event.type === THREAD_EVENT_TYPE.commandOutputDelta;
+    if (isDelta && typeof data['delta'] === 'string') {
       return { ...event, data: { ...data, delta: redact(data['delta']) } };
     }
-    const item = data['item'] as { text?: unknown } | undefined;
+    const item = data['item'] as { text?: unknown; aggregatedOutput?: unknown } | undefined;
     if (event.type === THREAD_EVENT_TYPE.itemCompleted && typeof item?.text === 'string') {
       return { ...event, data: { ...data, item: { ...item, text: redact(item.text) } } };
+    }
+    if (event.type === THREAD_EVENT_TYPE.itemCompleted && typeof item?.aggregatedOutput === 'string') {
+      return { ...event, data: { ...data, item: { ...item, aggregatedOutput: redact(item.aggregatedOutput) } } };
     }
     return event;
   };

@@ -24,4 +24,19 @@ describe('redactSecrets() stage', () => {
       });
     });
   });
+
+  it('masks keys a command prints, in its output deltas and its completed item', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const command = { type: 'commandExecution', id: 'call_1', command: 'cat .env', status: 'completed', exitCode: 0 };
+      const input = cold('a-b|', {
+        a: step(row('item/commandExecution/outputDelta', { itemId: 'call_1', delta: 'OPENAI_API_KEY=sk-abcdefghijklmnopqrstuvwxyz\n' })),
+        b: step(row('item/completed', { item: { ...command, aggregatedOutput: 'OPENAI_API_KEY=sk-abcdefghijklmnopqrstuvwxyz\n' } })),
+      });
+      const out = input.pipe(redactSecrets(), map((s) => s.ok && s.value.events[0]!.data));
+      expectObservable(out).toBe('a-b|', {
+        a: { providerThreadId: 'A', itemId: 'call_1', delta: `OPENAI_API_KEY=${REDACTED}\n` },
+        b: { providerThreadId: 'A', item: { ...command, aggregatedOutput: `OPENAI_API_KEY=${REDACTED}\n` } },
+      });
+    });
+  });
 });
