@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import type { DirectoryStamp } from './directoryNode';
 
 /** One directory's entries as read: `kinds` holds one code per name (see `readDirectoriesSync`). */
 export interface DirectoryContents {
@@ -7,9 +8,12 @@ export interface DirectoryContents {
   readonly kinds: string;
 }
 
-/** Reads directories in batches; `null` for a directory that could not be read (gone, permission). */
+/** Reads and stats directories in batches, answers in the order asked. */
 export interface DirectoryReader {
+  /** `null` for a directory that could not be read (gone, permission). */
   read(paths: readonly string[]): Promise<Array<DirectoryContents | null>>;
+  /** `lstat` of each path; `null` when it is no longer a directory or cannot be stat'ed. */
+  stat(paths: readonly string[]): Promise<Array<DirectoryStamp | null>>;
   /** Batches worth keeping in flight at once so no reading thread waits for the next batch. */
   readonly parallelism: number;
 }
@@ -58,14 +62,48 @@ export function readDirectoriesSync(paths: readonly string[]): Array<string | nu
   return out;
 }
 
+/**
+ * `lstat` of each path as `[ino, mtimeMs, ctimeMs]` triples, NaN where the path is not a directory or
+ * failed: a typed array moves to the main thread without a copy. Self-contained, like `readDirectoriesSync`.
+ */
+export function statDirectoriesSync(paths: readonly string[]): Float64Array {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fs: typeof import('node:fs') = require('node:fs');
+  const out = new Float64Array(paths.length * 3).fill(Number.NaN);
+  paths.forEach((path, index) => {
+    let stats: import('node:fs').Stats | undefined;
+    try {
+      stats = fs.lstatSync(path, { throwIfNoEntry: false });
+    } catch {
+      return; // EACCES, ENOTDIR…: the caller reads it again, which lists nothing if it still fails
+    }
+    if (!stats?.isDirectory()) return;
+    out[index * 3] = stats.ino;
+    out[index * 3 + 1] = stats.mtimeMs;
+    out[index * 3 + 2] = stats.ctimeMs;
+  });
+  return out;
+}
+
+type ReaderRequest = { op: 'read' | 'stat'; paths: readonly string[] };
+type ReaderAnswer = Array<string | null> | Float64Array;
+
+function answer({ op, paths }: ReaderRequest): ReaderAnswer {
+  return op === 'stat' ? statDirectoriesSync(paths) : readDirectoriesSync(paths);
+}
+
 const WORKER_SOURCE = `
 const readDirectoriesSync = ${readDirectoriesSync.toString()};
+const statDirectoriesSync = ${statDirectoriesSync.toString()};
 const { parentPort } = require('node:worker_threads');
-parentPort.on('message', (paths) => parentPort.postMessage(readDirectoriesSync(paths)));
+parentPort.on('message', ({ op, paths }) => {
+  const answer = op === 'stat' ? statDirectoriesSync(paths) : readDirectoriesSync(paths);
+  parentPort.postMessage(answer, answer instanceof Float64Array ? [answer.buffer] : []);
+});
 `;
 
 /**
- * Directory reads on worker threads. A walk in one thread is bound by turning kernel entries into JS
+ * Directory reads and stats on worker threads. A walk in one thread is bound by turning kernel entries into JS
  * strings and objects (measured: async `readdir` on the thread pool is no faster than a synchronous walk,
  * and both trail `fd`, which walks on every core). Workers do that part in parallel and hand back one
  * string per directory. If a worker cannot start or dies, reads fall back to this thread.
@@ -88,26 +126,28 @@ export function createWorkerDirectoryReader(workerCount = defaultWorkerCount()):
     return pool.reduce((best, worker) => (worker.pending.length < best.pending.length ? worker : best));
   };
 
+  const run = async (request: ReaderRequest): Promise<ReaderAnswer> => {
+    const worker = workerFor();
+    return worker === null ? answer(request) : worker.send(request).catch(() => answer(request));
+  };
+
   return {
     parallelism: workerCount * 2,
-    async read(paths) {
-      const worker = workerFor();
-      const flat = worker === null ? readDirectoriesSync(paths) : await worker.send(paths).catch(() => readDirectoriesSync(paths));
-      return decode(flat);
-    },
+    read: async (paths) => decodeContents((await run({ op: 'read', paths })) as Array<string | null>),
+    stat: async (paths) => decodeStamps((await run({ op: 'stat', paths })) as Float64Array),
   };
 }
 
 interface PooledWorker {
-  readonly pending: Array<{ resolve(flat: Array<string | null>): void; reject(error: Error): void }>;
-  send(paths: readonly string[]): Promise<Array<string | null>>;
+  readonly pending: Array<{ resolve(answer: ReaderAnswer): void; reject(error: Error): void }>;
+  send(request: ReaderRequest): Promise<ReaderAnswer>;
 }
 
 function startWorker(onBroken: () => void): PooledWorker {
   const worker = new Worker(WORKER_SOURCE, { eval: true });
   const pending: PooledWorker['pending'] = [];
-  worker.on('message', (flat: Array<string | null>) => {
-    pending.shift()?.resolve(flat);
+  worker.on('message', (answer: ReaderAnswer) => {
+    pending.shift()?.resolve(answer);
     if (pending.length === 0) worker.unref();
   });
   const fail = (error: Error): void => {
@@ -121,17 +161,17 @@ function startWorker(onBroken: () => void): PooledWorker {
   worker.unref();
   return {
     pending,
-    send(paths) {
+    send(request) {
       return new Promise((resolve, reject) => {
         pending.push({ resolve, reject });
         worker.ref();
-        worker.postMessage(paths);
+        worker.postMessage(request);
       });
     },
   };
 }
 
-function decode(flat: Array<string | null>): Array<DirectoryContents | null> {
+function decodeContents(flat: Array<string | null>): Array<DirectoryContents | null> {
   const contents: Array<DirectoryContents | null> = [];
   for (let i = 0; i < flat.length; i += 2) {
     const kinds = flat[i + 1];
@@ -139,6 +179,15 @@ function decode(flat: Array<string | null>): Array<DirectoryContents | null> {
     else contents.push({ names: kinds === '' ? [] : flat[i]!.split('/'), kinds });
   }
   return contents;
+}
+
+function decodeStamps(triples: Float64Array): Array<DirectoryStamp | null> {
+  const stamps: Array<DirectoryStamp | null> = [];
+  for (let i = 0; i < triples.length; i += 3) {
+    const ino = triples[i]!;
+    stamps.push(Number.isNaN(ino) ? null : { ino, mtimeMs: triples[i + 1]!, ctimeMs: triples[i + 2]! });
+  }
+  return stamps;
 }
 
 function defaultWorkerCount(): number {

@@ -1,8 +1,8 @@
-import { lstatSync, stat, statSync, type Stats } from 'node:fs';
+import { stat, statSync, type Stats } from 'node:fs';
 import { HostCommandError } from '../files/hostCommandError';
 import { PATH_LISTING_CONFIG } from './pathListingConfig';
 import { nameIndexOf } from './nameIndex';
-import { applyContents, flatten, newNode, type DirectoryNode } from './directoryNode';
+import { applyContents, flatten, newNode, type DirectoryNode, type DirectoryStamp } from './directoryNode';
 import { sharedDirectoryReader, type DirectoryReader } from './directoryReader';
 import type { Listing, WalkEntry } from './walkEntry';
 
@@ -59,7 +59,7 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
       tail = result
         .then(async ({ unstamped, listing }) => {
           if (options.keepStamps === false) return;
-          await stampAll(top!, unstamped);
+          await stampAll(top!, unstamped, context.reader);
           // Pack the names for the ranker while the person has not typed yet (same array → cached).
           nameIndexOf(listing.entries);
         })
@@ -94,101 +94,105 @@ interface WalkContext {
 }
 
 /**
- * Stats every known directory and re-reads the ones that are new, moved, or racy. Stats are synchronous
- * in slices (measured ~1.4× faster than the thread pool for 29k directories) with a yield between
- * slices; reads go to the directory reader in batches, enough in flight to keep its threads busy.
+ * Stats every known directory and re-reads the ones that are new, moved, or racy. Both go to the
+ * directory reader in batches, enough in flight to keep its threads busy; the root is stat'ed here,
+ * following a symlink (nothing below it is followed).
  */
 function revalidate(top: DirectoryNode, context: WalkContext): Promise<{ changed: boolean; unstamped: DirectoryNode[] }> {
-  const { reader } = context;
+  const { reader, racyWindowMs } = context;
   return new Promise((resolve) => {
     const unstamped: DirectoryNode[] = [];
     const toStat: DirectoryNode[] = [];
     const toRead: DirectoryNode[] = [];
     let batchesInFlight = 0;
-    let yielded = false;
     const enqueue = (nodes: Iterable<DirectoryNode>): void => {
       for (const node of nodes) (node.stamp === null ? toRead : toStat).push(node);
     };
-    const startReads = (): void => {
-      while (batchesInFlight < reader.parallelism && toRead.length > 0) {
-        // Split what is known among the reading threads; small batches early, so the walk fans out fast.
-        const size = Math.min(READ_BATCH, Math.max(1, Math.ceil(toRead.length / reader.parallelism)));
-        const batch = toRead.splice(toRead.length - size, size);
-        const readAt = Date.now();
-        for (const node of batch) {
-          unstamped.push(node);
-          node.stamp = null;
-          node.readAt = readAt;
-        }
-        context.counters.directoriesRead += batch.length;
-        batchesInFlight += 1;
-        void reader.read(batch.map((node) => node.absolute)).then((contents) => {
-          batchesInFlight -= 1;
-          batch.forEach((node, index) => {
-            applyContents(node, contents[index] ?? null);
-            enqueue(node.children);
-          });
-          step();
-        });
+    const settle = (node: DirectoryNode, now: DirectoryStamp | null): void => {
+      if (now !== null && isUnchanged(node, now, racyWindowMs)) enqueue(node.children);
+      else toRead.push(node);
+    };
+    // Split what is queued among the threads; small batches early, so the walk fans out fast.
+    const takeBatch = (queue: DirectoryNode[], most: number): DirectoryNode[] =>
+      queue.splice(-Math.min(most, Math.max(1, Math.ceil(queue.length / reader.parallelism))));
+    const startRead = (): void => {
+      const batch = takeBatch(toRead, READ_BATCH);
+      const readAt = Date.now();
+      for (const node of batch) {
+        unstamped.push(node);
+        node.stamp = null;
+        node.readAt = readAt;
       }
+      context.counters.directoriesRead += batch.length;
+      void reader.read(batch.map((node) => node.absolute)).then((contents) => {
+        batch.forEach((node, index) => {
+          applyContents(node, contents[index] ?? null);
+          enqueue(node.children);
+        });
+        done();
+      });
+    };
+    const startStat = (): void => {
+      const batch = takeBatch(toStat, STAT_BATCH);
+      void reader.stat(batch.map((node) => node.absolute)).then((stamps) => {
+        batch.forEach((node, index) => settle(node, stamps[index] ?? null));
+        done();
+      });
+    };
+    const done = (): void => {
+      batchesInFlight -= 1;
+      step();
     };
     const step = (): void => {
-      startReads();
-      for (let budget = STAT_SLICE; budget > 0 && toStat.length > 0; budget -= 1) {
-        const node = toStat.pop()!;
-        const stats = statSyncOf(top, node);
-        if (stats?.isDirectory() && isUnchanged(node, stats, context.racyWindowMs)) enqueue(node.children);
-        else toRead.push(node);
+      // Reads first: they find more work; stats mostly confirm what is known.
+      while (batchesInFlight < reader.parallelism && (toRead.length > 0 || toStat.length > 0)) {
+        batchesInFlight += 1;
+        if (toRead.length > 0) startRead();
+        else startStat();
       }
-      startReads();
-      if (toStat.length > 0 && !yielded) {
-        yielded = true;
-        setImmediate(() => {
-          yielded = false;
-          step();
-        });
-      } else if (toStat.length === 0 && toRead.length === 0 && batchesInFlight === 0) {
-        resolve({ changed: unstamped.length > 0, unstamped });
-      }
+      if (batchesInFlight === 0) resolve({ changed: unstamped.length > 0, unstamped });
     };
-    enqueue([top]);
+    if (top.stamp === null) toRead.push(top);
+    else settle(top, stampOf(statSyncOf(top.absolute)));
     step();
   });
 }
 
-/** Most directories sent to a reading thread at once: large enough to amortise the message, small enough to share work. */
+/** Most directories sent to a thread at once: enough to amortise the message, few enough to share work. */
 const READ_BATCH = 256;
-
-/** Synchronous stats done between two yields to the event loop (~5 ms of work). */
-const STAT_SLICE = 2_000;
+const STAT_BATCH = 1_024;
 
 /** Records what each freshly read directory looks like (`readAt` was taken before its read). */
-async function stampAll(top: DirectoryNode, nodes: DirectoryNode[]): Promise<void> {
-  for (let start = 0; start < nodes.length; start += STAT_SLICE) {
-    for (const node of nodes.slice(start, start + STAT_SLICE)) {
-      const stats = statSyncOf(top, node);
-      if (stats !== undefined) node.stamp = { ino: stats.ino, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs };
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+async function stampAll(top: DirectoryNode, nodes: DirectoryNode[], reader: DirectoryReader): Promise<void> {
+  const below = nodes.filter((node) => node !== top);
+  if (below.length < nodes.length) top.stamp = stampOf(statSyncOf(top.absolute));
+  const batches: DirectoryNode[][] = [];
+  for (let start = 0; start < below.length; start += STAT_BATCH) batches.push(below.slice(start, start + STAT_BATCH));
+  await Promise.all(batches.map(async (batch) => {
+    const stamps = await reader.stat(batch.map((node) => node.absolute));
+    batch.forEach((node, index) => (node.stamp = stamps[index] ?? null));
+  }));
 }
 
 /** The root may be a symlink to a workspace, so it is followed; nothing below it is. */
-function statSyncOf(top: DirectoryNode, node: DirectoryNode): Stats | undefined {
-  const options = { throwIfNoEntry: false } as const;
+function statSyncOf(root: string): Stats | undefined {
   try {
-    return node === top ? statSync(node.absolute, options) : lstatSync(node.absolute, options);
+    return statSync(root, { throwIfNoEntry: false });
   } catch {
-    return undefined; // EACCES, ENOTDIR…: read again, which lists nothing if it still fails
+    return undefined;
   }
 }
 
-function isUnchanged(node: DirectoryNode, stats: Stats, racyWindowMs: number): boolean {
+function stampOf(stats: Stats | undefined): DirectoryStamp | null {
+  return stats?.isDirectory() ? { ino: stats.ino, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs } : null;
+}
+
+function isUnchanged(node: DirectoryNode, now: DirectoryStamp, racyWindowMs: number): boolean {
   const stamp = node.stamp;
   if (stamp === null) return false;
   // Inode and ctime catch a directory replaced by one whose mtime is old (`mv` of an old folder, tar).
-  if (stamp.ino !== stats.ino || stamp.mtimeMs !== stats.mtimeMs || stamp.ctimeMs !== stats.ctimeMs) return false;
+  if (stamp.ino !== now.ino || stamp.mtimeMs !== now.mtimeMs || stamp.ctimeMs !== now.ctimeMs) return false;
   // git's racy-timestamp rule: a change in the same tick as our read would leave the stamp unchanged.
   // A stamp taken after the read is safe for the same reason: a change in between lands in this window.
-  return stats.mtimeMs < node.readAt - racyWindowMs;
+  return now.mtimeMs < node.readAt - racyWindowMs;
 }

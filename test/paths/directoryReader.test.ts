@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { createWorkerDirectoryReader, readDirectoriesSync, type DirectoryContents } from '../../src/paths/directoryReader';
 import { createTempTree, removeTempTree } from '../helpers/tempTree';
@@ -65,5 +66,14 @@ describe('directory reader (walk reads on worker threads)', () => {
     } finally {
       removeTempTree(many);
     }
+  });
+
+  it('stats directories on worker threads as the cached listing needs: inode and times, null for anything else', async () => {
+    const [src, file, link, gone] = await createWorkerDirectoryReader(2).stat([
+      join(root, 'src'), join(root, 'file.ts'), join(root, 'link-to-src'), join(root, 'gone'),
+    ]);
+    const stats = lstatSync(join(root, 'src'));
+    expect(src).to.deep.equal({ ino: stats.ino, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs });
+    expect([file, link, gone]).to.deep.equal([null, null, null]);
   });
 });
