@@ -30,6 +30,10 @@ export const ConfigSchema = z.strictObject({
   wsHeartbeatMs: z.coerce.number().int().positive().default(30_000),
   /** SSE comment-line heartbeat, so proxies and browsers keep an idle stream open. */
   sseHeartbeatMs: z.coerce.number().int().positive().default(15_000),
+  /** Unsent bytes an SSE response may hold before it stops taking rows until its reader catches up. */
+  sseMaxBufferedBytes: z.coerce.number().int().positive().default(256 * 1024),
+  /** An SSE response that stays full this long is reset; the client resumes with Last-Event-ID. */
+  sseStallMs: z.coerce.number().int().positive().default(60_000),
   /** How long a thread of a host whose link dropped shows `host-reconnecting` before `waiting-for-host`. */
   hostReconnectGraceMs: z.coerce.number().int().positive().default(60_000),
   /** A daemon must say `link.hello` this soon after connecting to /api/v1/daemon, else it is closed (4002). */

@@ -2,6 +2,7 @@ import { HostRequestError } from '../daemon/hostErrors';
 import type { HostLink, HostRequestOptions } from '../daemon/hostLink';
 import type { HostMethod, HostParams, HostResult } from '../daemon/contract';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../daemon/protocolVersion';
+import { HOST_COMMAND_ERROR_HTTP_STATUS } from '../files/hostCommandError';
 import type { Registry } from '../registry/registry';
 import type { HostRecord } from '../registry/records';
 import { notFound, Problem } from './problem';
@@ -91,14 +92,12 @@ export function createHostDirectory(deps: { registry: Registry; now?: () => Date
   };
 }
 
-/** Host file codes map to the statuses a client expects of a file API; anything unexpected is a 502. */
-const STATUS_OF_HOST_CODE: Record<string, number> = {
-  invalid_params: 400,
-  not_found: 404,
-  not_a_file: 409,
-  not_a_directory: 409,
-  too_large: 413,
-  forbidden: 403,
+/**
+ * Host file codes keep the statuses the file commands suggest; the thread commands add their own. Anything
+ * else is a 502.
+ */
+const STATUS_OF_HOST_CODE: Readonly<Record<string, number>> = {
+  ...HOST_COMMAND_ERROR_HTTP_STATUS,
   thread_not_open: 409,
   no_agent_provider: 409,
   agent_failed: 502,
@@ -116,7 +115,8 @@ export function problemFromHostError(error: unknown, hostId: string, method: str
     case 'bad_result':
       return new Problem(502, 'host_error', `host ${hostId} answered ${method} with an unexpected result`);
     case 'refused': {
-      const status = failure.hostCode ? STATUS_OF_HOST_CODE[failure.hostCode] : undefined;
+      // Own keys only: a remote daemon's code such as `constructor` must not find Object.prototype's.
+      const status = failure.hostCode && Object.hasOwn(STATUS_OF_HOST_CODE, failure.hostCode) ? STATUS_OF_HOST_CODE[failure.hostCode] : undefined;
       if (!status) return new Problem(502, 'host_error', `host ${hostId} failed ${method}: ${error.message}`);
       return new Problem(status, failure.hostCode!, error.message);
     }

@@ -48,6 +48,8 @@ export interface RunningServer {
   hosts: HostDirectory;
   /** When each remote host's link dropped (reconnect grace). */
   presence: HostPresence;
+  /** The listening node:http server, for embedders and tests that watch its connections. */
+  httpServer: http.Server;
   close(): Promise<void>;
 }
 
@@ -110,6 +112,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     hub,
     hosts,
     presence,
+    httpServer: server,
     close: () =>
       (closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

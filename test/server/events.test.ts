@@ -1,10 +1,12 @@
 import { expect } from 'chai';
+import { once } from 'node:events';
 import { mkdtemp } from 'node:fs/promises';
+import type { Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type WebSocket from 'ws';
 import { agentStart, assistantStart, textDelta } from '../helpers/serverFrames';
-import { openSse } from '../helpers/serverSse';
+import { openSse, openStalledSse, type StalledSseClient } from '../helpers/serverSse';
 import { projectWithThread, rpc, startTestServer, type TestServer } from '../helpers/serverHarness';
 
 describe('server: reading thread events (page cursor and SSE)', () => {
@@ -25,8 +27,40 @@ describe('server: reading thread events (page cursor and SSE)', () => {
   const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
   const headers = () => ({ authorization: `Bearer ${t.server.token}` });
 
+  const MAX_BUFFERED = 32 * 1024;
+  /** Deltas this big fill socket buffers with few frames; one SSE message carries one delta plus the row around it. */
+  const DELTA_BYTES = 16 * 1024;
+  const bigDelta = (i: number) => `${i}:`.padEnd(DELTA_BYTES, 'x');
+
+  /** Opens a reader that does not read, and finds the server's socket for it. */
+  async function stalledReader(on: TestServer, url: string): Promise<{ reader: StalledSseClient; onServer: Socket }> {
+    const sockets = new Map<number, Socket>();
+    const remember = (socket: Socket) => sockets.set(socket.remotePort!, socket);
+    on.server.httpServer.on('connection', remember);
+    const reader = await openStalledSse(url, { authorization: `Bearer ${on.server.token}` });
+    on.server.httpServer.off('connection', remember);
+    return { reader, onServer: sockets.get(reader.localPort)! };
+  }
+
+  /** A thread on another server whose turn is open: seqs 1 and 2 are stored. */
+  async function openThreadOn(on: TestServer, writer: WebSocket): Promise<string> {
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'ats-events-other-'));
+    const threadId = (await projectWithThread(on, folder)).thread.id;
+    await rpc(writer, agentStart(threadId, nextId++));
+    await rpc(writer, assistantStart(threadId, nextId++));
+    return threadId;
+  }
+
+  /** Appends `count` big deltas to a thread through the intake, 16 frames in flight. */
+  async function appendBig(writer: WebSocket, threadId: string, count: number): Promise<void> {
+    for (let done = 0; done < count; done += 16) {
+      const frames = Array.from({ length: Math.min(16, count - done) }, (_, i) => textDelta(threadId, bigDelta(done + i), nextId++));
+      await Promise.all(frames.map((frame) => rpc(writer, frame)));
+    }
+  }
+
   before(async () => {
-    t = await startTestServer({ config: { sseHeartbeatMs: 50, eventsPageMax: 5 } });
+    t = await startTestServer({ config: { sseHeartbeatMs: 50, eventsPageMax: 5, sseMaxBufferedBytes: MAX_BUFFERED } });
     socket = await t.intake();
   });
   after(async () => {
@@ -116,6 +150,68 @@ describe('server: reading thread events (page cursor and SSE)', () => {
     const unknown = await t.api('/threads/thr_unknown/events/stream');
     expect(unknown.status).to.equal(404);
     expect(unknown.headers.get('content-type')).to.equal('application/problem+json');
+  });
+
+  it('SSE backpressure: a reader that stops reading holds a bounded buffer, delays no other reader, and later gets every row once', async () => {
+    const threadId = await threadWithRows(0); // seqs 1, 2
+    const url = `${t.server.url}/api/v1/threads/${threadId}/events/stream`;
+    const { reader: slow, onServer: slowOnServer } = await stalledReader(t, url);
+    const fast = await openSse(url, headers());
+    let rows = 2;
+    // Until the slow reader's kernel buffers (a few MB on loopback) are full, the server has nothing unsent.
+    while (slowOnServer.writableLength === 0) {
+      await appendBig(socket, threadId, 16);
+      rows += 16;
+    }
+    let mostUnsent = 0;
+    for (let batch = 0; batch < 16; batch++) {
+      await appendBig(socket, threadId, 16); // 4 MiB more in all
+      rows += 16;
+      mostUnsent = Math.max(mostUnsent, slowOnServer.writableLength);
+    }
+    expect(mostUnsent, 'bytes the server holds for the slow reader').to.be.at.most(MAX_BUFFERED + 2 * DELTA_BYTES);
+
+    // The fast reader has everything while the slow one still reads nothing.
+    expect(seqsOf((await fast.events(rows)).map((e) => e.data))).to.deep.equal(range(1, rows));
+    fast.close();
+
+    slow.read();
+    await slow.events(rows);
+    await rpc(socket, textDelta(threadId, 'after', nextId++)); // back to live rows once caught up
+    const events = await slow.events(rows + 1);
+    slow.close();
+    expect(events.map((e) => Number(e.id))).to.deep.equal(range(1, rows + 1));
+    expect(events.map((e) => e.data.seq)).to.deep.equal(range(1, rows + 1));
+  });
+
+  it('SSE backpressure: a reader that stays full past sseStallMs is reset, and Last-Event-ID resumes it exactly', async () => {
+    const other = await startTestServer({ config: { sseStallMs: 50, sseMaxBufferedBytes: MAX_BUFFERED } });
+    const writer = await other.intake();
+    const threadId = await openThreadOn(other, writer);
+    const url = `${other.server.url}/api/v1/threads/${threadId}/events/stream`;
+    const { reader, onServer } = await stalledReader(other, url);
+    let rows = 2;
+    const reset = once(onServer, 'close');
+    while (!onServer.destroyed && onServer.writableLength < MAX_BUFFERED) {
+      await appendBig(writer, threadId, 16);
+      rows += 16;
+    }
+    await reset;
+    await appendBig(writer, threadId, 16); // stored while the reader is away
+    rows += 16;
+
+    reader.read();
+    const before = await reader.gone();
+    expect(before.length).to.be.below(rows);
+    expect(before.map((e) => e.data.seq)).to.deep.equal(range(1, before.length));
+    const resumeHeaders: Record<string, string> = { authorization: `Bearer ${other.server.token}` };
+    if (before.length > 0) resumeHeaders['last-event-id'] = before[before.length - 1]!.id;
+    const resumed = await openSse(url, resumeHeaders);
+    const after = await resumed.events(rows - before.length);
+    resumed.close();
+    expect([...before, ...after].map((e) => e.data.seq)).to.deep.equal(range(1, rows));
+    writer.close();
+    await other.close();
   });
 
   it('SSE: shutting the server down ends open streams instead of hanging on them', async () => {

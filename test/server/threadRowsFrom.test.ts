@@ -57,3 +57,99 @@ describe('threadRowsFrom (SSE source: backlog, then live rows)', () => {
     expect((await result).map((r) => r.seq)).to.deep.equal([1, 2, 3]);
   });
 });
+
+describe('threadRowsFrom with a reader that pauses (SSE backpressure)', () => {
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+  /** A reader that pauses after taking `takeBeforePause` rows, until `resume()`. */
+  function pausingReader(takeBeforePause: number) {
+    const resumed$ = new Subject<void>();
+    const taken: number[] = [];
+    let paused = false;
+    let budget = takeBeforePause;
+    return {
+      demand: { paused: () => paused, resumed$ },
+      take(row: StoredThreadEvent) {
+        taken.push(row.seq);
+        if (--budget === 0) paused = true;
+      },
+      resume(nextBudget = Infinity) {
+        budget = nextBudget;
+        paused = false;
+        resumed$.next();
+      },
+      taken,
+    };
+  }
+  function countingStore(rows: StoredThreadEvent[]) {
+    const store = storeOf(rows);
+    const counted = { reads: 0, list: (threadId: string, options?: { afterSeq?: number; limit?: number }) => (counted.reads++, store.list(threadId, options)) };
+    return counted;
+  }
+
+  it('drops live rows while paused and reads them back from the store on resume, each once and in order', async () => {
+    const stored = [1].map(row);
+    const live$ = new Subject<StoredThreadEvent>();
+    const reader = pausingReader(2);
+    const subscription = threadRowsFrom({ store: storeOf(stored), live$, pageSize: 10 }, 'thr_a', 0, reader.demand).subscribe((r) => reader.take(r));
+    await tick();
+    for (const seq of [2, 3, 4, 5]) {
+      stored.push(row(seq));
+      live$.next(row(seq)); // 2 is taken and pauses the reader; 3, 4, 5 are dropped
+    }
+    expect(reader.taken).to.deep.equal([1, 2]);
+    reader.resume();
+    await tick();
+    stored.push(row(6));
+    live$.next(row(6));
+    subscription.unsubscribe();
+    expect(reader.taken).to.deep.equal([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('stops a backlog read when the reader pauses and continues after the last row it took', async () => {
+    const store = countingStore([1, 2, 3, 4, 5, 6, 7].map(row));
+    const reader = pausingReader(3);
+    const subscription = threadRowsFrom({ store, live$: new Subject(), pageSize: 2 }, 'thr_a', 0, reader.demand).subscribe((r) => reader.take(r));
+    await tick();
+    expect(reader.taken).to.deep.equal([1, 2, 3]);
+    expect(store.reads, 'no page is read past the pause').to.equal(2);
+    reader.resume(2);
+    await tick();
+    expect(reader.taken).to.deep.equal([1, 2, 3, 4, 5]);
+    reader.resume();
+    await tick();
+    subscription.unsubscribe();
+    expect(reader.taken).to.deep.equal([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('reads nothing on a resume when no row was missed', async () => {
+    const stored = [1, 2].map(row);
+    const store = countingStore(stored);
+    const live$ = new Subject<StoredThreadEvent>();
+    const reader = pausingReader(2);
+    const subscription = threadRowsFrom({ store, live$, pageSize: 10 }, 'thr_a', 0, reader.demand).subscribe((r) => reader.take(r));
+    await tick();
+    const readsBefore = store.reads;
+    reader.resume();
+    await tick();
+    stored.push(row(3));
+    live$.next(row(3));
+    subscription.unsubscribe();
+    expect(store.reads).to.equal(readsBefore);
+    expect(reader.taken).to.deep.equal([1, 2, 3]);
+  });
+
+  it('completes when the live rows complete (server shutdown), even while paused', async () => {
+    const live$ = new Subject<StoredThreadEvent>();
+    const reader = pausingReader(1);
+    let completed = false;
+    threadRowsFrom({ store: storeOf([1, 2].map(row)), live$, pageSize: 10 }, 'thr_a', 0, reader.demand).subscribe({
+      next: (r) => reader.take(r),
+      complete: () => (completed = true),
+    });
+    await tick();
+    expect(reader.taken).to.deep.equal([1]);
+    live$.complete();
+    expect(completed).to.equal(true);
+  });
+});

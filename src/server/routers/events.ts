@@ -11,7 +11,7 @@ const seqParam = z.coerce.number().int().nonnegative();
 /** Events of a thread: a page by cursor, or a live SSE stream from a cursor. */
 export function eventsRouter(deps: AppDeps): Router {
   const router = new Router();
-  const { eventsPageDefault, eventsPageMax, sseHeartbeatMs } = deps.config;
+  const { eventsPageDefault, eventsPageMax, sseHeartbeatMs, sseMaxBufferedBytes, sseStallMs } = deps.config;
   const PageQuerySchema = z.strictObject({
     afterSeq: seqParam.default(0),
     limit: z.coerce.number().int().min(1).max(eventsPageMax).default(eventsPageDefault),
@@ -30,9 +30,14 @@ export function eventsRouter(deps: AppDeps): Router {
     const lastEventId = ctx.get('last-event-id');
     const afterSeq = lastEventId ? parseInput(seqParam, lastEventId, 'query') : (query.afterSeq ?? 0);
     const thread = await mustGet(deps.registry.threads, ctx.params.id!, 'thread');
-    const rows$ = threadRowsFrom({ store: deps.store, live$: deps.hub.rowsOf$(thread.id), pageSize: eventsPageMax }, thread.id, afterSeq);
+    const source = { store: deps.store, live$: deps.hub.rowsOf$(thread.id), pageSize: eventsPageMax };
     ctx.respond = false;
-    await streamSse(ctx.res, rows$, { heartbeatMs: sseHeartbeatMs, retryMs: 1000 });
+    await streamSse(ctx.res, (demand) => threadRowsFrom(source, thread.id, afterSeq, demand), {
+      heartbeatMs: sseHeartbeatMs,
+      retryMs: 1000,
+      maxBufferedBytes: sseMaxBufferedBytes,
+      stallMs: sseStallMs,
+    });
   });
 
   return router;

@@ -1,11 +1,16 @@
 import type { ServerResponse } from 'node:http';
-import { interval, type Observable } from 'rxjs';
+import { fromEvent, interval, type Observable } from 'rxjs';
 import type { StoredThreadEvent } from '../../store/eventStore';
+import type { RowDemand } from './threadRowsFrom';
 
 export interface SseOptions {
   heartbeatMs: number;
   /** Told to the browser's EventSource: how long to wait before reconnecting. */
   retryMs: number;
+  /** Bytes the response may hold unsent before it takes no more rows until the socket drains. */
+  maxBufferedBytes: number;
+  /** A response that stays full this long is reset; the client resumes with Last-Event-ID. */
+  stallMs: number;
 }
 
 /**
@@ -13,8 +18,13 @@ export interface SseOptions {
  * resumes exactly), `data:` the whole row as JSON, on the default `message` event. Idle streams get a
  * comment line every `heartbeatMs` so proxies do not cut them. Resolves when the client goes away or the
  * rows complete (server shutdown).
+ *
+ * Backpressure: once `maxBufferedBytes` wait unsent (and the socket asked for a drain), the rows are told
+ * to pause; they resume from the store on 'drain'. So a slow reader holds at most that plus one message,
+ * and never delays the other readers of the thread. A reader that does not drain within `stallMs` is
+ * reset rather than kept open forever.
  */
-export function streamSse(res: ServerResponse, rows$: Observable<StoredThreadEvent>, options: SseOptions): Promise<void> {
+export function streamSse(res: ServerResponse, rowsFor: (demand: RowDemand) => Observable<StoredThreadEvent>, options: SseOptions): Promise<void> {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',
@@ -22,16 +32,42 @@ export function streamSse(res: ServerResponse, rows$: Observable<StoredThreadEve
     'x-accel-buffering': 'no',
   });
   res.socket?.setNoDelay(true);
-  res.write(`retry: ${options.retryMs}\n: connected\n\n`);
+  // writableNeedDrain guarantees a 'drain' will come, whatever maxBufferedBytes is next to the socket's own mark.
+  const demand: RowDemand = {
+    paused: () => res.writableNeedDrain && res.writableLength >= options.maxBufferedBytes,
+    resumed$: fromEvent(res, 'drain'),
+  };
   return new Promise<void>((resolve) => {
-    const heartbeat = interval(options.heartbeatMs).subscribe(() => res.write(': heartbeat\n\n'));
-    const subscription = rows$.subscribe({
-      next: (row) => res.write(`id: ${row.seq}\ndata: ${JSON.stringify(row)}\n\n`),
+    let stall: NodeJS.Timeout | undefined;
+    const send = (text: string) => {
+      res.write(text);
+      if (stall === undefined && demand.paused()) stall = setTimeout(reset, options.stallMs);
+    };
+    const drained = () => {
+      clearTimeout(stall);
+      stall = undefined;
+    };
+    res.on('drain', drained);
+    send(`retry: ${options.retryMs}\n: connected\n\n`);
+    const heartbeat = interval(options.heartbeatMs).subscribe(() => {
+      // A full socket is not idle: a heartbeat there would only add to what the reader already owes.
+      if (!demand.paused()) send(': heartbeat\n\n');
+    });
+    const subscription = rowsFor(demand).subscribe({
+      next: (row) => send(`id: ${row.seq}\ndata: ${JSON.stringify(row)}\n\n`),
       error: () => finish(),
       complete: () => finish(),
     });
     res.on('close', finish);
+    // A reset (not a graceful end) also frees the unsent bytes in the kernel, which a reader that does not
+    // read would otherwise hold until TCP gives up. An EventSource reconnects with its Last-Event-ID.
+    function reset() {
+      if (res.socket) res.socket.resetAndDestroy();
+      else res.destroy();
+    }
     function finish() {
+      clearTimeout(stall);
+      res.off('drain', drained);
       heartbeat.unsubscribe();
       subscription.unsubscribe();
       if (!res.writableEnded) res.end();

@@ -1,4 +1,4 @@
-import { concatMap, defer, EMPTY, expand, filter, from, merge, of, tap, type Observable } from 'rxjs';
+import { concat, concatMap, defer, EMPTY, filter, from, map, merge, NEVER, of, Subject, takeUntil, takeWhile, tap, type Observable } from 'rxjs';
 import type { EventStore, StoredThreadEvent } from '../../store/eventStore';
 
 export interface ThreadRowsDeps {
@@ -7,6 +7,19 @@ export interface ThreadRowsDeps {
   live$: Observable<StoredThreadEvent>;
   pageSize: number;
 }
+
+/**
+ * Whether the reader takes rows now. While `paused()` no row is emitted (live rows are dropped, a store read
+ * stops); `resumed$` says the reader takes rows again, and the rows missed meanwhile are read from the store.
+ */
+export interface RowDemand {
+  paused(): boolean;
+  resumed$: Observable<unknown>;
+}
+
+const ALWAYS: RowDemand = { paused: () => false, resumed$: NEVER };
+const START = 'start' as const;
+const RESUME = 'resume' as const;
 
 /**
  * Every row of a thread with `seq > afterSeq`, then every row stored later, each exactly once and in seq
@@ -18,17 +31,51 @@ export interface ThreadRowsDeps {
  *
  * The live rows are subscribed to before the backlog is read; a live row that does not follow the last
  * emitted seq triggers a store read from that seq instead of being trusted, so a race can never skip a seq.
+ *
+ * A paused reader holds nothing here (live rows are dropped, not queued): the store is its buffer.
+ *
+ *   live$    --4--5--6--7-----8--
+ *   paused   ^^^^^^^^^^         (4 is taken and pauses the reader; 5, 6, 7 are dropped)
+ *   resumed$ ------------r-----
+ *   result   --4---------567--8-  (5, 6, 7 read back from the store after 4)
+ *
+ * The rows complete when `live$` does (server shutdown), paused or not.
  */
-export function threadRowsFrom(deps: ThreadRowsDeps, threadId: string, afterSeq: number): Observable<StoredThreadEvent> {
+export function threadRowsFrom(deps: ThreadRowsDeps, threadId: string, afterSeq: number, demand: RowDemand = ALWAYS): Observable<StoredThreadEvent> {
   return defer(() => {
     let last = afterSeq;
-    const readFromLast$ = defer(() => readPages(deps, threadId, last));
+    // A row with seq > last was dropped or left unread while paused: the next resume must read the store.
+    let behind = false;
+    const readFromLast$ = defer(() => {
+      behind = false;
+      return readPages(deps, threadId, last);
+    }).pipe(
+      takeWhile(() => {
+        if (!demand.paused()) return true;
+        behind = true; // the rest of this read is owed to the next resume
+        return false;
+      }),
+    );
+    const liveEnded = new Subject<void>();
     // live$ first: merge subscribes in order, so the hub listens before the backlog read starts.
-    return merge(deps.live$, of(undefined)).pipe(
-      concatMap((row) =>
+    return merge(
+      deps.live$.pipe(tap({ complete: () => liveEnded.next() })),
+      of(START),
+      demand.resumed$.pipe(
+        map(() => RESUME),
+        takeUntil(liveEnded),
+      ),
+    ).pipe(
+      concatMap((signal) =>
         defer(() => {
-          if (row === undefined || row.seq > last + 1) return readFromLast$;
-          return row.seq === last + 1 ? of(row) : EMPTY;
+          // Paused again already (a read queued before this resume filled the socket): the next drain resumes.
+          if (signal === RESUME) return behind && !demand.paused() ? readFromLast$ : EMPTY;
+          if (demand.paused()) {
+            if (signal === START || signal.seq > last) behind = true;
+            return EMPTY;
+          }
+          if (signal === START || signal.seq > last + 1) return readFromLast$;
+          return signal.seq === last + 1 ? of(signal) : EMPTY;
         }),
       ),
       filter((row) => row.seq > last),
@@ -37,10 +84,14 @@ export function threadRowsFrom(deps: ThreadRowsDeps, threadId: string, afterSeq:
   });
 }
 
+/** Pages of the store from `afterSeq`; the next page is read only once this one's rows are taken. */
 function readPages(deps: ThreadRowsDeps, threadId: string, afterSeq: number): Observable<StoredThreadEvent> {
-  const page = (after: number) => from(deps.store.list(threadId, { afterSeq: after, limit: deps.pageSize }));
-  return page(afterSeq).pipe(
-    expand((rows) => (rows.length < deps.pageSize ? EMPTY : page(rows[rows.length - 1]!.seq))),
-    concatMap((rows) => rows),
+  return from(deps.store.list(threadId, { afterSeq, limit: deps.pageSize })).pipe(
+    concatMap((rows) =>
+      concat(
+        from(rows),
+        rows.length < deps.pageSize ? EMPTY : defer(() => readPages(deps, threadId, rows[rows.length - 1]!.seq)),
+      ),
+    ),
   );
 }
