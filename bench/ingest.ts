@@ -19,7 +19,7 @@ const DELTAS_PER_TURN = 40;
 /** Rows per insert in the raw baseline; the pipeline's own batches are sized by load (group commit). */
 const RAW_BATCH_ROWS = 512;
 /** The machine is shared: rounds alternate pipeline and baselines, and medians are compared. */
-const ROUNDS = 5;
+const ROUNDS = 7;
 const PACED_RATE_PER_SECOND = 5_000;
 const PACED_SECONDS = 4;
 const PACE_TICK_MS = 10;
@@ -154,29 +154,47 @@ function median(values: number[]): number {
 async function main() {
   const frames = workload('thr_');
   console.log(`workload: ${frames.length} envelopes, ${THREADS} threads interleaved, ${TURNS_PER_THREAD} turns each, ${DELTAS_PER_TURN} deltas per turn`);
-  // JIT warm-up of both sides, not reported.
-  const warm = await pipelineThroughput(workload('warm_').slice(0, 5_000));
+  // JIT warm-up of both sides on a whole round (every kind of frame, to the end of every turn), not reported.
+  const warm = await pipelineThroughput(workload('warm_'));
   for (const shape of ['rows', 'documents'] as const) await rawNedbThroughput(warm.rows, shape);
 
   const sides = { pipeline: [] as Time[], rows: [] as Time[], documents: [] as Time[] };
-  let rowCount = 0;
+  /** The baselines insert the rows of the latest pipeline run (at first the warm-up's: same workload, same size). */
+  let rows = warm.rows;
+  const measure: Record<keyof typeof sides, (round: number) => Promise<Time>> = {
+    pipeline: async (round) => {
+      const pipeline = await pipelineThroughput(round === 0 ? frames : workload(`r${round}_`));
+      if (pipeline.rejected > 0) throw new Error(`${pipeline.rejected} envelopes were rejected`);
+      rows = pipeline.rows;
+      return pipeline;
+    },
+    rows: () => rawNedbThroughput(rows, 'rows'),
+    documents: () => rawNedbThroughput(rows, 'documents'),
+  };
+  const order = Object.keys(sides) as Array<keyof typeof sides>;
   for (let round = 0; round < ROUNDS; round += 1) {
-    const pipeline = await pipelineThroughput(round === 0 ? frames : workload(`r${round}_`));
-    if (pipeline.rejected > 0) throw new Error(`${pipeline.rejected} envelopes were rejected`);
-    rowCount = pipeline.rows.length;
-    sides.pipeline.push(pipeline);
-    for (const shape of ['rows', 'documents'] as const) sides[shape].push(await rawNedbThroughput(pipeline.rows, shape));
+    // The side that runs first in a round changes every round, so none always inherits the same heap state
+    // (the garbage, and the grown young generation, another side left behind).
+    for (let i = 0; i < order.length; i += 1) {
+      const side = order[(round + i) % order.length]!;
+      sides[side].push(await measure[side](round));
+    }
   }
+  const rowCount = rows.length;
   const rate = (side: keyof typeof sides, clock: keyof Time) => rowCount / median(sides[side].map((time) => time[clock]));
+  const spread = (side: keyof typeof sides) => {
+    const seconds = sides[side].map((time) => time.seconds);
+    return `rounds ${(Math.min(...seconds) * 1000).toFixed(0)}–${(Math.max(...seconds) * 1000).toFixed(0)} ms`;
+  };
   const pipelineRowsPerSecond = rate('pipeline', 'seconds');
   const envelopesPerSecond = (pipelineRowsPerSecond * frames.length) / rowCount;
-  console.log(`pipeline → nedb: ${Math.round(envelopesPerSecond)} envelopes/s, ${Math.round(pipelineRowsPerSecond)} rows/s (${rowCount} rows per round; median of ${ROUNDS} rounds)`);
+  console.log(`pipeline → nedb: ${Math.round(envelopesPerSecond)} envelopes/s, ${Math.round(pipelineRowsPerSecond)} rows/s (${rowCount} rows per round; median of ${ROUNDS} rounds, ${spread('pipeline')})`);
   for (const shape of ['rows', 'documents'] as const) {
     const ratio = (clock: keyof Time) => (rate('pipeline', clock) / rate(shape, clock)).toFixed(2);
     // The goal is against a plain nedb store of the same rows; the documents line shows how much of the
     // pipeline's time is nedb itself (1.0x would mean the pipeline costs nothing on top of its own inserts).
     const note = shape === 'rows' ? '(goal >= 0.8x)' : '(share of the time spent in nedb inserts)';
-    console.log(`raw nedb batched inserts of the same ${shape} (${RAW_BATCH_ROWS}/insert): ${Math.round(rate(shape, 'seconds'))} rows/s → ratio pipeline/raw ${ratio('seconds')}x, by CPU time ${ratio('cpuSeconds')}x ${note}`);
+    console.log(`raw nedb batched inserts of the same ${shape} (${RAW_BATCH_ROWS}/insert): ${Math.round(rate(shape, 'seconds'))} rows/s (${spread(shape)}) → ratio pipeline/raw ${ratio('seconds')}x, by CPU time ${ratio('cpuSeconds')}x ${note}`);
   }
 
   const paced = await pacedLatency(workload('paced_'));

@@ -42,8 +42,8 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
   const hydrations = new Map<string, Promise<void>>();
   const statuses = new Map<string, ThreadStatus>();
   const hydrated = new Set<string>();
-  /** Frames per thread that are waiting for the thread's store read; while > 0, later frames queue behind. */
-  const waitingForHydration = new Map<string, number>();
+  /** Frames per thread waiting for the thread's store read, in arrival order; later frames queue behind. */
+  const parked = new Map<string, IngestFrame[]>();
 
   let nextCorrelationId = 1;
   let closing: Promise<void> | undefined;
@@ -71,7 +71,9 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
           // Stages turn bad input into values, so this is a bug; forget in-memory state and start again
           // from the store rather than leave every later frame unanswered.
           const error = jsonRpcError(JSON_RPC_ERROR.internalError, 'The thread-event pipeline failed', String(cause));
-          for (const correlationId of [...waiting.keys()]) answer(correlationId, { ok: false, error });
+          // Parked frames never reached the failed pipeline: they go into the new one once their read ends.
+          const stillParked = new Set([...parked.values()].flat().map((frame) => frame.correlationId));
+          for (const correlationId of [...waiting.keys()]) if (!stillParked.has(correlationId)) answer(correlationId, { ok: false, error });
           hydrations.clear();
           hydrated.clear();
           restored.clear();
@@ -83,26 +85,46 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
   };
   start();
 
-  const push = (value: unknown): Promise<IngestOutcome> => {
+  const expectAnswer = () => {
     const correlationId = nextCorrelationId++;
     const outcome = new Promise<IngestOutcome>((resolve) => waiting.set(correlationId, resolve));
+    return { correlationId, outcome };
+  };
+
+  const push = (value: unknown): Promise<IngestOutcome> => {
+    const { correlationId, outcome } = expectAnswer();
     frames$.next({ correlationId, frame: value });
     return outcome;
   };
 
-  const afterHydration = async (threadId: string, value: unknown): Promise<IngestOutcome> => {
-    waitingForHydration.set(threadId, (waitingForHydration.get(threadId) ?? 0) + 1);
-    try {
-      // Every waiting frame of a thread awaits the same promise, so they resume in arrival order.
-      await hydrate(threadId);
-    } catch (cause) {
-      return { ok: false, error: jsonRpcError(JSON_RPC_ERROR.internalError, 'Could not read the thread from the store', String(cause)) };
-    } finally {
-      const left = waitingForHydration.get(threadId)! - 1;
-      if (left === 0) waitingForHydration.delete(threadId);
-      else waitingForHydration.set(threadId, left);
+  /**
+   * Parks a frame of a thread whose store read is still running. The first parked frame starts the wait;
+   * the read's end releases the thread's frames in arrival order in one go, so a burst on new threads costs
+   * an array push per frame instead of an async wait each.
+   */
+  const park = (threadId: string, value: unknown): Promise<IngestOutcome> => {
+    const { correlationId, outcome } = expectAnswer();
+    const frame = { correlationId, frame: value };
+    const queued = parked.get(threadId);
+    if (queued) {
+      queued.push(frame);
+      return outcome;
     }
-    return closing ? closedOutcome() : push(value);
+    parked.set(threadId, [frame]);
+    hydrate(threadId).then(
+      () => release(threadId, (next) => (closing ? answer(next.correlationId, closedOutcome()) : frames$.next(next))),
+      (cause: unknown) => {
+        const error = jsonRpcError(JSON_RPC_ERROR.internalError, 'Could not read the thread from the store', String(cause));
+        release(threadId, (next) => answer(next.correlationId, { ok: false, error }));
+      },
+    );
+    return outcome;
+  };
+
+  const release = (threadId: string, deliver: (frame: IngestFrame) => void) => {
+    const queued = parked.get(threadId) ?? [];
+    parked.delete(threadId);
+    for (const frame of queued) deliver(frame);
   };
 
   const hydrate = (threadId: string): Promise<void> => {
@@ -128,8 +150,8 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
       const threadId = threadIdOf(value);
       // Fast path: a thread already read from the store with no frame still waiting for that read can go
       // straight in; otherwise wait behind the read (and behind earlier frames of the thread, in order).
-      if (threadId === undefined || (hydrated.has(threadId) && !waitingForHydration.has(threadId))) return push(value);
-      return afterHydration(threadId, value);
+      if (threadId === undefined || (hydrated.has(threadId) && !parked.has(threadId))) return push(value);
+      return park(threadId, value);
     },
     async threadStatus(threadId) {
       await hydrate(threadId);

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { JsonRpcRequest, JsonRpcResponse } from '../daemon/jsonRpcMessages';
+import { JsonRpcRequestSchema, type JsonRpcRequest, type JsonRpcResponse } from '../daemon/jsonRpcMessages';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../daemon/protocolVersion';
 import { JSON_RPC_ERROR, jsonRpcError } from '../protocol/jsonRpc';
 import { hasBearer } from '../server/authMiddleware';
@@ -75,7 +75,10 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
 
     const peer = createRpcPeer(
       socket,
-      async (request) => {
+      async (message) => {
+        const parsed = JsonRpcRequestSchema.safeParse(message);
+        if (!parsed.success) return { jsonrpc: '2.0', id: null, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid request', parsed.error.issues) };
+        const request = parsed.data;
         if (request.method === LINK_METHOD.hello) {
           if (hostId) return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'hello was already said') };
           return hello(request);

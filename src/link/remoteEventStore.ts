@@ -3,8 +3,10 @@ import type { JsonRpcResponse } from '../daemon/jsonRpcMessages';
 import { JSON_RPC_ERROR } from '../protocol/jsonRpc';
 import type { EventStore, ListEventsOptions, NewThreadEvent, StoredThreadEvent } from '../store/eventStore';
 import { LinkStopped, type DaemonLinkClient } from './daemonLinkClient';
+import { JsonText } from './jsonText';
 import { AppendResultSchema, LastSeqResultSchema, LINK_METHOD, ListResultSchema, SEQ_CONFLICT, type AppendBatch } from './linkMessages';
 import type { Outbox } from './outbox';
+import { LinkProtocolError } from './rpcPeer';
 
 export interface RemoteEventStoreOptions {
   link: DaemonLinkClient;
@@ -67,6 +69,10 @@ export function createRemoteEventStore(options: RemoteEventStoreOptions): EventS
         return answer;
       } catch (error) {
         if (error instanceof LinkStopped) throw error;
+        if (error instanceof LinkProtocolError) {
+          options.log(`${method}: ${error.message}; retrying`);
+          await new Promise((resolve) => setTimeout(resolve, options.retryMs));
+        }
         // LinkClosedError: the link dropped before the answer; ask again on the next one.
       }
     }
@@ -100,7 +106,7 @@ export function createRemoteEventStore(options: RemoteEventStoreOptions): EventS
     }
     // Journaled before it travels: whatever the server may have seen, a restart can send again.
     outbox.add(batch, json);
-    const answer = await untilAnswered(LINK_METHOD.append, batch);
+    const answer = await untilAnswered(LINK_METHOD.append, new JsonText(json));
     if ('error' in answer) {
       // Never stored and never will be as it is: forget what we believed about these threads' seqs.
       for (const threadId of Object.keys(firstSeqs)) lastSeqs.delete(threadId);
@@ -109,7 +115,11 @@ export function createRemoteEventStore(options: RemoteEventStoreOptions): EventS
     }
     const { stored } = AppendResultSchema.parse(answer.result);
     outbox.ack(batch.batchId);
-    const rows = batch.events.map((event, i): StoredThreadEvent => ({ ...event, ...stored[i]! }));
+    // Built field by field: a spread of both objects cost ~2 µs per event in bench:hosts profiles.
+    const rows = batch.events.map(({ threadId, type, turnId, scope, data }, i): StoredThreadEvent => {
+      const { seq, id, createdAt } = stored[i]!;
+      return { threadId, type, turnId, scope, data, id, seq, createdAt };
+    });
     for (const row of rows) lastSeqs.set(row.threadId, Math.max(lastSeqs.get(row.threadId) ?? 0, row.seq));
     return rows;
   };

@@ -1,49 +1,45 @@
 import type { RawData, WebSocket } from 'ws';
 import { JSON_RPC_ERROR, jsonRpcError } from '../protocol/jsonRpc';
-import { JsonRpcRequestSchema, JsonRpcResponseSchema, type JsonRpcRequest, type JsonRpcResponse } from '../daemon/jsonRpcMessages';
+import { JsonRpcResponseSchema, type JsonRpcRequest, type JsonRpcResponse } from '../daemon/jsonRpcMessages';
+import { createFrameWriter } from './frameWriter';
+import { jsonOf } from './jsonText';
 
 /** Raised for every request still waiting when the socket goes away; callers retry or report "offline". */
 export class LinkClosedError extends Error {}
 
 /**
  * One end of a JSON-RPC 2.0 conversation in both directions over one WebSocket: messages with a `method` are
- * requests for `serve`, messages with `result`/`error` answer our own requests. Each side numbers its own
- * requests; a request and a response never mix up because only requests carry a method. Messages written
- * in the same turn of the event loop travel as one WebSocket frame holding a JSON array (as a JSON-RPC batch
- * does): a busy intake hands the link thousands of small requests a second, and one frame per message cost
- * the remote path a third of its throughput in bench:hosts.
+ * requests for `serve`, messages with `result`/`error` answer our own requests, matched by id. Each side
+ * numbers its own requests; a request and a response never mix up because only requests carry a method.
+ * Each message is checked once, by the side that uses it (`serve` for requests, the waiting caller for
+ * answers). Messages written in the same turn of the event loop travel together as one WebSocket frame
+ * holding a JSON array (see createFrameWriter): a busy intake hands the link thousands of small requests a
+ * second, and one frame per message cost the remote path a third of its throughput in bench:hosts.
  */
 export interface RpcPeer {
   /** Sends a request as is (its id must be unique among ours) and resolves with the raw response. */
   send(request: JsonRpcRequest): Promise<unknown>;
-  /** A request with the next free id. */
+  /**
+   * A request with the next free id; the answer is checked to be a JSON-RPC response (LinkProtocolError if
+   * not). `params` may be a JsonText, sent as it is.
+   */
   call(method: string, params: unknown): Promise<JsonRpcResponse>;
   readonly socket: WebSocket;
 }
 
-export type ServeRequest = (request: JsonRpcRequest) => Promise<JsonRpcResponse>;
+/**
+ * Answers one message that carries a `method`, as it arrived: the serving side checks it is a valid request
+ * (the daemon's dispatcher does anyway), so no message is checked twice on its way in.
+ */
+export type ServeRequest = (message: unknown) => Promise<JsonRpcResponse>;
 
 /** `maxFrameBytes`: what the other side accepts; messages are coalesced only while they fit together. */
 export function createRpcPeer(socket: WebSocket, serve: ServeRequest, log: (message: string) => void, maxFrameBytes: () => number = () => Infinity): RpcPeer {
   const pending = new Map<string | number, { resolve(value: unknown): void; reject(error: Error): void }>();
   let nextId = 1;
-
-  let outgoing: { message: unknown; sent?(error?: Error): void }[] = [];
-  const flush = () => {
-    const batch = outgoing;
-    outgoing = [];
-    if (socket.readyState !== socket.OPEN) return batch.forEach((item) => item.sent?.(new Error('the link is not open')));
-    const sendText = (text: string, items: typeof batch) => socket.send(text, (error) => items.forEach((item) => item.sent?.(error ?? undefined)));
-    if (batch.length === 1) return sendText(JSON.stringify(batch[0]!.message), batch);
-    const together = JSON.stringify(batch.map((item) => item.message));
-    if (Buffer.byteLength(together) <= maxFrameBytes()) return sendText(together, batch);
-    batch.forEach((item) => sendText(JSON.stringify(item.message), [item]));
-  };
-  const write = (message: unknown, sent?: (error?: Error) => void) => {
-    if (outgoing.push({ message, sent }) === 1) setImmediate(flush);
-  };
+  const writer = createFrameWriter(socket, maxFrameBytes);
   const reply = (response: JsonRpcResponse) => {
-    if (socket.readyState === socket.OPEN) write(response);
+    if (socket.readyState === socket.OPEN) writer.write(JSON.stringify(response));
   };
 
   socket.on('message', (data: RawData) => {
@@ -58,17 +54,16 @@ export function createRpcPeer(socket: WebSocket, serve: ServeRequest, log: (mess
 
   const receive = (message: unknown) => {
     if (typeof message === 'object' && message !== null && 'method' in message) {
-      const request = JsonRpcRequestSchema.safeParse(message);
-      if (!request.success) return reply({ jsonrpc: '2.0', id: null, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid request', request.error.issues) });
-      serve(request.data).then(reply, (error: unknown) => {
-        log(`link request ${request.data.method} failed: ${String(error)}`);
-        reply({ jsonrpc: '2.0', id: request.data.id, error: jsonRpcError(JSON_RPC_ERROR.internalError, `${request.data.method} failed`) });
+      serve(message).then(reply, (error: unknown) => {
+        const method = (message as { method?: unknown }).method;
+        log(`link request ${String(method)} failed: ${String(error)}`);
+        reply({ jsonrpc: '2.0', id: idOf(message) ?? null, error: jsonRpcError(JSON_RPC_ERROR.internalError, `${String(method)} failed`) });
       });
       return;
     }
-    const response = JsonRpcResponseSchema.safeParse(message);
-    const id = response.success ? response.data.id : null;
-    const waiter = id === null ? undefined : pending.get(id);
+    // Routed by its id only: whoever waits checks the answer (createHostRequester, `call`), once.
+    const id = idOf(message);
+    const waiter = id === undefined ? undefined : pending.get(id);
     if (!waiter) return log('link: dropped an answer nobody waits for');
     pending.delete(id!);
     waiter.resolve(message);
@@ -79,22 +74,36 @@ export function createRpcPeer(socket: WebSocket, serve: ServeRequest, log: (mess
     pending.clear();
   });
 
-  const send = (request: JsonRpcRequest): Promise<unknown> =>
+  const sendText = (id: string | number, text: string): Promise<unknown> =>
     new Promise((resolve, reject) => {
       if (socket.readyState !== socket.OPEN) return reject(new LinkClosedError('the link is not open'));
-      pending.set(request.id, { resolve, reject });
-      write(request, (error) => {
+      pending.set(id, { resolve, reject });
+      writer.write(text, (error) => {
         if (!error) return;
-        pending.delete(request.id);
+        pending.delete(id);
         reject(new LinkClosedError(`the link could not send: ${error.message}`));
       });
     });
 
   return {
     socket,
-    send,
-    call: async (method, params) => (await send({ jsonrpc: '2.0', id: `c${nextId++}`, method, params })) as JsonRpcResponse,
+    send: (request) => sendText(request.id, JSON.stringify(request)),
+    async call(method, params) {
+      const id = `c${nextId++}`;
+      const head = `{"jsonrpc":"2.0","id":"${id}","method":${JSON.stringify(method)}`;
+      const answer = JsonRpcResponseSchema.safeParse(await sendText(id, params === undefined ? `${head}}` : `${head},"params":${jsonOf(params)}}`));
+      if (!answer.success) throw new LinkProtocolError(`malformed answer to ${method}: ${answer.error.message}`);
+      return answer.data;
+    },
   };
+}
+
+/** The peer answered with something that is not a JSON-RPC response. */
+export class LinkProtocolError extends Error {}
+
+function idOf(message: unknown): string | number | undefined {
+  const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }
 
 export function textOf(data: RawData): string {

@@ -1,7 +1,7 @@
 import { from, Observable, type OperatorFunction, type Subscription } from 'rxjs';
 import { JSON_RPC_ERROR, jsonRpcError } from '../protocol/jsonRpc';
 import { errorStep, okStep, type Step } from '../protocol/pipelineItems';
-import type { EventStore, StoredThreadEvent } from '../store/eventStore';
+import type { EventStore, NewThreadEvent, StoredThreadEvent } from '../store/eventStore';
 import type { ThreadEvents } from './emitEvents';
 
 export interface PersistedEvents {
@@ -38,7 +38,8 @@ export function persistWithSeq(
 
       const writeBatch = () => {
         const batch = queue.splice(0, maxBatchFrames);
-        const events = batch.flatMap((step) => (step.ok ? step.value.events : []));
+        const events: NewThreadEvent[] = [];
+        for (const step of batch) if (step.ok) for (const event of step.value.events) events.push(event);
         inFlight = true;
         writing = from(events.length === 0 ? [[]] : store.append(events)).subscribe({
           next: (rows) => {

@@ -12,6 +12,7 @@ import {
   parsePromptSignalMethod,
 } from '../protocol/signals';
 import type { TurnInput } from '../protocol/turnInput';
+import { plainFrameOf } from './plainFrame';
 
 /**
  * Turns raw frames into turn inputs, or into the JSON-RPC error that rejects them. Never errors the stream.
@@ -31,6 +32,15 @@ export function validate(): OperatorFunction<IngestFrame, Step<TurnInput>> {
 type Parsed = { input: TurnInput } | { error: ReturnType<typeof jsonRpcError> };
 
 export function parseFrame(frame: unknown): Parsed {
+  return parseWith(frame, true);
+}
+
+/** `parseFrame` with every frame checked by the zod schemas: the reference the quick check is tested against. */
+export function parseFrameWithSchemas(frame: unknown): Parsed {
+  return parseWith(frame, false);
+}
+
+function parseWith(frame: unknown, quick: boolean): Parsed {
   let value = frame;
   if (typeof frame === 'string') {
     try {
@@ -39,20 +49,27 @@ export function parseFrame(frame: unknown): Parsed {
       return { error: jsonRpcError(JSON_RPC_ERROR.parseError, 'Parse error: frame is not valid JSON', String(cause)) };
     }
   }
+  const plain = quick ? plainFrameOf(value) : undefined;
+  if (plain) return inputOf(plain.method, plain.params, value, trusted);
   const envelope = JsonRpcEnvelopeSchema.safeParse(value);
   if (!envelope.success) {
     return { error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'Invalid Request: not a JSON-RPC 2.0 envelope', issuesOf(envelope.error)) };
   }
-  const { method, params } = envelope.data;
+  return inputOf(envelope.data.method, envelope.data.params, value, withParams);
+}
+
+type ReadParams = <S extends z.ZodType>(schema: S, params: unknown, toInput: (p: z.infer<S>) => TurnInput) => Parsed;
+
+function inputOf(method: string, params: unknown, value: unknown, read: ReadParams): Parsed {
   if (method === SDK_MESSAGE_METHOD) {
-    return withParams(SdkMessageParamsSchema, params, (p) => ({ kind: 'sdk', threadId: p.threadId, event: p.message, envelope: value }));
+    return read(SdkMessageParamsSchema, params, (p) => ({ kind: 'sdk', threadId: p.threadId, event: p.message, envelope: value }));
   }
   if (method === THREAD_STOP_METHOD) {
-    return withParams(ThreadStopParamsSchema, params, (p) => ({ kind: 'stop', threadId: p.threadId }));
+    return read(ThreadStopParamsSchema, params, (p) => ({ kind: 'stop', threadId: p.threadId }));
   }
   const signal = parsePromptSignalMethod(method);
   if (signal?.signal === 'settled') {
-    return withParams(PromptSettledParamsSchema, params, (p) => ({
+    return read(PromptSettledParamsSchema, params, (p) => ({
       kind: 'promptSettled',
       threadId: p.threadId,
       providerId: signal.providerId,
@@ -60,7 +77,7 @@ export function parseFrame(frame: unknown): Parsed {
     }));
   }
   if (signal?.signal === 'started') {
-    return withParams(PromptStartedParamsSchema, params, (p) => ({ kind: 'promptStarted', threadId: p.threadId, providerId: signal.providerId }));
+    return read(PromptStartedParamsSchema, params, (p) => ({ kind: 'promptStarted', threadId: p.threadId, providerId: signal.providerId }));
   }
   return { error: jsonRpcError(JSON_RPC_ERROR.methodNotFound, `Method not found: ${method}`) };
 }
@@ -69,6 +86,11 @@ function withParams<S extends z.ZodType>(schema: S, params: unknown, toInput: (p
   const result = schema.safeParse(params);
   if (!result.success) return { error: jsonRpcError(JSON_RPC_ERROR.invalidParams, 'Invalid params', issuesOf(result.error)) };
   return { input: toInput(result.data) };
+}
+
+/** Params `plainFrameOf` already found in the shape every params schema accepts, used as they are. */
+function trusted<S extends z.ZodType>(_schema: S, params: unknown, toInput: (p: z.infer<S>) => TurnInput): Parsed {
+  return { input: toInput(params as z.infer<S>) };
 }
 
 function issuesOf(error: z.ZodError): Array<{ path: string; message: string }> {

@@ -97,9 +97,16 @@ function createStore(db: Datastore<EventDocument>, context: StoreContext): NedbE
 
   const appendNow = async (events: readonly NewThreadEvent[]): Promise<StoredThreadEvent[]> => {
     const next = new Map<string, number>();
-    for (const event of events) {
-      if (next.has(event.threadId)) continue;
-      next.set(event.threadId, lastSeqs.get(event.threadId) ?? (await storedLastSeq(event.threadId)));
+    const unknown = new Set<string>();
+    for (const { threadId } of events) {
+      const known = lastSeqs.get(threadId);
+      if (known === undefined) unknown.add(threadId);
+      else next.set(threadId, known);
+    }
+    if (unknown.size > 0) {
+      // Queued together: nedb answers them in one pass of its queue instead of one round trip per thread.
+      const looked = await Promise.all([...unknown].map(async (threadId) => [threadId, await storedLastSeq(threadId)] as const));
+      for (const [threadId, seq] of looked) next.set(threadId, seq);
     }
     const createdAt = now().toISOString();
     const rows = events.map((event): StoredThreadEvent => {

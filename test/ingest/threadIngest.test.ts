@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createThreadIngest, type IngestOutcome } from '../../src/ingest/threadIngest';
 import { JSON_RPC_ERROR } from '../../src/protocol/jsonRpc';
-import type { StoredThreadEvent } from '../../src/store/eventStore';
+import type { EventStore, StoredThreadEvent } from '../../src/store/eventStore';
 import { createMemoryEventStore } from '../../src/store/memoryEventStore';
 import { openNedbEventStore } from '../../src/store/nedbEventStore';
 import { threadViolations } from '../helpers/pipelineInvariants';
@@ -77,6 +77,21 @@ describe('createThreadIngest', () => {
     await ingest.close();
   });
 
+  it('answers the frames that waited on a failed store read with an error value, and reads again for later frames', async () => {
+    const store = createMemoryEventStore();
+    let failReads = 1;
+    const flaky: EventStore = { ...store, list: (threadId, options) => (failReads-- > 0 ? Promise.reject(new Error('disk on fire')) : store.list(threadId, options)) };
+    const ingest = createThreadIngest({ store: flaky });
+    const first = await Promise.all(b.clientTurn('A', 'one', ['a1']).slice(0, 3).map((frame) => ingest.ingest(frame)));
+    expect(first.map(codeOf)).to.deep.equal([JSON_RPC_ERROR.internalError, JSON_RPC_ERROR.internalError, JSON_RPC_ERROR.internalError]);
+    expect(first.map((outcome) => (outcome.ok ? '' : outcome.error.data))).to.deep.equal(['Error: disk on fire', 'Error: disk on fire', 'Error: disk on fire']);
+    const again = await Promise.all(b.clientTurn('A', 'two', ['a2']).map((frame) => ingest.ingest(frame)));
+    const rows = again.flatMap(rowsOf);
+    expect(threadViolations(rows)).to.deep.equal([]);
+    expect(rows.map((row) => row.seq)[0]).to.equal(1);
+    await ingest.close();
+  });
+
   it('rejects frames after close instead of leaving them unanswered', async () => {
     const ingest = createThreadIngest({ store: createMemoryEventStore() });
     await ingest.close();
@@ -108,6 +123,32 @@ describe('createThreadIngest', () => {
       expect(rows.find((row) => row.type === 'item/completed')!.data['item']).to.deep.include({ text: 'Hello world' });
       expect(rows.filter((row) => row.type === 'turn/completed')).to.have.lengthOf(1);
       expect(await ingest2.threadStatus('A')).to.equal('idle');
+      await ingest2.close();
+      await store2.close();
+    });
+
+    it('continues the open turn when the rest of it arrives all at once while the thread is still being read back', async () => {
+      const frames = b.clientTurn('A', 'hi', ['Hel', 'lo', ' world']);
+      const half = frames.findIndex((frame) => JSON.stringify(frame).includes('"delta":"lo"'));
+
+      const store1 = await openNedbEventStore({ dataDir: temp.dir });
+      const ingest1 = createThreadIngest({ store: store1 });
+      for (const frame of frames.slice(0, half)) await ingest1.ingest(frame);
+      await ingest1.close();
+      await store1.close();
+
+      const store2 = await openNedbEventStore({ dataDir: temp.dir });
+      const ingest2 = createThreadIngest({ store: store2 });
+      // Not awaited one by one: every frame arrives before the store has answered the read of thread A.
+      const outcomes = await Promise.all([...frames.slice(half), ...b.clientTurn('B', 'other', ['b'])].map((frame) => ingest2.ingest(frame)));
+      const answered = outcomes.flatMap(rowsOf);
+      const rows = await store2.list('A');
+      expect(threadViolations(rows)).to.deep.equal([]);
+      expect(answered.filter((row) => row.threadId === 'A')).to.deep.equal(rows.slice(rows.length - answered.filter((row) => row.threadId === 'A').length));
+      expect(new Set(rows.map((row) => row.turnId)).size).to.equal(1);
+      expect(rows.find((row) => row.type === 'item/completed')!.data['item']).to.deep.include({ text: 'Hello world' });
+      expect(rows.filter((row) => row.type === 'turn/completed')).to.have.lengthOf(1);
+      expect(threadViolations(await store2.list('B'))).to.deep.equal([]);
       await ingest2.close();
       await store2.close();
     });

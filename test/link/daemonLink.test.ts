@@ -2,9 +2,10 @@ import { expect } from 'chai';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import WebSocket from 'ws';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/daemon/protocolVersion';
 import { agentEnd, agentStart, assistantStart, textDelta } from '../helpers/serverFrames';
-import { rpc } from '../helpers/serverHarness';
+import { rpc, TEST_TOKEN } from '../helpers/serverHarness';
 import { eventually } from '../helpers/serverEventually';
 import { startHostsServer, type HostsServer } from '../helpers/hostsServer';
 
@@ -52,6 +53,25 @@ describe('link: a remote daemon over /api/v1/daemon (both ends in one process)',
       expect(rows.filter((row: any) => row.type === 'item/agentMessage/delta')).to.have.length(50);
       expect(rows.map((row: any) => row.type)).to.include.members(['turn/started', 'turn/completed']);
       expect((await s.json(`/threads/${thread.id}`)).status).to.equal('idle');
+    } finally {
+      socket.close();
+    }
+  });
+
+  it('answers a link message that is not a JSON-RPC request with -32600 and keeps serving the socket', async () => {
+    const socket = new WebSocket(`${s.linkBase.replace('http', 'ws')}/api/v1/daemon`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const answers: any[] = [];
+    socket.on('message', (data) => answers.push(JSON.parse(data.toString())));
+    try {
+      socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'store.last_seq', params: { threadId: 'thr_x' } })); // no id
+      await eventually(async () => answers[0], 'an answer to the request without id');
+      expect(answers[0]).to.deep.include({ id: null });
+      expect(answers[0].error.code).to.equal(-32600);
+      socket.send(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'store.last_seq', params: { threadId: 'thr_x' } }));
+      await eventually(async () => answers[1], 'an answer to the next request');
+      expect(answers[1]).to.deep.include({ id: 7 });
+      expect(answers[1].error.message).to.contain('link.hello');
     } finally {
       socket.close();
     }

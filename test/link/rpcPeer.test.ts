@@ -1,9 +1,15 @@
 import { expect } from 'chai';
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
-import { createRpcPeer, LinkClosedError, type RpcPeer } from '../../src/link/rpcPeer';
+import { JsonRpcRequestSchema } from '../../src/daemon/jsonRpcMessages';
+import { EAGER_FLUSH_CHARS } from '../../src/link/frameWriter';
+import { JsonText } from '../../src/link/jsonText';
+import { createRpcPeer, LinkClosedError, LinkProtocolError, type RpcPeer } from '../../src/link/rpcPeer';
 
-/** Two peers on a real loopback socket; `framesSeen` counts WebSocket frames arriving at the server side. */
+/**
+ * Two peers on a real loopback socket; `framesSeen` counts WebSocket frames arriving at the server side and
+ * `frameTurns` the event-loop turn (a counter the server side bumps on each setImmediate) each arrived in.
+ */
 async function peerPair(maxFrameBytes = Infinity) {
   const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
   await new Promise((resolve) => wss.once('listening', resolve));
@@ -12,14 +18,22 @@ async function peerPair(maxFrameBytes = Infinity) {
   await new Promise((resolve) => clientSocket.once('open', resolve));
   const serverWs = await serverSocket;
   let framesSeen = 0;
-  serverWs.on('message', () => framesSeen++);
-  const echo = (side: string) => async (request: { id: string | number; method: string; params?: unknown }) => ({ jsonrpc: '2.0' as const, id: request.id, result: { side, method: request.method, params: request.params } });
+  const frameSizes: number[] = [];
+  serverWs.on('message', (data: Buffer) => {
+    framesSeen++;
+    frameSizes.push(data.length);
+  });
+  const echo = (side: string) => async (message: unknown) => {
+    const request = JsonRpcRequestSchema.parse(message);
+    return { jsonrpc: '2.0' as const, id: request.id, result: { side, method: request.method, params: request.params } };
+  };
   const server: RpcPeer = createRpcPeer(serverWs, echo('server'), () => {});
   const client: RpcPeer = createRpcPeer(clientSocket, echo('client'), () => {}, () => maxFrameBytes);
   return {
     server,
     client,
     framesSeen: () => framesSeen,
+    frameSizes: () => frameSizes,
     async close() {
       clientSocket.terminate();
       await new Promise((resolve) => wss.close(resolve));
@@ -48,6 +62,45 @@ describe('link: JSON-RPC in both directions over one WebSocket', () => {
     await Promise.all(Array.from({ length: 3 }, () => pair.client.call('m', 'x'.repeat(600))));
     expect(pair.framesSeen()).to.equal(3);
     await pair.close();
+  });
+
+  it('fills frames up to the peer frame limit rather than sending one message per frame', async () => {
+    const pair = await peerPair(1000);
+    // Each request is ~370 bytes: two fit in a frame of 1000 with the array around them, three do not.
+    await Promise.all(Array.from({ length: 6 }, () => pair.client.call('m', 'x'.repeat(320))));
+    expect(pair.framesSeen()).to.equal(3);
+    expect(Math.max(...pair.frameSizes())).to.be.at.most(1000);
+    await pair.close();
+  });
+
+  it('sends what one turn writes in several frames once it passes EAGER_FLUSH_CHARS, in order, each answered', async () => {
+    const pair = await peerPair();
+    const count = Math.ceil((3 * EAGER_FLUSH_CHARS) / 1000);
+    const answers = await Promise.all(Array.from({ length: count }, (_, i) => pair.client.call('m', `${i}:${'x'.repeat(1000)}`)));
+    expect(answers.map((answer) => Number((answer as { result: { params: string } }).result.params.split(':')[0]))).to.deep.equal(Array.from({ length: count }, (_, i) => i));
+    expect(pair.framesSeen()).to.be.within(3, 4);
+    await pair.close();
+  });
+
+  it('sends JsonText params as their text: the other side sees the value', async () => {
+    const pair = await peerPair();
+    const value = { events: [{ type: 'a', data: { text: 'ü ✓' } }], n: 1 };
+    expect(await pair.client.call('m', new JsonText(JSON.stringify(value)))).to.deep.include({ result: { side: 'server', method: 'm', params: value } });
+    await pair.close();
+  });
+
+  it('rejects a call with LinkProtocolError when the answer is not a JSON-RPC response, instead of waiting forever', async () => {
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise((resolve) => wss.once('listening', resolve));
+    wss.on('connection', (socket) => socket.on('message', (data) => socket.send(JSON.stringify({ id: JSON.parse(data.toString()).id, outcome: 'stored' }))));
+    const socket = new WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}`);
+    await new Promise((resolve) => socket.once('open', resolve));
+    const peer = createRpcPeer(socket, async () => ({ jsonrpc: '2.0', id: null, result: null }), () => {});
+    let error: unknown;
+    await peer.call('store.append', {}).catch((e: unknown) => (error = e));
+    expect(error).to.be.instanceOf(LinkProtocolError);
+    socket.terminate();
+    await new Promise((resolve) => wss.close(resolve));
   });
 
   it('fails requests still waiting when the socket goes away with LinkClosedError', async () => {

@@ -1,5 +1,8 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
 import { map } from 'rxjs';
-import { validate } from '../../src/operators/validate';
+import { plainFrameOf } from '../../src/operators/plainFrame';
+import { parseFrame, parseFrameWithSchemas, validate } from '../../src/operators/validate';
 import { JSON_RPC_ERROR } from '../../src/protocol/jsonRpc';
 import { testScheduler } from '../helpers/marbles';
 import * as b from '../helpers/pipelineSdk';
@@ -61,5 +64,44 @@ describe('validate()', () => {
       expectObservable(out).toBe('a|', { a: { correlationId: 1, ok: true, value: { kind: 'promptStarted', threadId: T, providerId: 'claude' } } });
     });
   });
-});
 
+  it('property: frames decided without zod get exactly the answer the zod schemas give', () => {
+    // Mostly valid fields, each now and then replaced by a near miss, so many frames pass or just miss the quick check.
+    const usually = <V,>(valid: fc.Arbitrary<V>, ...nearMisses: Array<fc.Arbitrary<unknown>>) =>
+      fc.oneof({ weight: 6, arbitrary: valid as fc.Arbitrary<unknown> }, ...nearMisses.map((arbitrary) => ({ weight: 1, arbitrary })));
+    const absent = fc.constant(undefined);
+    const odd = fc.oneof(fc.jsonValue(), absent, fc.constantFrom(Number.NaN, Infinity, -0, null, [], ''));
+    const message = usually(
+      fc.record({ type: usually(fc.constantFrom('agent_start', 'message_update', 'agent_end'), fc.string(), odd), more: odd }, { requiredKeys: ['type'] }),
+      fc.dictionary(fc.string(), fc.jsonValue()),
+      odd,
+    );
+    const params = usually(
+      fc.record(
+        { threadId: usually(fc.constantFrom(T, 'thr_2'), fc.string(), odd), message, error: odd, extra: odd },
+        { requiredKeys: ['threadId', 'message'] },
+      ),
+      odd,
+    );
+    const envelope = fc.record(
+      {
+        jsonrpc: usually(fc.constant('2.0'), fc.constantFrom('1.0', '2.0 ', 2), odd),
+        method: usually(fc.constantFrom('sdk/message', 'thread/stop', 'pi/prompt/settled', 'claude/prompt/started'), fc.constantFrom('pi/prompt/nope', ''), fc.string(), odd),
+        params,
+        id: usually(fc.oneof(fc.string(), fc.integer(), fc.constant(null), absent), fc.double(), fc.constantFrom(Number.NaN, Infinity, true)),
+        parms: odd,
+        ['__proto__']: odd,
+      },
+      { requiredKeys: ['jsonrpc', 'method', 'params'] },
+    );
+    const frame = fc.oneof({ weight: 8, arbitrary: envelope }, envelope.map((value) => JSON.stringify(value) ?? ''), fc.jsonValue());
+    fc.assert(
+      fc.property(frame, (value) => {
+        expect(parseFrame(value)).to.deep.equal(parseFrameWithSchemas(value));
+      }),
+      { numRuns: 3_000 },
+    );
+    // The frames pi streams do take the quick check (else the property above would hold vacuously).
+    for (const value of [b.sdk(T, b.textDelta('x')), b.promptStarted(T), b.promptSettled(T, 'boom'), b.stop(T)]) expect(plainFrameOf(value), JSON.stringify(value)).to.not.equal(undefined);
+  });
+});

@@ -78,6 +78,20 @@ describe('openNedbEventStore', () => {
     await second.close();
   });
 
+  it('continues each thread its own seq when one append after a reopen holds many threads it has not seen yet', async () => {
+    const first = await openNedbEventStore({ dataDir: temp.dir });
+    await first.append([event('A'), event('B'), event('A'), event('C'), event('A'), event('B')]);
+    await first.close();
+    const second = await openNedbEventStore({ dataDir: temp.dir });
+    const appended = await second.append([event('B'), event('new'), event('A'), event('C'), event('B'), event('new')]);
+    expect(appended.map((row) => `${row.threadId}${row.seq}`)).to.deep.equal(['B3', 'new1', 'A4', 'C2', 'B4', 'new2']);
+    for (const threadId of ['A', 'B', 'C', 'new']) {
+      const seqs = (await second.list(threadId)).map((row) => row.seq);
+      expect(seqs, threadId).to.deep.equal(Array.from({ length: seqs.length }, (_, i) => i + 1));
+    }
+    await second.close();
+  });
+
   it('refuses a second open of a data dir in use, with a clear error, and allows it after close', async () => {
     const first = await openNedbEventStore({ dataDir: temp.dir });
     const second = await openNedbEventStore({ dataDir: temp.dir }).catch((error: unknown) => error);
