@@ -1,12 +1,12 @@
 import { pipe, type OperatorFunction } from 'rxjs';
 import { emitEvents, type EmitEventsDeps } from '../src/operators/emitEvents';
-import { persistWithSeq, type PersistedEvents } from '../src/operators/persistWithSeq';
+import { persistWithSeq, type PersistedEvents, type PersistOptions } from '../src/operators/persistWithSeq';
 import { scanTurnState, type ScanTurnStateDeps } from '../src/operators/scanTurnState';
 import { validate } from '../src/operators/validate';
 import type { IngestFrame, Step } from '../src/protocol/pipelineItems';
 import type { EventStore } from '../src/store/eventStore';
 
-export interface ThreadEventsDeps extends ScanTurnStateDeps, EmitEventsDeps {
+export interface ThreadEventsDeps extends ScanTurnStateDeps, EmitEventsDeps, Pick<PersistOptions, 'storeFailed'> {
   store: EventStore;
 }
 
@@ -20,6 +20,6 @@ export function threadEvents(deps: ThreadEventsDeps): OperatorFunction<IngestFra
     validate(),
     scanTurnState(deps),
     emitEvents(deps),
-    persistWithSeq(deps.store),
+    persistWithSeq(deps.store, { storeFailed: deps.storeFailed }),
   );
 }

@@ -55,12 +55,31 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
     waiting.delete(correlationId);
   };
 
+  /** The pipeline takes a thread's state read from the store once, with the first frame after the read. */
+  const takeRestoredState = (threadId: string): ThreadTurnState | undefined => {
+    const state = restored.get(threadId);
+    if (state) restored.delete(threadId);
+    return state;
+  };
+
+  /**
+   * A failed append lost rows the pipeline's turn state had already counted: the thread's next frames wait
+   * for a fresh read of the store, and the pipeline restarts the thread from what was really stored.
+   */
+  const forget = (threadIds: ReadonlySet<string>) => {
+    for (const threadId of threadIds) {
+      hydrated.delete(threadId);
+      hydrations.delete(threadId);
+      restored.delete(threadId);
+    }
+  };
+
   const start = (): Subscription => {
     frames$ = new Subject<IngestFrame>();
     let finished!: () => void;
     done = new Promise((resolve) => (finished = resolve));
     return frames$
-      .pipe(threadEvents({ ...deps, newId, restoredStateFor: (threadId) => restored.get(threadId) }))
+      .pipe(threadEvents({ ...deps, newId, takeRestoredState, storeFailed: forget }))
       .subscribe({
         next: (step) => {
           if (!step.ok) return answer(step.correlationId, { ok: false, error: step.error });
@@ -131,7 +150,6 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
     let hydration = hydrations.get(threadId);
     if (!hydration) {
       hydration = Promise.resolve(deps.store.list(threadId)).then((rows) => {
-        if (rows.length === 0) return;
         const state = restoreTurnState(rows);
         restored.set(threadId, state);
         statuses.set(threadId, state.turn ? 'active' : 'idle');

@@ -1,4 +1,4 @@
-import { from, Observable, type OperatorFunction, type Subscription } from 'rxjs';
+import { defer, Observable, type OperatorFunction, type Subscription } from 'rxjs';
 import { JSON_RPC_ERROR, jsonRpcError } from '../protocol/jsonRpc';
 import { errorStep, okStep, type Step } from '../protocol/pipelineItems';
 import type { EventStore, NewThreadEvent, StoredThreadEvent } from '../store/eventStore';
@@ -13,11 +13,22 @@ export interface PersistedEvents {
 /** Frames written in one `store.append` at most; bounds the latency a large backlog adds to its last frame. */
 export const PERSIST_MAX_BATCH_FRAMES = 512;
 
+export interface PersistOptions {
+  maxBatchFrames?: number;
+  /**
+   * Told which threads lost rows in a failed append, before their frames are answered: the turn state
+   * upstream already counted those rows, so it must be rebuilt from what the store really holds.
+   */
+  storeFailed?(threadIds: ReadonlySet<string>): void;
+}
+
 /**
  * Writes each frame's events through the store, which assigns `seq` (serialised per thread), and emits the
  * stored rows in input order. Group commit: while one append is in flight, arriving frames queue up and go
  * out together in the next append, so batching happens exactly when there is load and adds no delay when idle.
- * A failed append rejects only the frames of that batch, as values.
+ * A failed append rejects the frames of that batch, as values, and the frames of the same threads already
+ * queued behind it (they were built on the lost rows: a delta of a turn whose start was never stored);
+ * other threads go on.
  *
  * ```
  * in:     --a--b--c--|     (a synchronous store: each frame is its own batch)
@@ -26,7 +37,7 @@ export const PERSIST_MAX_BATCH_FRAMES = 512;
  */
 export function persistWithSeq(
   store: EventStore,
-  maxBatchFrames = PERSIST_MAX_BATCH_FRAMES,
+  { maxBatchFrames = PERSIST_MAX_BATCH_FRAMES, storeFailed }: PersistOptions = {},
 ): OperatorFunction<Step<ThreadEvents>, Step<PersistedEvents>> {
   return (source) =>
     new Observable<Step<PersistedEvents>>((subscriber) => {
@@ -41,7 +52,8 @@ export function persistWithSeq(
         const events: NewThreadEvent[] = [];
         for (const step of batch) if (step.ok) for (const event of step.value.events) events.push(event);
         inFlight = true;
-        writing = from(events.length === 0 ? [[]] : store.append(events)).subscribe({
+        // Deferred: an adapter that throws instead of failing its result still rejects only this batch.
+        writing = defer(() => (events.length === 0 ? [[]] : store.append(events))).subscribe({
           next: (rows) => {
             let offset = 0;
             for (const step of batch) {
@@ -56,6 +68,13 @@ export function persistWithSeq(
           },
           error: (cause: unknown) => {
             const error = jsonRpcError(JSON_RPC_ERROR.internalError, 'Could not store the events', String(cause));
+            const lost = new Set<string>();
+            for (const step of batch) if (step.ok && step.value.events.length > 0) lost.add(step.value.threadId);
+            // Rejected where they wait, so every frame still comes out in input order.
+            queue.forEach((step, i) => {
+              if (step.ok && lost.has(step.value.threadId)) queue[i] = errorStep(step.correlationId, error);
+            });
+            if (lost.size > 0) storeFailed?.(lost);
             for (const step of batch) subscriber.next(step.ok ? errorStep(step.correlationId, error) : step);
             inFlight = false;
             drain();

@@ -14,8 +14,12 @@ export interface ThreadFacts {
 
 export interface ScanTurnStateDeps {
   newId(): string;
-  /** State rebuilt from the store for a thread this stream has not seen yet (restart); initial state if undefined. */
-  restoredStateFor?(threadId: string): ThreadTurnState | undefined;
+  /**
+   * State rebuilt from the store, handed over once: the stream (re)starts the thread from it, after a restart
+   * or after a failed append lost rows its own state had counted. Undefined: go on with the stream's state
+   * (the initial state for a thread it has not seen).
+   */
+  takeRestoredState?(threadId: string): ThreadTurnState | undefined;
 }
 
 /**
@@ -31,8 +35,7 @@ export function scanTurnState(deps: ScanTurnStateDeps): OperatorFunction<Step<Tu
   return (source: Observable<Step<TurnInput>>) =>
     defer(() => {
       const states = new Map<string, ThreadTurnState>();
-      const stateOf = (threadId: string) =>
-        states.get(threadId) ?? deps.restoredStateFor?.(threadId) ?? INITIAL_TURN_STATE;
+      const stateOf = (threadId: string) => deps.takeRestoredState?.(threadId) ?? states.get(threadId) ?? INITIAL_TURN_STATE;
       return source.pipe(
         map((step): Step<ThreadFacts> => {
           if (!step.ok) return step;

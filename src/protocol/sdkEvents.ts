@@ -9,6 +9,7 @@ export type SdkEvent = z.infer<typeof SdkEventSchema>;
 
 /** Content may be a string (extension messages), an array of blocks, or absent (E3). */
 export const MessageContentSchema = z.union([z.string(), z.array(z.unknown())]).optional();
+export type MessageContent = z.infer<typeof MessageContentSchema>;
 
 export const AgentMessageSchema = z.looseObject({ role: z.string(), content: MessageContentSchema });
 export type AgentMessage = z.infer<typeof AgentMessageSchema>;
@@ -65,6 +66,7 @@ export const AgentSettledSchema = z.looseObject({
   type: z.literal('agent_settled'),
   aborted: z.boolean().optional().catch(undefined),
 });
+export type AgentSettled = z.infer<typeof AgentSettledSchema>;
 
 /** The text of a message: string content as is, text blocks joined. */
 export function textOf(content: AgentMessage['content']): string {
@@ -92,13 +94,16 @@ const toolCallId = z.string().min(1);
 const toolName = z.string().catch('unknown');
 
 export const ToolExecutionStartSchema = z.looseObject({ toolCallId, toolName, args: z.unknown().optional() });
+export type ToolExecutionStart = z.infer<typeof ToolExecutionStartSchema>;
 export const ToolExecutionUpdateSchema = z.looseObject({ toolCallId, partialResult: z.unknown().optional() });
+export type ToolExecutionUpdate = z.infer<typeof ToolExecutionUpdateSchema>;
 export const ToolExecutionEndSchema = z.looseObject({
   toolCallId,
   toolName,
   result: z.unknown().optional(),
   isError: z.boolean().optional().catch(undefined),
 });
+export type ToolExecutionEnd = z.infer<typeof ToolExecutionEndSchema>;
 
 /** pi's `AgentToolResult` (also the shape of a bash `partialResult`): content blocks plus tool-specific details. */
 export const ToolResultSchema = z.looseObject({

@@ -32,6 +32,7 @@ export const TokenCountsSchema = z.object({
 export type TokenCounts = z.infer<typeof TokenCountsSchema>;
 
 export const AgentMessageItemSchema = z.object({ type: z.literal('agentMessage'), id: z.string(), text: z.string() });
+export type AgentMessageItem = z.infer<typeof AgentMessageItemSchema>;
 
 /** Codex's item statuses; an item still running when its turn ends is completed as `failed` (docs/events.md). */
 export const ItemStatusSchema = z.enum(['inProgress', 'completed', 'failed']);
@@ -46,6 +47,7 @@ export const CommandExecutionItemSchema = z.object({
   aggregatedOutput: z.string(),
   exitCode: z.number().int().optional(),
 });
+export type CommandExecutionItem = z.infer<typeof CommandExecutionItemSchema>;
 
 /** An `edit` or `write` of one file; `diff` when pi gives one (edit), `error` when it failed. */
 export const FileChangeItemSchema = z.object({
@@ -68,6 +70,7 @@ export const ToolCallItemSchema = z.object({
   status: ItemStatusSchema,
   result: z.unknown().optional(),
 });
+export type ToolCallItem = z.infer<typeof ToolCallItemSchema>;
 
 export const ThreadItemSchema = z.discriminatedUnion('type', [
   AgentMessageItemSchema,

@@ -163,7 +163,7 @@ export const RULE_CASES: RuleCase[] = [
     expected: ['turnStarted:agent', 'unhandled:sdk/agent_end', 'turnCompleted:failed(model went away)'],
   },
   {
-    name: 'E6 custom message boundaries are unhandled; assistant, toolResult and user ones are silent',
+    name: 'E6 custom message boundaries are unhandled; assistant, toolResult, user and (1.x) system ones are silent',
     frames: [
       b.sdk(T, b.agentStart()),
       b.sdk(T, b.messageStart(b.customMessage('x'))),
@@ -172,6 +172,9 @@ export const RULE_CASES: RuleCase[] = [
       b.sdk(T, b.messageEnd(user)),
       b.sdk(T, b.messageStart({ role: 'toolResult', content: [] })),
       b.sdk(T, b.messageEnd({ role: 'toolResult', content: [] })),
+      // pi 1.x: a session's first run carries the system prompt as a message with string content.
+      b.sdk(T, b.messageStart({ role: 'system', content: 'You are pi' })),
+      b.sdk(T, b.messageEnd({ role: 'system', content: 'You are pi' })),
     ],
     expected: ['turnStarted:agent', 'unhandled:sdk/message_start', 'unhandled:sdk/message_end'],
   },
@@ -203,7 +206,7 @@ export const RULE_CASES: RuleCase[] = [
   {
     name: 'recognised SDK events without a thread event emit nothing; unknown ones are unhandled',
     frames: [
-      ...['turn_start', 'queue_update', 'auto_retry_end', 'compaction_start', 'compaction_end', 'entry_appended'].map((type) => b.sdk(T, { type })),
+      ...['turn_start', 'queue_update', 'auto_retry_end', 'compaction_start', 'compaction_end', 'entry_appended', 'session_info_changed', 'thinking_level_changed'].map((type) => b.sdk(T, { type })),
       b.sdk(T, b.turnEnd(b.assistantMessage('x'))),
       b.sdk(T, { type: 'message_update', message: b.assistantMessage(''), assistantMessageEvent: { type: 'thinking_delta', delta: 'hmm' } }),
       b.sdk(T, { type: 'brand_new_event' }),

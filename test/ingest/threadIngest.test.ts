@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { from, lastValueFrom } from 'rxjs';
 import { createThreadIngest, type IngestOutcome } from '../../src/ingest/threadIngest';
 import { JSON_RPC_ERROR } from '../../src/protocol/jsonRpc';
 import type { EventStore, StoredThreadEvent } from '../../src/store/eventStore';
@@ -89,6 +90,33 @@ describe('createThreadIngest', () => {
     const rows = again.flatMap(rowsOf);
     expect(threadViolations(rows)).to.deep.equal([]);
     expect(rows.map((row) => row.seq)[0]).to.equal(1);
+    await ingest.close();
+  });
+
+  it('after a failed append, continues the thread from what was stored: no row of a turn whose start was lost', async () => {
+    const store = createMemoryEventStore();
+    let failTurnStart = true;
+    const flaky: EventStore = {
+      ...store,
+      append: (events) => {
+        if (failTurnStart && events.some((event) => event.type === 'turn/started')) {
+          failTurnStart = false;
+          return Promise.reject(new Error('disk full'));
+        }
+        return Promise.resolve().then(() => lastValueFrom(from(store.append(events))));
+      },
+    };
+    const ingest = createThreadIngest({ store: flaky });
+    const turn = b.clientTurn('A', 'one', ['a1', 'a2']);
+    const start = await Promise.all(turn.slice(0, 2).map((frame) => ingest.ingest(frame))); // the append of turn/started fails
+    expect(start.map(codeOf)).to.deep.equal(['ok', JSON_RPC_ERROR.internalError]);
+    // The run goes on streaming: its rows must not claim a turn the store never saw start.
+    for (const frame of turn.slice(2)) await ingest.ingest(frame);
+    await Promise.all(b.clientTurn('A', 'two', ['b1']).map((frame) => ingest.ingest(frame)));
+    const rows = await store.list('A');
+    expect(threadViolations(rows)).to.deep.equal([]);
+    expect(rows.filter((row) => row.type === 'turn/completed')).to.have.lengthOf(rows.filter((row) => row.type === 'turn/started').length);
+    expect(await ingest.threadStatus('A')).to.equal('idle');
     await ingest.close();
   });
 

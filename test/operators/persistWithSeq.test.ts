@@ -83,6 +83,40 @@ describe('persistWithSeq()', () => {
     });
   });
 
+  it('rejects, in input order, the frames of a failed thread queued behind its failed append; other threads are stored', () => {
+    const lost: string[][] = [];
+    testScheduler().run(({ cold, expectObservable }) => {
+      const inner = createMemoryEventStore();
+      let appends = 0;
+      const store: EventStore = {
+        ...inner,
+        append: (events) => (appends++ === 0 ? cold('---#', undefined, new Error('disk full')) : from(inner.append(events)).pipe(delay(3))),
+      };
+      // b and c queue while a is being written; c was built on a's rows, b was not.
+      const input = cold('abc|', { a: step(1, event('A')), b: step(2, event('B')), c: step(3, event('A')) });
+      const out = input.pipe(persistWithSeq(store, { storeFailed: (threadIds) => lost.push([...threadIds]) }), map((s) => (s.ok ? seqsOf(s) : s.error.code)));
+      expectObservable(out).toBe('---a--(bc|)', { a: -32603, b: ['B1'], c: -32603 });
+    });
+    expect(lost).to.deep.equal([['A']]);
+  });
+
+  it('rejects only its batch when the store throws instead of failing its result', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const inner = createMemoryEventStore();
+      let throwNext = true;
+      const store: EventStore = {
+        ...inner,
+        append: (events) => {
+          if (!throwNext) return inner.append(events);
+          throwNext = false;
+          throw new Error('adapter bug');
+        },
+      };
+      const input = cold('a-b|', { a: step(1, event('A')), b: step(2, event('B')) });
+      expectObservable(input.pipe(persistWithSeq(store), map((s) => (s.ok ? seqsOf(s) : s.error.code)))).toBe('a-b|', { a: -32603, b: ['B1'] });
+    });
+  });
+
   it('property: any interleaving of many threads gives each thread seqs exactly 1..n', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -92,7 +126,7 @@ describe('persistWithSeq()', () => {
           const store = createMemoryEventStore();
           const slow: EventStore = { ...store, append: (events) => Promise.resolve().then(() => lastValueFrom(from(store.append(events)))) };
           const steps = frames.map(([threadId, count], i) => step(i + 1, ...Array.from({ length: count }, () => event(threadId))));
-          const out = await lastValueFrom(from(steps).pipe(persistWithSeq(slow, maxBatch), toArray()));
+          const out = await lastValueFrom(from(steps).pipe(persistWithSeq(slow, { maxBatchFrames: maxBatch }), toArray()));
           expect(out.map((s) => s.correlationId)).to.deep.equal(steps.map((s) => s.correlationId));
           for (const threadId of ['A', 'B', 'C', 'D', 'E']) {
             const seqs = out.flatMap((s) => (s.ok ? s.value.rows : [])).filter((row) => row.threadId === threadId).map((row) => row.seq);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { scanTurnState } from '../../src/operators/scanTurnState';
 import { restoreTurnState } from '../../src/operators/restoreTurnState';
+import { INITIAL_TURN_STATE, type ThreadTurnState } from '../../src/operators/turnState';
 import type { Step } from '../../src/protocol/pipelineItems';
 import type { TurnInput } from '../../src/protocol/turnInput';
 import { sequentialIds, testScheduler } from '../helpers/marbles';
@@ -11,6 +12,17 @@ const sdkStep = (correlationId: number, threadId: string, event: { type: string 
   ok: true,
   value: { kind: 'sdk', threadId, event, envelope: b.sdk(threadId, event) },
 });
+
+/** A `takeRestoredState` that hands `state` over for `threadId` once, as the ingest does after a store read. */
+function handOverOnce(threadId: string, state: ThreadTurnState) {
+  let pending: ThreadTurnState | undefined = state;
+  return (asked: string) => {
+    if (asked !== threadId || !pending) return undefined;
+    const taken = pending;
+    pending = undefined;
+    return taken;
+  };
+}
 
 describe('scanTurnState()', () => {
   it('keeps turn state per thread when threads interleave in one stream', () => {
@@ -49,12 +61,28 @@ describe('scanTurnState()', () => {
     });
   });
 
+  it('restarts a thread from a state handed over mid-stream (a failed append lost rows it had counted)', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      let handOver: ((threadId: string) => ThreadTurnState | undefined) | undefined;
+      const deps = { newId: sequentialIds('t'), takeRestoredState: (threadId: string) => handOver?.(threadId) };
+      const input = cold('a-b-c|', { a: sdkStep(1, 'A', b.agentStart()), b: sdkStep(2, 'A', b.agentStart()), c: sdkStep(3, 'A', b.agentStart()) });
+      const out = input.pipe(scanTurnState(deps));
+      // After a, the turn it opened was never stored: the store's state (no turn) is handed over before c.
+      cold('---x|').subscribe(() => (handOver = handOverOnce('A', INITIAL_TURN_STATE)));
+      expectObservable(out).toBe('a-b-c|', {
+        a: { correlationId: 1, ok: true, value: { threadId: 'A', turnOpen: true, facts: [{ kind: 'turnStarted', origin: 'agent', turnId: 't1' }] } },
+        b: { correlationId: 2, ok: true, value: { threadId: 'A', turnOpen: true, facts: [] } },
+        c: { correlationId: 3, ok: true, value: { threadId: 'A', turnOpen: true, facts: [{ kind: 'turnStarted', origin: 'agent', turnId: 't2' }] } },
+      });
+    });
+  });
+
   it('continues a restored open turn with its id instead of opening a new one', () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const restored = restoreTurnState([
         { id: 'r1', threadId: 'A', seq: 1, type: 'turn/started', turnId: 'old', scope: { kind: 'turn', turnId: 'old' }, data: { providerThreadId: 'A', origin: 'agent' }, createdAt: '' },
       ]);
-      const deps = { newId: sequentialIds('t'), restoredStateFor: (threadId: string) => (threadId === 'A' ? restored : undefined) };
+      const deps = { newId: sequentialIds('t'), takeRestoredState: handOverOnce('A', restored) };
       const input = cold('a-b|', { a: sdkStep(1, 'A', b.agentStart()), b: sdkStep(2, 'A', b.agentEnd([])) });
       expectObservable(input.pipe(scanTurnState(deps))).toBe('a-b|', {
         a: { correlationId: 1, ok: true, value: { threadId: 'A', turnOpen: true, facts: [] } },
@@ -89,7 +117,7 @@ describe('restoreTurnState() with tool items', () => {
 
   it('continues a command that was running at the restart: its next snapshot adds only what is new, its end completes it', () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      const deps = { newId: sequentialIds('t'), restoredStateFor: () => restoreTurnState(rows) };
+      const deps = { newId: sequentialIds('t'), takeRestoredState: handOverOnce('A', restoreTurnState(rows)) };
       const input = cold('a-b|', { a: sdkStep(1, 'A', b.toolOutput('call_1', 'a\nb\n')), b: sdkStep(2, 'A', b.toolEnd('call_1', 'bash', 'a\nb\n')) });
       const tool = { kind: 'commandExecution', command: 'make', id: 'call_1', output: 'a\nb\n', outputBytes: 4 };
       expectObservable(input.pipe(scanTurnState(deps))).toBe('a-b|', {

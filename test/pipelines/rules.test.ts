@@ -3,6 +3,8 @@ import { map, mergeMap, toArray } from 'rxjs';
 import { threadEvents } from '../../pipelines/thread-events';
 import { createMemoryEventStore } from '../../src/store/memoryEventStore';
 import { sequentialIds, testScheduler } from '../helpers/marbles';
+import type { StoredThreadEvent } from '../../src/store/eventStore';
+import { threadViolations } from '../helpers/pipelineInvariants';
 import { RULE_CASES, summariseRow } from '../helpers/pipelineRuleCases';
 
 /** One frame per marble letter; the pipeline's rows, summarised, arrive as one array when the input completes. */
@@ -18,12 +20,14 @@ describe('rules E1–E7 through the whole pipeline (marbles)', () => {
     it(name, () => {
       const { input, output, values } = marblesFor(frames);
       let lastTurnOpen: boolean | undefined;
+      const stored: StoredThreadEvent[] = [];
       testScheduler().run(({ cold, expectObservable }) => {
         const rows = cold(input, values).pipe(
           threadEvents({ store: createMemoryEventStore(), newId: sequentialIds('t') }),
           mergeMap((step) => {
             if (!step.ok) throw new Error(`frame ${step.correlationId} rejected: ${step.error.message}`);
             lastTurnOpen = step.value.turnOpen;
+            stored.push(...step.value.rows);
             return step.value.rows;
           }),
           map(summariseRow),
@@ -32,6 +36,8 @@ describe('rules E1–E7 through the whole pipeline (marbles)', () => {
         expectObservable(rows).toBe(output, { r: expected });
       });
       if (turnOpenAfter !== undefined) expect(lastTurnOpen).to.equal(turnOpenAfter);
+      // E7 in every case: rows inside a turn carry its id, a new turn a new one; seqs gapless.
+      expect(threadViolations(stored, { allowOpenTurnAtEnd: true })).to.deep.equal([]);
     });
   }
 });
