@@ -1,5 +1,5 @@
 import { HostCommandError } from '../files/hostCommandError';
-import { JSON_RPC_ERROR, jsonRpcError, type JsonRpcError } from '../protocol/jsonRpc';
+import { issuesAt, JSON_RPC_ERROR, jsonRpcError, type JsonRpcError } from '../protocol/jsonRpc';
 import { hostCommands, isHostMethod, type HostMethod, type HostResult, type ParsedHostParams } from './contract';
 import { HOST_COMMAND_FAILED, HostCommandRefused } from './hostErrors';
 import { JsonRpcRequestSchema, type JsonRpcId, type JsonRpcResponse } from './jsonRpcMessages';
@@ -20,13 +20,13 @@ export function createHostDispatcher(handlers: HostHandlers, log: (message: stri
     const request = JsonRpcRequestSchema.safeParse(message);
     const id = idOf(message);
     if (!request.success) {
-      return fail(id, jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid JSON-RPC request', request.error.issues));
+      return fail(id, jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid JSON-RPC request', issuesAt(request.error)));
     }
     const { method } = request.data;
     if (!isHostMethod(method)) return fail(id, jsonRpcError(JSON_RPC_ERROR.methodNotFound, `unknown method ${method}`));
     const params = hostCommands[method].params.safeParse(request.data.params);
     if (!params.success) {
-      return fail(id, jsonRpcError(JSON_RPC_ERROR.invalidParams, `invalid params for ${method}`, params.error.issues));
+      return fail(id, jsonRpcError(JSON_RPC_ERROR.invalidParams, `invalid params for ${method}`, issuesAt(params.error, 'params')));
     }
     try {
       const handler = handlers[method] as (params: unknown) => Promise<unknown>;

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { JsonRpcRequestSchema, type JsonRpcRequest, type JsonRpcResponse } from '../daemon/jsonRpcMessages';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../daemon/protocolVersion';
-import { JSON_RPC_ERROR, jsonRpcError } from '../protocol/jsonRpc';
+import { issuesAt, JSON_RPC_ERROR, jsonRpcError } from '../protocol/jsonRpc';
 import { hasBearer } from '../server/authMiddleware';
 import type { HostDirectory } from '../server/hostDirectory';
 import type { UpgradeRoute } from '../server/upgrades';
@@ -55,7 +55,7 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
       const parsed = LinkHelloParamsSchema.safeParse(request.params);
       if (!parsed.success) {
         socket.close(LINK_CLOSE.badHello, 'the first request must be a valid link.hello');
-        return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidParams, 'invalid hello', parsed.error.issues) };
+        return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidParams, 'invalid hello', issuesAt(parsed.error, 'params')) };
       }
       const daemonHello = parsed.data;
       if (daemonHello.protocolVersion !== HOST_DAEMON_PROTOCOL_VERSION) {
@@ -77,7 +77,7 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
       socket,
       async (message) => {
         const parsed = JsonRpcRequestSchema.safeParse(message);
-        if (!parsed.success) return { jsonrpc: '2.0', id: null, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid request', parsed.error.issues) };
+        if (!parsed.success) return { jsonrpc: '2.0', id: null, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid request', issuesAt(parsed.error)) };
         const request = parsed.data;
         if (request.method === LINK_METHOD.hello) {
           if (hostId) return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'hello was already said') };

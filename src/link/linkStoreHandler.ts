@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { JsonRpcRequest, JsonRpcResponse } from '../daemon/jsonRpcMessages';
-import { JSON_RPC_ERROR, jsonRpcError } from '../protocol/jsonRpc';
+import { issuesAt, JSON_RPC_ERROR, jsonRpcError } from '../protocol/jsonRpc';
 import type { EventStore } from '../store/eventStore';
 import { createBatchApplier, SeqConflict } from './batchApplier';
 import { AppendBatchSchema, LastSeqParamsSchema, LINK_METHOD, ListParamsSchema, SEQ_CONFLICT } from './linkMessages';
@@ -49,6 +49,6 @@ class InvalidParams extends Error {
 
 function parse<S extends z.ZodType>(schema: S, params: unknown): z.infer<S> {
   const parsed = schema.safeParse(params);
-  if (!parsed.success) throw new InvalidParams(parsed.error.issues);
+  if (!parsed.success) throw new InvalidParams(issuesAt(parsed.error, 'params'));
   return parsed.data;
 }

@@ -1,6 +1,6 @@
 import { map, type OperatorFunction } from 'rxjs';
 import { z } from 'zod';
-import { JSON_RPC_ERROR, JsonRpcEnvelopeSchema, jsonRpcError } from '../protocol/jsonRpc';
+import { issuesAt, JSON_RPC_ERROR, JsonRpcEnvelopeSchema, jsonRpcError } from '../protocol/jsonRpc';
 import { errorStep, okStep, type IngestFrame, type Step } from '../protocol/pipelineItems';
 import {
   PromptSettledParamsSchema,
@@ -53,7 +53,7 @@ function parseWith(frame: unknown, quick: boolean): Parsed {
   if (plain) return inputOf(plain.method, plain.params, value, trusted);
   const envelope = JsonRpcEnvelopeSchema.safeParse(value);
   if (!envelope.success) {
-    return { error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'Invalid Request: not a JSON-RPC 2.0 envelope', issuesOf(envelope.error)) };
+    return { error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'Invalid Request: not a JSON-RPC 2.0 envelope', issuesAt(envelope.error)) };
   }
   return inputOf(envelope.data.method, envelope.data.params, value, withParams);
 }
@@ -84,7 +84,7 @@ function inputOf(method: string, params: unknown, value: unknown, read: ReadPara
 
 function withParams<S extends z.ZodType>(schema: S, params: unknown, toInput: (p: z.infer<S>) => TurnInput): Parsed {
   const result = schema.safeParse(params);
-  if (!result.success) return { error: jsonRpcError(JSON_RPC_ERROR.invalidParams, 'Invalid params', issuesOf(result.error)) };
+  if (!result.success) return { error: jsonRpcError(JSON_RPC_ERROR.invalidParams, 'Invalid params', issuesAt(result.error, 'params')) };
   return { input: toInput(result.data) };
 }
 
@@ -93,6 +93,3 @@ function trusted<S extends z.ZodType>(_schema: S, params: unknown, toInput: (p: 
   return { input: toInput(params as z.infer<S>) };
 }
 
-function issuesOf(error: z.ZodError): Array<{ path: string; message: string }> {
-  return error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
-}

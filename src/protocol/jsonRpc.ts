@@ -31,3 +31,20 @@ export type JsonRpcEnvelope = z.infer<typeof JsonRpcEnvelopeSchema>;
 export function jsonRpcError(code: number, message: string, data?: unknown): JsonRpcError {
   return data === undefined ? { code, message } : { code, message, data };
 }
+
+/** One zod issue as JSON-RPC error `data` carries it: the path runs from the frame's root, as zod names it. */
+export interface JsonRpcIssue {
+  path: Array<string | number>;
+  message: string;
+}
+
+/**
+ * zod's issues with their paths from the frame's root: a params schema's issue gets `params` in front, so
+ * every JSON-RPC answer of the service names the failing field the same way (`["params", "message", "type"]`).
+ */
+export function issuesAt(error: z.ZodError, ...prefix: Array<string | number>): JsonRpcIssue[] {
+  return error.issues.map((issue) => ({
+    path: [...prefix, ...issue.path.map((key) => (typeof key === 'number' ? key : String(key)))],
+    message: issue.message,
+  }));
+}

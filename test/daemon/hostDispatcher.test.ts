@@ -55,7 +55,7 @@ describe('host daemon: JSON-RPC dispatcher of the contract', () => {
   it('answers -32602 with zod issues for params failing the contract', async () => {
     const response = await dispatch({ jsonrpc: '2.0', id: 2, method: 'thread.status', params: { threadId: 'nope' } });
     expect(response).to.have.nested.property('error.code', -32602);
-    expect((response as any).error.data[0].path).to.deep.equal(['threadId']);
+    expect((response as any).error.data[0].path).to.deep.equal(['params', 'threadId']);
   });
 
   it('carries a host file refusal as error data with its stable hostCode', async () => {

@@ -70,21 +70,36 @@ describe('server: agent intake over WebSocket', () => {
     expect(socket.readyState).to.equal(WebSocket.OPEN);
   });
 
-  it('answers an unknown method with -32601', async () => {
+  it('answers an unknown method with -32601 and keeps the socket open', async () => {
     const answer = await rpc(socket, { jsonrpc: '2.0', method: 'sdk/nope', params: { threadId }, id: 5 });
     expect(answer.error.code).to.equal(-32601);
+    expect((await rpc(socket, sdk(threadId, { type: 'turn_start' }, 51))).result).to.deep.equal({ seqs: [] });
   });
 
-  it('answers invalid params with -32602 and the issue path from zod', async () => {
+  it('answers invalid params with -32602 and the issue path from zod, from the frame root, and keeps the socket open', async () => {
     const answer = await rpc(socket, { jsonrpc: '2.0', method: 'sdk/message', params: { threadId, message: { notype: 1 } }, id: 6 });
     expect(answer.error.code).to.equal(-32602);
-    expect(JSON.stringify(answer.error.data)).to.contain('type');
+    expect(answer.error.data.map((issue: { path: unknown }) => issue.path)).to.deep.include(['params', 'message', 'type']);
+    const badThreadId = await rpc(socket, { jsonrpc: '2.0', method: 'sdk/message', params: { threadId: 'nope', message: { type: 'x' } }, id: 61 });
+    expect(badThreadId.error.data.map((issue: { path: unknown }) => issue.path)).to.deep.equal([['params', 'threadId']]);
+    expect((await rpc(socket, sdk(threadId, { type: 'turn_start' }, 62))).result).to.deep.equal({ seqs: [] });
   });
 
-  it('answers a frame for an unknown thread with -32602 and stores nothing', async () => {
+  it('answers a frame for an unknown thread with -32602 naming params.threadId', async () => {
     const answer = await rpc(socket, agentStart('thr_doesnotexist', 8));
     expect(answer.error.code).to.equal(-32602);
     expect(answer.error.message).to.contain('unknown thread');
+    expect(answer.error.data.map((issue: { path: unknown }) => issue.path)).to.deep.equal([['params', 'threadId']]);
+  });
+
+  it('never answers a notification, not even a refused one (JSON-RPC 2.0): the next answer is the next request\'s', async () => {
+    const received: Array<{ id: unknown }> = [];
+    socket.on('message', (data) => received.push(JSON.parse(data.toString())));
+    socket.send(JSON.stringify(agentStart('thr_doesnotexist'))); // unknown thread
+    socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'sdk/nope', params: { threadId } })); // unknown method
+    socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'sdk/message', params: { threadId, message: {} } })); // invalid params
+    expect((await rpc(socket, sdk(threadId, { type: 'turn_start' }, 71))).result).to.deep.equal({ seqs: [] });
+    expect(received.map((message) => message.id)).to.deep.equal([71]);
   });
 
   it('closes only the socket that sent an oversize frame (1009); other sockets keep working', async () => {
@@ -96,10 +111,12 @@ describe('server: agent intake over WebSocket', () => {
     other.close();
   });
 
-  it('refuses a connection without the bearer token (401)', async () => {
-    const refused = new WebSocket(`${t.server.url.replace('http', 'ws')}/api/v1/intake`, { headers: { authorization: 'Bearer wrong-token-123456' } });
-    const status = await new Promise<number>((resolve) => refused.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
-    expect(status).to.equal(401);
+  it('refuses a connection with a wrong bearer token or none (401)', async () => {
+    for (const headers of [{ authorization: 'Bearer wrong-token-123456' }, {}]) {
+      const refused = new WebSocket(`${t.server.url.replace('http', 'ws')}/api/v1/intake`, { headers });
+      const status = await new Promise<number>((resolve) => refused.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
+      expect(status, JSON.stringify(headers)).to.equal(401);
+    }
   });
 
   it('drops a peer that stops answering pings', async () => {

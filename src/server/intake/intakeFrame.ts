@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HostRequestError } from '../../daemon/hostErrors';
 import type { JsonRpcResponse } from '../../daemon/jsonRpcMessages';
-import { JSON_RPC_ERROR, JsonRpcEnvelopeSchema, jsonRpcError, type JsonRpcError } from '../../protocol/jsonRpc';
+import { issuesAt, JSON_RPC_ERROR, JsonRpcEnvelopeSchema, jsonRpcError, type JsonRpcError } from '../../protocol/jsonRpc';
 import { parsePromptSignalMethod, SDK_MESSAGE_METHOD } from '../../protocol/signals';
 import type { Registry } from '../../registry/registry';
 import type { HostDirectory } from '../hostDirectory';
@@ -17,9 +17,13 @@ export interface IntakeDeps {
   timeoutMs: number;
 }
 
-/** `answer` settles with the JSON-RPC answer (undefined for a notification that went through). */
+/**
+ * `answer` settles with the JSON-RPC answer once the frame is stored or refused. For a notification (a valid
+ * envelope without an id) it is only for the server's log: JSON-RPC 2.0 never answers a notification.
+ */
 export interface DispatchedFrame {
-  answer: Promise<JsonRpcResponse | undefined>;
+  answer: Promise<JsonRpcResponse>;
+  notification: boolean;
 }
 
 /**
@@ -28,7 +32,9 @@ export interface DispatchedFrame {
  * without waiting for it to be stored; `answer` waits for that. Translation happens in the host's pipeline.
  */
 export async function dispatchIntakeFrame(deps: IntakeDeps, text: string): Promise<DispatchedFrame> {
-  const now = (response: JsonRpcResponse | undefined): DispatchedFrame => ({ answer: Promise.resolve(response) });
+  // Until the envelope is known to be valid, the frame may have been meant as a request: it is answered.
+  let notification = false;
+  const now = (response: JsonRpcResponse): DispatchedFrame => ({ answer: Promise.resolve(response), notification });
   let message: unknown;
   try {
     message = JSON.parse(text);
@@ -36,14 +42,14 @@ export async function dispatchIntakeFrame(deps: IntakeDeps, text: string): Promi
     return now(failure(null, jsonRpcError(JSON_RPC_ERROR.parseError, 'parse error: the frame is not JSON')));
   }
   const envelope = JsonRpcEnvelopeSchema.safeParse(message);
-  if (!envelope.success) return now(failure(idOf(message), jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid request: not a JSON-RPC 2.0 request or notification', issuesOf(envelope.error))));
+  if (!envelope.success) return now(failure(idOf(message), jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid request: not a JSON-RPC 2.0 request or notification', issuesAt(envelope.error))));
   const { method, id } = envelope.data;
-  const answer = (result: unknown): JsonRpcResponse | undefined => (id === undefined ? undefined : { jsonrpc: '2.0', id, result });
+  notification = id === undefined;
   if (method !== SDK_MESSAGE_METHOD && !parsePromptSignalMethod(method)) {
     return now(failure(id ?? null, jsonRpcError(JSON_RPC_ERROR.methodNotFound, `method not found: ${method} (the intake takes sdk/message and <providerId>/prompt/started|settled)`)));
   }
   const params = ThreadParamsSchema.safeParse(envelope.data.params);
-  if (!params.success) return now(failure(id ?? null, jsonRpcError(JSON_RPC_ERROR.invalidParams, 'invalid params', issuesOf(params.error))));
+  if (!params.success) return now(failure(id ?? null, jsonRpcError(JSON_RPC_ERROR.invalidParams, 'invalid params', issuesAt(params.error, 'params'))));
   const thread = await deps.registry.threads.get(params.data.threadId);
   if (!thread) {
     return now(failure(id ?? null, jsonRpcError(JSON_RPC_ERROR.invalidParams, `unknown thread ${params.data.threadId}`, [{ path: ['params', 'threadId'], message: 'no such thread' }])));
@@ -54,9 +60,10 @@ export async function dispatchIntakeFrame(deps: IntakeDeps, text: string): Promi
   const stored = link.request('thread.ingest', { frame: envelope.data, providerThreadId: thread.providerThreadId }, { timeoutMs: deps.timeoutMs });
   return {
     answer: stored.then(
-      ({ seqs }) => answer({ seqs }),
+      ({ seqs }): JsonRpcResponse => ({ jsonrpc: '2.0', id: id ?? null, result: { seqs } }),
       (error: unknown) => failure(id ?? null, rpcErrorOf(error, thread.hostId)),
     ),
+    notification,
   };
 }
 
@@ -68,10 +75,6 @@ function rpcErrorOf(error: unknown, hostId: string): JsonRpcError {
   // The pipeline's own code and data (e.g. -32602 with zod's issue path) go back to the sender unchanged.
   if (f.kind === 'refused') return jsonRpcError(f.rpcCode, error.message, f.details);
   return jsonRpcError(JSON_RPC_ERROR.internalError, error.message);
-}
-
-function issuesOf(error: z.ZodError): { path: PropertyKey[]; message: string }[] {
-  return error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
 }
 
 function idOf(message: unknown): string | number | null {

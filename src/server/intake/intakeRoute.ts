@@ -22,7 +22,8 @@ const INTERNAL_ERROR: JsonRpcResponse = { jsonrpc: '2.0', id: null, error: { cod
  * `ws://HOST:PORT/api/v1/intake`: any pi process streams JSON-RPC frames into existing threads. Frames of one
  * socket are handed to the host strictly one after another, so a thread's events keep the order they were
  * sent in; storing overlaps (up to `maxInFlight`), so a fast sender is not held to one store round trip per
- * frame. A bad frame gets an error answer and the socket stays open; only an oversize frame closes it (1009).
+ * frame. A bad request gets an error answer (a notification's failure is only logged: JSON-RPC answers no
+ * notification) and the socket stays open; only an oversize frame closes it (1009).
  */
 export function createIntakeRoute(deps: IntakeDeps, options: IntakeOptions): UpgradeRoute & { close(): Promise<void> } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes });
@@ -30,17 +31,21 @@ export function createIntakeRoute(deps: IntakeDeps, options: IntakeOptions): Upg
   wss.on('connection', (socket) => {
     let handOver = Promise.resolve();
     const inFlight = new Set<Promise<void>>();
-    const reply = (response: JsonRpcResponse | undefined) => {
-      if (response && socket.readyState === socket.OPEN) socket.send(JSON.stringify(response));
+    const reply = (response: JsonRpcResponse) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(response));
+    };
+    // JSON-RPC 2.0 never answers a notification, not even its failure: the sender chose not to hear back.
+    const note = (response: JsonRpcResponse) => {
+      if ('error' in response) options.log(`intake notification refused: ${response.error.code} ${response.error.message}`);
     };
     socket.on('message', (data: RawData) => {
       handOver = handOver.then(async () => {
         if (inFlight.size >= options.maxInFlight) await Promise.race(inFlight);
-        const { answer } = await dispatchIntakeFrame(deps, rawText(data)).catch((error: unknown) => {
+        const { answer, notification } = await dispatchIntakeFrame(deps, rawText(data)).catch((error: unknown) => {
           options.log(`intake frame failed: ${String(error)}`);
-          return { answer: Promise.resolve(INTERNAL_ERROR) };
+          return { answer: Promise.resolve(INTERNAL_ERROR), notification: false };
         });
-        const tracked: Promise<void> = answer.then(reply).finally(() => inFlight.delete(tracked));
+        const tracked: Promise<void> = answer.then(notification ? note : reply).finally(() => inFlight.delete(tracked));
         inFlight.add(tracked);
       });
     });
