@@ -4,6 +4,7 @@ import { open, stat } from 'node:fs/promises';
 import type { ReadFileResult } from '../protocol/hostFiles';
 import { FILE_READ_CONFIG } from './fileReadConfig';
 import { HostCommandError } from './hostCommandError';
+import { readToEnd } from './readToEnd';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -23,6 +24,7 @@ export async function readRegularFile(
   });
   if (stats.isDirectory()) throw new HostCommandError('not_a_file', `is a directory, not a file: ${label}`);
   if (!stats.isFile()) throw new HostCommandError('not_a_file', `not a regular file (FIFO, socket or device): ${label}`);
+  // A size over the cap is refused without reading; a size under it proves nothing (see below).
   if (stats.size > maxBytes) throw tooLarge(label, stats.size, maxBytes);
   const handle = await open(absolutePath, constants.O_RDONLY | constants.O_NONBLOCK).catch(
     (error: NodeJS.ErrnoException) => {
@@ -30,18 +32,15 @@ export async function readRegularFile(
     },
   );
   try {
-    if (!(await handle.stat()).isFile()) throw new HostCommandError('not_a_file', `not a regular file: ${label}`);
-    // Read one byte past the cap: a file that grew since the stat is caught here.
-    const buffer = Buffer.alloc(Math.min(maxBytes + 1, Math.max(stats.size + 1, 64 * 1024)));
-    let length = 0;
-    for (;;) {
-      if (length === buffer.length) break;
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-    }
-    if (length > maxBytes) throw tooLarge(label, length, maxBytes);
-    return encode(buffer.subarray(0, length));
+    const opened = await handle.stat();
+    if (!opened.isFile()) throw new HostCommandError('not_a_file', `not a regular file: ${label}`);
+    // The cap applies to the bytes read, not to the stat size: procfs reports 0 for any content, and a
+    // file may grow or shrink between the stat and the read.
+    const bytes = await readToEnd(handle, opened.size, maxBytes).catch((error: NodeJS.ErrnoException) => {
+      throw refusalFor(error, label, notFound);
+    });
+    if (bytes.length > maxBytes) throw tooLarge(label, Math.max(opened.size, bytes.length), maxBytes);
+    return encode(bytes);
   } finally {
     await handle.close();
   }
@@ -62,8 +61,9 @@ function decodeUtf8(bytes: Buffer): string | null {
   }
 }
 
+/** `size` is the stat size, or the bytes read when more (at least `maxBytes + 1`: reading stops there). */
 function tooLarge(label: string, size: number, maxBytes: number): HostCommandError {
-  return new HostCommandError('too_large', `file is ${size} bytes, more than the ${maxBytes}-byte read limit: ${label}`, {
+  return new HostCommandError('too_large', `file is over the ${maxBytes}-byte read limit (${size} bytes or more): ${label}`, {
     sizeBytes: size,
     maxReadBytes: maxBytes,
   });

@@ -9,7 +9,7 @@ export interface DirectoryNode {
   /** The directory's own listed entry; null for the root. */
   readonly entry: WalkEntry | null;
   stamp: DirectoryStamp | null;
-  /** `Date.now()` just before the last read of this directory. */
+  /** The time (`Date.now()`, or the snapshot's clock) just before the last read of this directory. */
   readAt: number;
   /** Listed direct entries (rules 1–3). */
   entries: WalkEntry[];

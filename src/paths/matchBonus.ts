@@ -54,6 +54,18 @@ export function bonusAt(original: string, index: number): number {
   return bonusBetween(classOf(previousCode), classOf(code));
 }
 
+/**
+ * Bonus for matching the first unit of `name` inside a relative path, where it follows a `/`: what
+ * `bonusAt(path, path.length - name.length)` gives, without reading (and flattening) the path string.
+ */
+export function bonusAfterSlash(name: string): number {
+  const code = name.charCodeAt(0);
+  if (code < 128) return asciiBonus(ASCII_CLASS[SLASH_CODE], ASCII_CLASS[code]);
+  return bonusBetween(CharClass.Delimiter, classOf(code));
+}
+
+const SLASH_CODE = 0x2f;
+
 /** The text's start counts as whitespace before its first character. */
 const START_OF_TEXT = 32;
 const CLASS_COUNT = 6;

@@ -3,10 +3,11 @@ import { bonusAt } from './matchBonus';
 import type { WalkEntry } from './walkEntry';
 
 /**
- * The folded units of an entry's relative path for a path query, put together from its directory's units
- * (built once per directory and kept on the directory entry) + `/` + its name's units. Folding works code
- * point by code point, so this equals folding the whole path; only the bonus of the name's first unit
- * changes, as it now follows a `/`.
+ * The folded units of an entry's relative path, for the positions of a path query's returned rows, put
+ * together from its directory's units (built once per directory and kept on the directory entry) + `/` +
+ * its name's units. Folding works code point by code point, so this equals folding the whole path; only
+ * the bonus of the name's first unit changes, as it now follows a `/`. (Scores of a whole listing are
+ * continued directory by directory instead: `pathAlignment.ts`.)
  */
 export interface PathUnits extends FoldedUnits {
   readonly length: number;

@@ -21,20 +21,14 @@ export function prepareQuery(raw: string): PreparedQuery {
 }
 
 /**
- * Score of an entry whose folded name is `name` [start, start + length), or NO_MATCH. On top of the
- * fuzzy score (of the name, or for a path query of the whole relative path): the exact name beats every
- * name that merely contains it (`index.ts`/`reindex.ts`, `.env`/`.env.example`), and a name that starts
- * with the query, or whose stem equals it, gets a nudge (`index` → `index.ts` before `indexer.ts`).
- * The ranker calls this with its `NameIndex`; `scoreEntry` with the units of one name (name queries).
+ * Name-query score of an entry whose folded name is `name` [start, start + length), or NO_MATCH. On top
+ * of the fuzzy score of the name: the exact name beats every name that merely contains it
+ * (`index.ts`/`reindex.ts`, `.env`/`.env.example`), and a name that starts with the query, or whose stem
+ * equals it, gets a nudge (`index` → `index.ts` before `indexer.ts`). The ranker calls this with its
+ * `NameIndex`; `scoreEntry` with the units of one name. Path queries: `pathAlignment.ts` + `nameBonus`.
  */
-export function scoreUnits(query: PreparedQuery, entry: WalkEntry, name: FoldedUnits, start: number, length: number): number {
-  let fuzzy: number;
-  if (query.matchesPath) {
-    const path = assemblePathUnits(entry, name, start, length);
-    fuzzy = fuzzyScore(query.folded.text, path.units, path.bonus, 0, path.length);
-  } else {
-    fuzzy = fuzzyScore(query.folded.text, name.units, name.bonus, start, length);
-  }
+export function scoreNameUnits(query: PreparedQuery, name: FoldedUnits, start: number, length: number): number {
+  const fuzzy = fuzzyScore(query.folded.text, name.units, name.bonus, start, length);
   if (fuzzy === NO_MATCH) return NO_MATCH;
   return fuzzy + nameBonus(query, name.units, start, length);
 }
@@ -63,7 +57,7 @@ export function positionsOfUnits(query: PreparedQuery, entry: WalkEntry, name: F
  */
 export function scoreEntry(query: PreparedQuery, entry: WalkEntry): number {
   const name = foldedUnitsOf(entry.name);
-  if (!query.matchesPath) return scoreUnits(query, entry, name, 0, name.units.length);
+  if (!query.matchesPath) return scoreNameUnits(query, name, 0, name.units.length);
   const path = foldedUnitsOf(entry.path);
   const fuzzy = fuzzyScore(query.folded.text, path.units, path.bonus, 0, path.units.length);
   if (fuzzy === NO_MATCH) return NO_MATCH;
@@ -86,7 +80,8 @@ export function entryPositions(query: PreparedQuery, entry: WalkEntry): number[]
   return [...new Set(indexes)];
 }
 
-function nameBonus(query: PreparedQuery, units: Uint16Array, start: number, length: number): number {
+/** The exact-name and prefix bonuses added to a fuzzy score (0 when neither applies). */
+export function nameBonus(query: PreparedQuery, units: Uint16Array, start: number, length: number): number {
   const wanted = query.nameFolded;
   if (wanted.length === 0 || !startsWith(units, start, length, wanted)) return 0;
   // Larger than the best fuzzy score a query of this length can reach, so exact always ranks first.

@@ -1,8 +1,9 @@
 import { charSetOf } from './foldForMatch';
 import { NO_MATCH } from './fuzzyMatch';
 import { AT_ROOT, type NameIndex } from './nameIndex';
+import { createPathAligner } from './pathAlignment';
 import { matchedBeforeName } from './pathPrefilter';
-import { scoreUnits, type PreparedQuery } from './scoreEntry';
+import { nameBonus, scoreNameUnits, type PreparedQuery } from './scoreEntry';
 import type { WalkEntry } from './walkEntry';
 
 /**
@@ -26,7 +27,7 @@ function scoreNameQuery(query: PreparedQuery, entries: readonly WalkEntry[], ind
   let count = 0;
   for (let slot = 0; slot < entries.length; slot += 1) {
     if ((charSet[slot] & wanted) !== wanted) continue;
-    const score = scoreUnits(query, entries[slot], index, start[slot], start[slot + 1] - start[slot]);
+    const score = scoreNameUnits(query, index, start[slot], start[slot + 1] - start[slot]);
     if (score === NO_MATCH) continue;
     scores[slot] = score;
     slots[count] = slot;
@@ -36,9 +37,10 @@ function scoreNameQuery(query: PreparedQuery, entries: readonly WalkEntry[], ind
 }
 
 /**
- * Scores every entry whose relative path has the query as a subsequence. The greedy match state after
- * each directory's path is kept by slot, so each entry reads only its own name (walks list a directory
- * before what it holds; otherwise, or when the directory is not in the listing, `matchedBeforeName`).
+ * Scores every entry whose relative path has the query as a subsequence. The prefilter's greedy match
+ * state after each directory's path is kept by slot, so each entry reads only its own name (walks list a
+ * directory before what it holds; otherwise, or when the directory is not in the listing,
+ * `matchedBeforeName`); the score is then continued from the directory's alignment (`pathAlignment.ts`).
  */
 function scorePathQuery(query: PreparedQuery, entries: readonly WalkEntry[], index: NameIndex, scores: Int32Array, slots: Int32Array): number {
   const text = query.folded.text;
@@ -47,6 +49,7 @@ function scorePathQuery(query: PreparedQuery, entries: readonly WalkEntry[], ind
   const matchedThrough = new Int32Array(entries.length).fill(UNKNOWN);
   // charSetOf(text.slice(k)): a file whose name lacks a unit still to be matched is out without reading it.
   const stillWanted = Int32Array.from({ length: text.length + 1 }, (_, k) => charSetOf(text.slice(k)));
+  const aligner = createPathAligner(text, index);
   let count = 0;
   for (let slot = 0; slot < entries.length; slot += 1) {
     const parent = parentSlot[slot];
@@ -61,9 +64,9 @@ function scorePathQuery(query: PreparedQuery, entries: readonly WalkEntry[], ind
     }
     matchedThrough[slot] = matched;
     if (matched < text.length) continue;
-    const score = scoreUnits(query, entries[slot], index, start[slot], start[slot + 1] - start[slot]);
-    if (score === NO_MATCH) continue;
-    scores[slot] = score;
+    const fuzzy = aligner.score(entries[slot], slot);
+    if (fuzzy === NO_MATCH) continue;
+    scores[slot] = fuzzy + nameBonus(query, units, start[slot], start[slot + 1] - start[slot]);
     slots[count] = slot;
     count += 1;
   }

@@ -22,6 +22,11 @@ export interface TreeSnapshot {
 
 export interface TreeSnapshotOptions {
   racyWindowMs?: number;
+  /**
+   * The time a read happens, in ms since the epoch as file times are (default `Date.now`). Tests set it
+   * ahead to act out a file server whose clock lags this host's, where only the stamps tell a change.
+   */
+  clock?: () => number;
   /** Where directories are read; default: the process's worker pool. */
   reader?: DirectoryReader;
   /** Record directory stamps for the next refresh (default). A one-off walk has no next refresh. */
@@ -31,6 +36,7 @@ export interface TreeSnapshotOptions {
 export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = {}): TreeSnapshot {
   const context: WalkContext = {
     racyWindowMs: options.racyWindowMs ?? PATH_LISTING_CONFIG.racyWindowMs,
+    clock: options.clock ?? Date.now,
     reader: options.reader ?? sharedDirectoryReader(),
     counters: { directoriesRead: 0 },
   };
@@ -89,6 +95,7 @@ async function statRoot(root: string): Promise<Stats> {
 
 interface WalkContext {
   racyWindowMs: number;
+  clock: () => number;
   reader: DirectoryReader;
   counters: { directoriesRead: number };
 }
@@ -117,7 +124,7 @@ function revalidate(top: DirectoryNode, context: WalkContext): Promise<{ changed
       queue.splice(-Math.min(most, Math.max(1, Math.ceil(queue.length / reader.parallelism))));
     const startRead = (): void => {
       const batch = takeBatch(toRead, READ_BATCH);
-      const readAt = Date.now();
+      const readAt = context.clock();
       for (const node of batch) {
         unstamped.push(node);
         node.stamp = null;
@@ -193,6 +200,8 @@ function isUnchanged(node: DirectoryNode, now: DirectoryStamp, racyWindowMs: num
   // Inode and ctime catch a directory replaced by one whose mtime is old (`mv` of an old folder, tar).
   if (stamp.ino !== now.ino || stamp.mtimeMs !== now.mtimeMs || stamp.ctimeMs !== now.ctimeMs) return false;
   // git's racy-timestamp rule: a change in the same tick as our read would leave the stamp unchanged.
-  // A stamp taken after the read is safe for the same reason: a change in between lands in this window.
-  return now.mtimeMs < node.readAt - racyWindowMs;
+  // Stamps are taken after the read, so a change in between is in the stamp; it is caught because it
+  // moved the ctime past the read. The ctime, not only the mtime: tar and rsync put mtimes back, and
+  // nothing can put a ctime back.
+  return Math.max(now.mtimeMs, now.ctimeMs) < node.readAt - racyWindowMs;
 }

@@ -14,7 +14,8 @@ export interface WalkEntry {
   readonly parent?: WalkEntry | null;
   /**
    * Folded units of this entry's path (`foldedUnits.ts`), built for a directory the first time a path
-   * query scores an entry below it; paths of an entry never change, so it stays valid.
+   * query needs it (positions of a returned row below it; a listing without its directories); paths of
+   * an entry never change, so it stays valid.
    */
   pathUnits?: FoldedUnits;
   /**

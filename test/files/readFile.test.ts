@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FILE_READ_CONFIG } from '../../src/files/fileReadConfig';
 import { readFile } from '../../src/files/readFile';
@@ -80,6 +80,33 @@ describe('readFile (host.read_file)', () => {
     writeFileSync(edge, '');
     truncateSync(edge, FILE_READ_CONFIG.maxReadBytes);
     expect(await readFile({ path: edge })).to.include({ sizeBytes: FILE_READ_CONFIG.maxReadBytes, encoding: 'base64' });
+  });
+
+  describe('procfs files, whose stat size is 0 whatever they hold', () => {
+    const withProc = existsSync('/proc/self') ? it : it.skip;
+
+    withProc('reads /proc/kallsyms to its end: the same bytes and sha256 as a plain read', async function () {
+      let expected: Buffer;
+      try {
+        expected = readFileSync('/proc/kallsyms');
+      } catch {
+        return this.skip(); // kallsyms hidden from this container
+      }
+      // A 64 KiB buffer sized from the stat would come back short with a wrong sha256.
+      expect(expected.length).to.be.greaterThan(64 * 1024);
+      const result = await readFile({ path: '/proc/kallsyms' }).catch((error) => error);
+      if (expected.length > FILE_READ_CONFIG.maxReadBytes) return expect(result).to.include({ code: 'too_large' });
+      expect(result).to.include({ encoding: 'utf8', sizeBytes: expected.length, sha256: sha256(expected) });
+    });
+
+    withProc('reads /proc/self/smaps whole: it ends with the VmFlags line of its last mapping', async () => {
+      const result = await readFile({ path: '/proc/self/smaps' });
+      expect(result.encoding).to.equal('utf8');
+      expect(result.sizeBytes).to.equal(Buffer.byteLength(result.content));
+      expect(result.sha256).to.equal(sha256(result.content));
+      expect(result.content.endsWith('\n')).to.equal(true);
+      expect(result.content.trimEnd().split('\n').at(-1)).to.match(/^VmFlags:/);
+    });
   });
 
   it('refuses a relative path or extra fields with invalid_params', async () => {

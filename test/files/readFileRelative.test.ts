@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
+import { HOST_COMMAND_ERROR_HTTP_STATUS, type HostCommandError } from '../../src/files/hostCommandError';
 import { readFileRelative } from '../../src/files/readFileRelative';
 import { createTempTree, removeTempTree } from '../helpers/tempTree';
 
@@ -30,9 +31,18 @@ describe('readFileRelative (host.read_file_relative)', () => {
   it('with dotfiles deny, a dot path answers exactly like a missing file (skill-file-not-found)', async () => {
     const missing = await failure('skills/missing.md');
     expect(missing).to.include({ code: 'not_found', message: 'file not found: skills/missing.md' });
+    // Everything but the path in the message: what the server turns into a 404 problem body.
+    const shape = (error: HostCommandError) => ({
+      name: error.name,
+      code: error.code,
+      details: error.details,
+      status: HOST_COMMAND_ERROR_HTTP_STATUS[error.code],
+    });
+    expect(shape(missing)).to.deep.equal({ name: 'HostCommandError', code: 'not_found', details: undefined, status: 404 });
     for (const path of ['skills/.hidden.md', 'skills/.private/notes.md', 'link-into-dot.md']) {
       const denied = await failure(path);
       expect({ code: denied.code, message: denied.message }).to.deep.equal({ code: 'not_found', message: `file not found: ${path}` });
+      expect(shape(denied)).to.deep.equal(shape(missing));
     }
   });
 

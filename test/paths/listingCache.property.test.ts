@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPathLister } from '../../src/paths/pathLister';
 import { ageDirectories, createTempTree, removeTempTree } from '../helpers/tempTree';
@@ -8,7 +8,8 @@ import { ageDirectories, createTempTree, removeTempTree } from '../helpers/tempT
 type Mutation =
   | { op: 'createFile' | 'mkdir'; dir: number; name: string }
   | { op: 'remove' | 'toSymlink' | 'swapKind' | 'replaceWithOld'; target: number }
-  | { op: 'rename'; target: number; dir: number; name: string };
+  | { op: 'rename'; target: number; dir: number; name: string }
+  | { op: 'symlinkToFile' | 'symlinkToDir' | 'retargetSymlink'; link: number };
 
 const nameArb = fc.constantFrom('a', 'b', '.x', 'node_modules', '.git', 'c d', 'e\u0301');
 const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
@@ -18,7 +19,22 @@ const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
     target: fc.nat(),
   }),
   fc.record({ op: fc.constant('rename' as const), target: fc.nat(), dir: fc.nat(), name: nameArb }),
+  fc.record({
+    op: fc.constantFrom('symlinkToFile' as const, 'symlinkToDir' as const, 'retargetSymlink' as const),
+    link: fc.nat(),
+  }),
 );
+
+/** Symlinks under `root` (relative paths), not followed: the targets of the symlink mutations. */
+function symlinksUnder(root: string, relative = ''): string[] {
+  const found: string[] = [];
+  for (const dirent of readdirSync(join(root, relative), { withFileTypes: true })) {
+    const path = relative === '' ? dirent.name : `${relative}/${dirent.name}`;
+    if (dirent.isSymbolicLink()) found.push(path);
+    else if (dirent.isDirectory()) found.push(...symlinksUnder(root, path));
+  }
+  return found;
+}
 
 /** Applies one change to the real tree; targets are picked among what a fresh walk lists right now. */
 function apply(root: string, mutation: Mutation, files: string[], directories: string[]): void {
@@ -31,6 +47,20 @@ function apply(root: string, mutation: Mutation, files: string[], directories: s
         return writeFileSync(at(join(dirs[mutation.dir % dirs.length], mutation.name)), 'x');
       case 'mkdir':
         return mkdirSync(at(join(dirs[mutation.dir % dirs.length], mutation.name)));
+      case 'symlinkToFile':
+      case 'symlinkToDir':
+      case 'retargetSymlink': {
+        // A real file or directory back where a symlink was, or the link pointed elsewhere.
+        const links = symlinksUnder(root);
+        if (links.length === 0) return;
+        const link = links[mutation.link % links.length];
+        const target = readlinkSync(at(link));
+        unlinkSync(at(link));
+        if (mutation.op === 'symlinkToFile') writeFileSync(at(link), '');
+        else if (mutation.op === 'symlinkToDir') mkdirSync(at(join(link, 'inside')), { recursive: true });
+        else symlinkSync(target === '.' ? '..' : '.', at(link));
+        return;
+      }
       case 'rename': {
         if (all.length === 0) return;
         const source = all[mutation.target % all.length];
@@ -69,14 +99,23 @@ function moveInOldDirectory(root: string, target: string): void {
   }
 }
 
+/** Short, so a run need not wait 2 s for its fresh directories to settle; longer than the clock's tick. */
+const RACY_WINDOW_MS = 50;
+
 describe('cached listings (property): identical to a fresh walk after any sequence of changes', () => {
-  it('holds for random creates, deletes, renames, file↔dir and symlink swaps', async () => {
+  it('holds for random creates, deletes, renames, file↔dir and symlink swaps, both ways', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(mutationArb, { minLength: 1, maxLength: 12 }), async (mutations) => {
-        const root = createTempTree({ src: { 'index.ts': '', lib: { 'util.ts': '' } }, docs: { 'a.md': '' }, 'top.txt': '' });
-        ageDirectories(root); // settled, so only real changes (or the racy rule) make the cache re-read
+        const root = createTempTree({
+          src: { 'index.ts': '', lib: { 'util.ts': '' }, 'lib-link': { symlink: 'lib' } },
+          docs: { 'a.md': '', 'top-link': { symlink: '../top.txt' } },
+          'top.txt': '',
+        });
+        ageDirectories(root);
+        // Past the racy window (a ctime cannot be aged), so only real changes make the cache re-read.
+        await new Promise((resolve) => setTimeout(resolve, RACY_WINDOW_MS + 20));
         try {
-          const cached = createPathLister();
+          const cached = createPathLister({ racyWindowMs: RACY_WINDOW_MS });
           const fresh = createPathLister({ cache: false });
           for (const mutation of mutations) {
             const now = await fresh.listPaths({ path: root, limit: 10_000 });

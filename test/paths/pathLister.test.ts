@@ -76,20 +76,33 @@ describe('createPathLister().listPaths (host.list_paths)', () => {
     expect(files.paths.every((entry) => entry.kind === 'file')).to.equal(true);
   });
 
-  it('the same tree gives the same answer whatever order it was created in', async () => {
-    const spec: TreeSpec = { b: { 'ab.ts': '' }, a: { 'ab.ts': '' }, 'abc.ts': '', 'ab.ts': '', 'xab.ts': '' };
-    const reversed: TreeSpec = Object.fromEntries(Object.entries(spec).reverse());
-    const first = createTempTree(spec);
-    const second = createTempTree(reversed);
-    try {
-      for (const query of [undefined, 'ab', 'a']) {
-        const one = await lister.listPaths({ path: first, query });
-        const two = await lister.listPaths({ path: second, query });
-        expect(two).to.deep.equal(one);
+  // Order independence is a property of the ranking stages: `rankingOrder.property.test.ts` feeds them the
+  // same entries in random orders (a file system's `readdir` order cannot be chosen from here).
+
+  describe('a `/` in the query matches a path separator, and what follows it a segment start', () => {
+    const treeOfFiles = (paths: string[]): TreeSpec => {
+      const tree: TreeSpec = {};
+      for (const path of paths) {
+        const parts = path.split('/');
+        let level = tree;
+        for (const part of parts.slice(0, -1)) level = (level[part] ??= {}) as TreeSpec;
+        level[parts.at(-1)!] = '';
       }
-    } finally {
-      removeTempTree(first);
-      removeTempTree(second);
+      return tree;
+    };
+
+    const cases: Array<[query: string, first: string, below: string[], why: string]> = [
+      ['ui/b', 'web/ui/button.tsx', ['app/gui/button.tsx'], 'the folder `ui`, not one that merely ends in `ui`'],
+      ['src/ix', 'src/index.ts', ['src/fix.ts', 'srcfoo/xindex.ts'], 'the run `src/` + `i` at the start of `index.ts`'],
+      ['c/m', 'components/Menu.tsx', ['scripts/cm.js', 'src/components/form.ts'], 'a segment starting with `c`, then one with `m`'],
+    ];
+    for (const [query, first, below, why] of cases) {
+      it(`${query} → ${first} above ${below.join(', ')} (${why})`, async () => {
+        writeTree(root, treeOfFiles([first, ...below]));
+        const paths = (await list({ query, includeDirectories: false })).paths.map((entry) => entry.path);
+        expect(paths[0]).to.equal(first);
+        for (const path of below) expect(paths).to.include(path);
+      });
     }
   });
 

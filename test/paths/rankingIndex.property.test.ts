@@ -58,6 +58,10 @@ describe('ranking (property): the packed name index scores every entry as scorin
               .sort((a, b) => b.score - a.score || a.name.length - b.name.length || (a.path < b.path ? -1 : 1));
             const ranked = await lister.listPaths({ path: root, query, limit: 10_000 });
             expect(ranked, `query ${JSON.stringify(query)}`).to.deep.equal({ paths: expected, truncated: false });
+            // Without directories in the listing, a path query still scores each file's whole path.
+            const rankedFiles = await lister.listPaths({ path: root, query, limit: 10_000, includeDirectories: false });
+            const expectedFiles = expected.filter((entry) => entry.kind === 'file');
+            expect(rankedFiles, `files only, query ${JSON.stringify(query)}`).to.deep.equal({ paths: expectedFiles, truncated: false });
           }
         } finally {
           removeTempTree(root);
