@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { AGENT_PROVIDER_IDS } from './daemon/defaultProviders';
 
 /**
  * Every limit of the server and its embedded daemon, with its default. Each can be set by a flag
@@ -19,7 +20,7 @@ export const ConfigSchema = z.strictObject({
     .string()
     .default('pi')
     .transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((id) => id.trim()).filter(Boolean)))
-    .pipe(z.array(z.enum(['pi']))),
+    .pipe(z.array(z.enum(AGENT_PROVIDER_IDS))),
   /** Largest accepted HTTP request body (413 beyond). */
   maxBodyBytes: z.coerce.number().int().positive().default(1024 * 1024),
   /** Largest accepted WebSocket frame on the intake; a bigger frame closes only that socket (1009). */

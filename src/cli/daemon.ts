@@ -14,7 +14,10 @@ async function main(): Promise<void> {
   const running = await startRemoteDaemon({ config, providers: createProviders(config.agentProviders, log), log });
   console.log(`daemon ${running.hostId} (${config.name}) linking to ${linkUrl(config.server)}; data in ${config.dataDir}`);
 
+  let stopping = false;
   const stop = (code: number) => {
+    if (stopping) return;
+    stopping = true;
     running.close().then(
       () => process.exit(code),
       (error: unknown) => {
@@ -27,8 +30,10 @@ async function main(): Promise<void> {
     console.error(`daemon stopped: ${refusal.message}`);
     stop(2);
   });
-  process.once('SIGINT', () => stop(0));
-  process.once('SIGTERM', () => stop(0));
+  // `on`, not `once`: the pi SDK loads signal-exit, which re-raises a signal nobody else listens to, and a
+  // handler removed after its first call would let it kill the process halfway through the shutdown.
+  process.on('SIGINT', () => stop(0));
+  process.on('SIGTERM', () => stop(0));
 }
 
 main().catch((error: unknown) => {

@@ -14,7 +14,10 @@ async function main(): Promise<void> {
   console.log(`listening on ${server.url}`);
   console.log(server.tokenFile ? `token in ${server.tokenFile}` : 'token from ATS_TOKEN');
   console.log(`data in ${config.dataDir}; embedded host ${server.hostId}; agent providers: ${providers.map((p) => p.id).join(', ') || 'none'}`);
+  let stopping = false;
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     server.close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -23,8 +26,10 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // `on`, not `once`: the pi SDK loads signal-exit, which re-raises a signal nobody else listens to, and a
+  // handler removed after its first call would let it kill the process halfway through the shutdown.
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 main().catch((error: unknown) => {

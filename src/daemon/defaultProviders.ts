@@ -1,15 +1,24 @@
 import { createPiProvider } from './providers/pi';
 import type { AgentProvider } from './providers/agentProvider';
 
-/** Every agent a daemon on this machine can run, by id; `agentProviders` in the config picks from these. */
-const PROVIDER_FACTORIES: Record<string, (log: (message: string) => void) => AgentProvider> = {
+type ProviderFactory = (log: (message: string) => void) => AgentProvider;
+
+/**
+ * Every agent a daemon on this machine can run, by id: adding an agent is its folder under `providers/`
+ * plus one line here. `agentProviders` in the server and daemon configs accepts exactly these keys.
+ */
+const PROVIDER_FACTORIES = {
   pi: (log) => createPiProvider({ log }),
-};
+} satisfies Record<string, ProviderFactory>;
+
+export type AgentProviderId = keyof typeof PROVIDER_FACTORIES;
+
+/** The registry's ids, for `z.enum` in the configs (a non-empty tuple, as zod wants). */
+export const AGENT_PROVIDER_IDS = Object.keys(PROVIDER_FACTORIES) as [AgentProviderId, ...AgentProviderId[]];
 
 export function createProviders(ids: readonly string[], log: (message: string) => void): AgentProvider[] {
   return ids.map((id) => {
-    const factory = PROVIDER_FACTORIES[id];
-    if (!factory) throw new Error(`unknown agent provider "${id}" (known: ${Object.keys(PROVIDER_FACTORIES).join(', ')})`);
-    return factory(log);
+    if (!Object.hasOwn(PROVIDER_FACTORIES, id)) throw new Error(`unknown agent provider "${id}" (known: ${AGENT_PROVIDER_IDS.join(', ')})`);
+    return PROVIDER_FACTORIES[id as AgentProviderId](log);
   });
 }

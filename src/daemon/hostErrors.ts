@@ -19,6 +19,8 @@ export const HostErrorCodeSchema = z.enum([
   'no_agent_provider',
   'agent_failed',
   'ingest_rejected',
+  /** The daemon is closing: it starts no agent it could not dispose of. */
+  'host_closing',
 ]);
 export type HostErrorCode = z.infer<typeof HostErrorCodeSchema>;
 

@@ -7,7 +7,11 @@ import { z } from 'zod';
 const ThreadId = z.string().regex(/^thr_/, 'a thread id starts with thr_');
 const Seqs = z.strictObject({ seqs: z.array(z.number().int().positive()) });
 
-/** Idempotent: opening an open thread answers with the same providerThreadId. */
+/**
+ * Idempotent: opening an open thread answers with the same providerThreadId. When the daemon runs the thread's
+ * provider, opening starts the agent (its extensions load and may start turns on their own) and answers
+ * once it runs; the server opens a thread when it is created and again whenever its host comes online.
+ */
 export const ThreadOpenParamsSchema = z.strictObject({
   threadId: ThreadId,
   cwd: z.string().min(1),
@@ -21,8 +25,10 @@ export type ThreadOpenParams = z.infer<typeof ThreadOpenParamsSchema>;
 export const ThreadOpenResultSchema = z.strictObject({
   providerThreadId: z.string(),
   /**
-   * False when the daemon has no AgentProvider with that id: the thread takes events only from the intake.
-   * Opening never starts the agent; the first prompt does.
+   * False when the daemon has no AgentProvider with that id: the thread takes events only from the intake
+   * (and `providerThreadId` is the server's hint, else the thread id). True: `providerThreadId` is the running
+   * agent's session id, unless the agent could not start (logged by the daemon; the next prompt retries and
+   * answers `agent_failed`), in which case it is what it was before.
    */
   agent: z.boolean(),
 });
@@ -33,7 +39,7 @@ export type ThreadPromptParams = z.infer<typeof ThreadPromptParamsSchema>;
 export const ThreadPromptResultSchema = z.strictObject({
   /** True when a turn was already running, so the agent queued the prompt as a follow-up. */
   followUp: z.boolean(),
-  /** The agent's session id: the agent starts on the first prompt, so the server learns it here. */
+  /** The agent's session id (as `thread.open` answered, unless the agent had to be started again). */
   providerThreadId: z.string(),
 });
 export type ThreadPromptResult = z.infer<typeof ThreadPromptResultSchema>;

@@ -1,31 +1,21 @@
-import path from 'node:path';
 import { THREAD_STOP_METHOD } from '../protocol/signals';
 import type { HostHandlers } from './hostDispatcher';
 import { HostCommandRefused } from './hostErrors';
 import type { ProviderRegistry } from './providerRegistry';
 import type { AgentProvider, AgentThread } from './providers/agentProvider';
+import { startThreadAgent, type ThreadAgentDeps } from './startThreadAgent';
 import type { ThreadOpenParams } from './threadCommands';
-import type { IngestOutcome, ThreadIngest } from '../ingest/threadIngest';
+import type { IngestOutcome } from '../ingest/threadIngest';
 
-export interface ThreadHandlerDeps {
-  ingest: ThreadIngest;
+export interface ThreadHandlerDeps extends ThreadAgentDeps {
   providers: ProviderRegistry;
-  /** Providers keep their sessions under `<dataDir>/providers/<id>`. */
-  dataDir: string;
-  /**
-   * threadId → providerThreadId, shared with the ingest (its `providerThreadIdFor`). Filled when a thread
-   * opens or its agent starts, and from the server's hint on `thread.ingest` for threads not opened here.
-   */
-  providerThreadIds: Map<string, string>;
-  /** threadId → its running agent, shared with the ingest (context window of the model). */
-  agents: Map<string, AgentThread>;
-  log(message: string): void;
 }
 
 interface ThreadSession {
   params: ThreadOpenParams;
+  /** Undefined when this host does not run the thread's provider: the thread is fed only by the intake. */
   provider?: AgentProvider;
-  /** Started by the first prompt, so a thread fed only by the intake never starts an agent. */
+  /** Started by `thread.open` (so extensions run without a prompt); a failed start is retried by the next command. */
   agent?: Promise<AgentThread>;
 }
 
@@ -37,7 +27,8 @@ type ThreadHandlers = Pick<HostHandlers, 'thread.open' | 'thread.prompt' | 'thre
  */
 export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & { dispose(): Promise<void> } {
   const sessions = new Map<string, ThreadSession>();
-  const { providerThreadIds, agents } = deps;
+  const { providerThreadIds } = deps;
+  let closing = false;
 
   const ingestFrame = async (frame: unknown): Promise<number[]> => seqsOf(await deps.ingest.ingest(frame));
 
@@ -47,46 +38,33 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
     return session;
   };
 
-  const agentOf = (session: ThreadSession, provider: AgentProvider): Promise<AgentThread> =>
-    (session.agent ??= startAgent(session.params, provider).then(
-      (agent) => {
-        providerThreadIds.set(session.params.threadId, agent.providerThreadId);
-        agents.set(session.params.threadId, agent);
-        return agent;
-      },
-      (error: unknown) => {
-        session.agent = undefined; // the next prompt tries again (e.g. after the model was configured)
-        throw new HostCommandRefused('agent_failed', `the ${provider.id} agent could not start: ${messageOf(error)}`);
-      },
-    ));
+  const openSession = (params: ThreadOpenParams): ThreadSession => {
+    const session = { params, provider: deps.providers.get(params.provider) };
+    sessions.set(params.threadId, session);
+    providerThreadIds.set(params.threadId, params.resumeProviderThreadId ?? providerThreadIds.get(params.threadId) ?? params.threadId);
+    return session;
+  };
 
-  const startAgent = (params: ThreadOpenParams, provider: AgentProvider): Promise<AgentThread> =>
-    provider.openThread({
-      threadId: params.threadId,
-      cwd: params.cwd,
-      model: params.model,
-      permissionMode: params.permissionMode,
-      dataDir: path.join(deps.dataDir, 'providers', provider.id),
-      resumeProviderThreadId: providerThreadIds.get(params.threadId) === params.threadId ? undefined : providerThreadIds.get(params.threadId),
-      // Agent frames are fire-and-forget for the agent; a rejected frame is logged, never thrown into the SDK.
-      emit: (frame) => {
-        deps.ingest.ingest(frame).then(
-          (outcome) => outcome.ok || deps.log(`agent frame rejected for ${params.threadId}: ${outcome.error.message}`),
-          (error: unknown) => deps.log(`agent frame failed for ${params.threadId}: ${String(error)}`),
-        );
-      },
-    });
+  const agentOf = (session: ThreadSession, provider: AgentProvider): Promise<AgentThread> =>
+    (session.agent ??= startThreadAgent(deps, session.params, provider).catch((error: unknown) => {
+      session.agent = undefined; // the next command tries again (e.g. after the model was configured)
+      throw new HostCommandRefused('agent_failed', `the ${provider.id} agent could not start: ${messageOf(error)}`);
+    }));
 
   return {
     'thread.open': async (params) => {
-      const existing = sessions.get(params.threadId);
-      const session = existing ?? { params, provider: deps.providers.get(params.provider) };
-      if (!existing) {
-        sessions.set(params.threadId, session);
-        const known = params.resumeProviderThreadId ?? providerThreadIds.get(params.threadId) ?? params.threadId;
-        providerThreadIds.set(params.threadId, known);
-      }
-      return { providerThreadId: providerThreadIds.get(params.threadId)!, agent: session.provider !== undefined };
+      // An agent started now would outlive dispose() and keep its extensions' timers running.
+      if (closing) throw new HostCommandRefused('host_closing', 'the host daemon is shutting down');
+      const session = sessions.get(params.threadId) ?? openSession(params);
+      if (!session.provider) return { providerThreadId: providerThreadIds.get(params.threadId)!, agent: false };
+      // Opening starts the agent: its extensions run, and may start turns, before any prompt arrives. A start
+      // that fails (unknown model, …) does not fail the open: the thread still takes intake frames, and the
+      // next prompt tries again and reports the error to the client that sent it.
+      const agent = await agentOf(session, session.provider).catch((error: unknown) => {
+        deps.log(`thread ${params.threadId}: ${messageOf(error)}`);
+        return undefined;
+      });
+      return { providerThreadId: agent?.providerThreadId ?? providerThreadIds.get(params.threadId)!, agent: true };
     },
     'thread.prompt': async ({ threadId, prompt }) => {
       const session = sessionOf(threadId);
@@ -115,6 +93,8 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
     },
     'thread.status': async ({ threadId }) => ({ status: await deps.ingest.threadStatus(threadId) }),
     async dispose() {
+      closing = true;
+      // Agents still starting are awaited too, so none is left running behind a closed daemon.
       const started = await Promise.allSettled([...sessions.values()].map((session) => session.agent ?? Promise.reject()));
       sessions.clear();
       await Promise.all(started.map((settled) => (settled.status === 'fulfilled' ? settled.value.dispose() : undefined)));

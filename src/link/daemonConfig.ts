@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { AGENT_PROVIDER_IDS } from '../daemon/defaultProviders';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../daemon/protocolVersion';
 
 /**
@@ -22,9 +23,12 @@ export const DaemonConfigSchema = z.strictObject({
     .string()
     .default('pi')
     .transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((id) => id.trim()).filter(Boolean)))
-    .pipe(z.array(z.enum(['pi']))),
-  /** Ping interval on the link; a link with no pong for one interval is dropped at the next tick and redialled. */
-  heartbeatMs: z.coerce.number().int().positive().default(30_000),
+    .pipe(z.array(z.enum(AGENT_PROVIDER_IDS))),
+  /**
+   * Ping interval on the link; a link with no pong for one interval is dropped at the next tick and redialled.
+   * Unset: the interval the server's hello answer names (its `wsHeartbeatMs`), so one setting serves both ends.
+   */
+  heartbeatMs: z.coerce.number().int().positive().optional(),
   /** First wait before redialling after a drop; doubles per failure (with jitter) up to `reconnectMaxMs`. */
   reconnectInitialMs: z.coerce.number().int().positive().default(250),
   reconnectMaxMs: z.coerce.number().int().positive().default(10_000),

@@ -21,6 +21,7 @@ import { createEventHub, type EventHub } from './eventHub';
 import { createHostDirectory, type HostDirectory } from './hostDirectory';
 import { createIntakeRoute } from './intake/intakeRoute';
 import { publishingStore } from './publishingStore';
+import { reopenThreadsOnAttach } from './reopenThreadsOnAttach';
 import { loadOrCreateToken } from './serverToken';
 import { attachUpgrades } from './upgrades';
 
@@ -66,8 +67,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const registry = await openRegistry({ dataDir: config.dataDir });
   const hub = createEventHub();
   // Presence hears of every link that comes and goes (embedded or remote): the threads' reconnect grace.
+  // Every hello re-opens that host's agent threads, so their sessions (and extensions) resume unprompted.
   const presence = createHostPresence({ graceMs: config.hostReconnectGraceMs });
-  const hosts = withPresence(createHostDirectory({ registry }), presence);
+  const hosts = reopenThreadsOnAttach(withPresence(createHostDirectory({ registry }), presence), { registry, log });
 
   const daemonDir = path.join(config.dataDir, 'daemon');
   const daemon = createHostDaemon({

@@ -17,6 +17,7 @@ describe('host daemon: thread commands', () => {
   let nextId = 1;
   let provider: ReturnType<typeof fakeProvider>;
   let brokenAttempts = 0;
+  let logs: string[];
   const call = async (method: string, params: unknown): Promise<any> => {
     const response = (await daemon.dispatch({ jsonrpc: '2.0', id: nextId++, method, params })) as any;
     if (response.error) throw Object.assign(new Error(response.error.message), response.error);
@@ -28,6 +29,7 @@ describe('host daemon: thread commands', () => {
     store = createMemoryEventStore();
     provider = fakeProvider('fake');
     brokenAttempts = 0;
+    logs = [];
     const broken: AgentProvider = {
       id: 'broken',
       openThread: async () => {
@@ -42,7 +44,7 @@ describe('host daemon: thread commands', () => {
       providers: [provider, broken],
       files: noFiles,
       createIngest: createThreadIngest,
-      log: () => {},
+      log: (message) => logs.push(message),
     });
   });
   afterEach(() => daemon.close());
@@ -51,24 +53,66 @@ describe('host daemon: thread commands', () => {
     expect(daemon.hello).to.deep.include({ hostId: 'host_test', providers: ['fake', 'broken'], protocolVersion: 150 });
   });
 
-  it('thread.open is idempotent and does not start the agent; the first prompt does', async () => {
+  it('thread.open starts the agent once and answers with its session id; opening again and prompting reuse it', async () => {
     const params = { threadId: 'thr_a', cwd: '/tmp', provider: 'fake', model: 'm' };
     const first = await call('thread.open', params);
-    expect(first).to.deep.equal({ providerThreadId: 'thr_a', agent: true });
-    expect(await call('thread.open', params)).to.deep.equal(first);
-    expect(provider.opened).to.have.length(0);
-    expect(await call('thread.prompt', { threadId: 'thr_a', prompt: 'hi' })).to.deep.equal({ followUp: false, providerThreadId: 'session-thr_a' });
+    expect(first).to.deep.equal({ providerThreadId: 'session-thr_a', agent: true });
     expect(provider.opened.map((o) => o.threadId)).to.deep.equal(['thr_a']);
-    expect((await call('thread.open', params)).providerThreadId).to.equal('session-thr_a');
+    expect(await call('thread.open', params)).to.deep.equal(first);
+    expect(await call('thread.prompt', { threadId: 'thr_a', prompt: 'hi' })).to.deep.equal({ followUp: false, providerThreadId: 'session-thr_a' });
+    expect(provider.opened).to.have.length(1);
   });
 
-  it('reports an agent that cannot start as agent_failed, and tries again on the next prompt', async () => {
-    await call('thread.open', { threadId: 'thr_f', cwd: '/tmp', provider: 'broken', model: 'm' });
+  it('thread.open resumes the session the server names, and starts nothing for a provider this host does not run', async () => {
+    expect(await call('thread.open', { threadId: 'thr_r', cwd: '/tmp', provider: 'fake', model: 'm', resumeProviderThreadId: 'session-old' })).to.deep.equal({
+      providerThreadId: 'session-old',
+      agent: true,
+    });
+    expect(provider.opened[0]!.resumeProviderThreadId).to.equal('session-old');
+    // An intake-only thread's providerThreadId is its own id (or the server's hint): never a session to resume.
+    expect(await call('thread.open', { threadId: 'thr_i', cwd: '/tmp', provider: 'pi', model: 'm' })).to.deep.equal({ providerThreadId: 'thr_i', agent: false });
+    expect(await call('thread.open', { threadId: 'thr_x', cwd: '/tmp', provider: 'fake', model: 'm', resumeProviderThreadId: 'thr_x' })).to.deep.equal({
+      providerThreadId: 'session-thr_x',
+      agent: true,
+    });
+    expect(provider.opened.map((o) => o.threadId)).to.deep.equal(['thr_r', 'thr_x']);
+  });
+
+  it('an agent that cannot start does not fail the open (logged); the prompt reports agent_failed, and each command tries again', async () => {
+    const params = { threadId: 'thr_f', cwd: '/tmp', provider: 'broken', model: 'm' };
+    expect(await call('thread.open', params)).to.deep.equal({ providerThreadId: 'thr_f', agent: true });
+    expect(logs.join('\n')).to.contain('thr_f').and.contain('no such model');
     const error = await call('thread.prompt', { threadId: 'thr_f', prompt: 'hi' }).catch((e) => e);
     expect(error.data).to.deep.equal({ hostCode: 'agent_failed' });
     expect(error.message).to.contain('no such model');
-    await call('thread.prompt', { threadId: 'thr_f', prompt: 'hi' }).catch(() => undefined);
-    expect(brokenAttempts).to.equal(2);
+    await call('thread.open', params);
+    expect(brokenAttempts).to.equal(3);
+  });
+
+  it('stores a run the agent started while opening (an extension in session_start) under its session id, as an agent turn', async () => {
+    const early = fakeProvider('early', { runWhileOpening: 'started by an extension' });
+    const other = createHostDaemon({ identity: { hostId: 'host_early', name: 'early' }, dataDir: '/tmp/unused', store, providers: [early], files: noFiles, createIngest: createThreadIngest, log: () => {} });
+    try {
+      const opened = (await other.dispatch({ jsonrpc: '2.0', id: 1, method: 'thread.open', params: { threadId: 'thr_early', cwd: '/tmp', provider: 'early', model: 'm' } })) as any;
+      expect(opened.result).to.deep.equal({ providerThreadId: 'session-thr_early', agent: true });
+      const rows = await eventually(async () => {
+        const stored = await store.list('thr_early');
+        return stored.some((row) => row.type === 'turn/completed') ? stored : undefined;
+      }, 'the early turn');
+      expect(rows[0]!.data).to.deep.include({ origin: 'agent', providerThreadId: 'session-thr_early' });
+      expect(rows.every((row) => row.data.providerThreadId === 'session-thr_early')).to.equal(true);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('disposes every agent on close, and a closing daemon starts no new one (host_closing)', async () => {
+    await call('thread.open', { threadId: 'thr_a', cwd: '/tmp', provider: 'fake', model: 'm' });
+    await daemon.close();
+    expect(provider.disposed).to.deep.equal(['thr_a']);
+    const error = await call('thread.open', { threadId: 'thr_b', cwd: '/tmp', provider: 'fake', model: 'm' }).catch((e) => e);
+    expect(error.data).to.deep.equal({ hostCode: 'host_closing' });
+    expect(provider.opened.map((o) => o.threadId)).to.deep.equal(['thr_a']);
   });
 
   it('a prompt on an idle thread runs a client-started turn that completes (E5)', async () => {

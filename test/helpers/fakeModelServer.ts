@@ -41,6 +41,8 @@ export interface FakeModelServer {
   readonly baseUrl: string;
   /** Every request body received, in arrival order. */
   readonly requests: ChatRequest[];
+  /** The `authorization` header of each request, in the same order (which key pi sent). */
+  readonly authorizations: Array<string | undefined>;
   /** Ends every slow reply that is still open by streaming its `rest` and finishing normally. */
   releaseSlow(): void;
   close(): Promise<void>;
@@ -54,6 +56,7 @@ const DEFAULT_USAGE: FakeUsage = { promptTokens: 120, completionTokens: 8, cache
 
 export async function startFakeModelServer(respond: Responder): Promise<FakeModelServer> {
   const requests: ChatRequest[] = [];
+  const authorizations: Array<string | undefined> = [];
   const openSlow = new Set<() => void>();
   const server = http.createServer((req, res) => {
     const body: Buffer[] = [];
@@ -67,6 +70,7 @@ export async function startFakeModelServer(respond: Responder): Promise<FakeMode
         return;
       }
       requests.push(request);
+      authorizations.push(req.headers.authorization);
       let reply: ScriptedReply;
       try {
         reply = respond(request);
@@ -81,6 +85,7 @@ export async function startFakeModelServer(respond: Responder): Promise<FakeMode
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    authorizations,
     releaseSlow: () => [...openSlow].forEach((release) => release()),
     close: () =>
       new Promise<void>((resolve) => {

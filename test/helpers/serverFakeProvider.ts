@@ -1,21 +1,40 @@
 import type { AgentProvider, AgentThread, OpenThreadOptions } from '../../src/daemon/providers/agentProvider';
 import { agentEnd, agentStart, assistantStart, sdk, textDelta } from './serverFrames';
 
+export interface FakeProviderOptions {
+  /** openThread finishes only once this resolves (a slow agent start: extensions loading, a hung one). */
+  openGate?: Promise<void>;
+  /** Runs a whole agent-started turn from inside openThread, as a pi extension that starts one in `session_start`. */
+  runWhileOpening?: string;
+}
+
+export type FakeProvider = AgentProvider & { opened: OpenThreadOptions[]; disposed: string[] };
+
 /**
  * An AgentProvider that behaves like pi without a model: a prompt streams `reply` and ends the run, unless
- * the prompt is `hang`, which leaves the run streaming until stop() aborts it.
+ * the prompt is `hang`, which leaves the run streaming until stop() aborts it. `opened` lists every
+ * openThread call as it starts; `disposed` the thread ids whose agent was disposed.
  */
-export function fakeProvider(id = 'fake'): AgentProvider & { opened: OpenThreadOptions[] } {
+export function fakeProvider(id = 'fake', options: FakeProviderOptions = {}): FakeProvider {
   const opened: OpenThreadOptions[] = [];
+  const disposed: string[] = [];
   return {
     id,
     opened,
-    async openThread(options): Promise<AgentThread> {
-      opened.push(options);
-      const { threadId, emit } = options;
+    disposed,
+    async openThread(thread): Promise<AgentThread> {
+      opened.push(thread);
+      const { threadId, emit } = thread;
+      if (options.runWhileOpening !== undefined) {
+        emit(agentStart(threadId));
+        emit(assistantStart(threadId));
+        emit(textDelta(threadId, options.runWhileOpening));
+        emit(agentEnd(threadId, options.runWhileOpening));
+      }
+      await options.openGate;
       let running = false;
       return {
-        providerThreadId: options.resumeProviderThreadId ?? `session-${threadId}`,
+        providerThreadId: thread.resumeProviderThreadId ?? `session-${threadId}`,
         async prompt(text) {
           running = true;
           emit({ jsonrpc: '2.0', method: `${id}/prompt/started`, params: { threadId } });
@@ -33,7 +52,9 @@ export function fakeProvider(id = 'fake'): AgentProvider & { opened: OpenThreadO
           emit(sdk(threadId, { type: 'agent_end', messages: [{ role: 'assistant', content: [], stopReason: 'aborted', errorMessage: 'Request was aborted', timestamp: 2 }] }));
           emit({ jsonrpc: '2.0', method: `${id}/prompt/settled`, params: { threadId } });
         },
-        async dispose() {},
+        async dispose() {
+          disposed.push(threadId);
+        },
       };
     },
   };

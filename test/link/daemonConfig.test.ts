@@ -7,7 +7,8 @@ const TOKEN = 'token-0123456789abcdef';
 describe('link: settings of npm run daemon (flags and ATS_DAEMON_* env vars)', () => {
   it('reads the flags of the issue, with documented defaults for the rest', () => {
     const config = loadDaemonConfig(['--server', 'http://10.0.0.5:8787', '--token', TOKEN, '--name', 'build-box-1', '--data-dir', '/tmp/d'], {});
-    expect(config).to.include({ server: 'http://10.0.0.5:8787', token: TOKEN, name: 'build-box-1', dataDir: '/tmp/d', heartbeatMs: 30_000, reconnectInitialMs: 250, reconnectMaxMs: 10_000 });
+    expect(config).to.include({ server: 'http://10.0.0.5:8787', token: TOKEN, name: 'build-box-1', dataDir: '/tmp/d', reconnectInitialMs: 250, reconnectMaxMs: 10_000 });
+    expect(config.heartbeatMs, 'unset: the server names it in its hello answer').to.equal(undefined);
     expect(config.protocolVersion).to.equal(HOST_DAEMON_PROTOCOL_VERSION);
     expect(config.agentProviders).to.deep.equal(['pi']);
   });

@@ -35,7 +35,9 @@ describe('server: threads', () => {
     expect(thread.id).to.match(/^thr_/);
     expect(thread).to.deep.include({ projectId, hostId: t.server.hostId, status: 'idle', permissionMode: 'accept-edits' });
     expect(thread.runtime).to.deep.equal({ displayStatus: 'idle', hostReconnectGraceExpiresAt: null });
-    expect(provider.opened.map((o) => o.threadId)).not.to.include(thread.id); // the first prompt starts the agent
+    // Opening starts the agent (its extensions run without a prompt); the record names its session from now on.
+    expect(provider.opened.find((o) => o.threadId === thread.id)).to.deep.include({ cwd: folder, model: 'fake/model', permissionMode: 'accept-edits' });
+    expect(thread.providerThreadId).to.equal(`session-${thread.id}`);
     expect(await t.json(`/threads/${thread.id}`)).to.deep.equal(thread);
     const listed = await t.json(`/threads?projectId=${projectId}`);
     expect(listed.map((x: { id: string }) => x.id)).to.include(thread.id);
@@ -110,6 +112,8 @@ describe('server: threads', () => {
     expect(((await response.json()) as any).code).to.equal('no_agent_provider');
     expect(await t.json('/threads')).to.have.length(before);
     const intakeOnly = await t.json('/threads', { body: { projectId, provider: 'pi', model: 'm', title: 't' } });
+    expect(intakeOnly.providerThreadId).to.equal(intakeOnly.id); // no agent runs here, so no session names it
+    expect(provider.opened.map((o) => o.threadId)).not.to.include(intakeOnly.id);
     const prompt = await t.api(`/threads/${intakeOnly.id}/messages`, { body: { prompt: 'hi' } });
     expect(prompt.status).to.equal(409);
     expect(((await prompt.json()) as any).code).to.equal('no_agent_provider');

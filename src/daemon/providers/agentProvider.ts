@@ -5,6 +5,11 @@
 export interface AgentProvider {
   /** The agent SDK id, e.g. `pi`; also the prefix of its `<id>/prompt/settled` signal. */
   readonly id: string;
+  /**
+   * Called when a thread opens on the host: at its creation and every time the host comes online, so the
+   * agent (and its extensions) runs without a prompt. Frames it emits before resolving are held by the daemon
+   * until it knows the `providerThreadId`.
+   */
   openThread(options: OpenThreadOptions): Promise<AgentThread>;
 }
 

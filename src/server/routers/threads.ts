@@ -4,6 +4,7 @@ import { newId } from '../../registry/newId';
 import type { ThreadRecord } from '../../registry/records';
 import type { AppDeps } from '../appDeps';
 import { mustGet } from '../lookups';
+import { keepProviderThreadId, openThreadOnHost } from '../openThreadOnHost';
 import { parseInput } from '../parseInput';
 import { Problem } from '../problem';
 import { readJsonBody } from '../readJsonBody';
@@ -25,18 +26,7 @@ export const ThreadsQuerySchema = z.strictObject({ projectId: z.string().min(1).
 /** Threads: create, list, read (with status from the host), prompt and stop. */
 export function threadsRouter(deps: AppDeps): Router {
   const router = new Router();
-  const viewOf = createThreadViewer(deps.hosts, deps.presence);
-
-  /** Thread commands need the thread open on its host; opening is idempotent and resumes a known session. */
-  const openOnHost = async (thread: ThreadRecord) =>
-    deps.hosts.call(thread.hostId, 'thread.open', {
-      threadId: thread.id,
-      cwd: (await mustGet(deps.registry.environments, thread.environmentId, 'environment')).path,
-      provider: thread.provider,
-      model: thread.model,
-      permissionMode: thread.permissionMode,
-      resumeProviderThreadId: thread.providerThreadId,
-    });
+  const viewOf = createThreadViewer(deps.hosts, deps.store, deps.presence);
 
   /** Fails fast, before anything is stored, when the host cannot run that agent (see docs/api.md). */
   const requireAgent = async (hostId: string, provider: string) => {
@@ -46,12 +36,10 @@ export function threadsRouter(deps: AppDeps): Router {
     }
   };
 
-  /** The agent starts on the first prompt; its session id is kept so the session resumes after a restart. */
+  /** A prompt restarts an agent that failed to start before; the record keeps whichever session runs. */
   const prompt = async (thread: ThreadRecord, text: string) => {
     const result = await deps.hosts.call(thread.hostId, 'thread.prompt', { threadId: thread.id, prompt: text });
-    if (result.providerThreadId === thread.providerThreadId) return { thread, followUp: result.followUp };
-    const updated = await deps.registry.threads.put({ ...thread, providerThreadId: result.providerThreadId });
-    return { thread: updated, followUp: result.followUp };
+    return { thread: await keepProviderThreadId(deps.registry, thread, result.providerThreadId), followUp: result.followUp };
   };
 
   router.post('/threads', async (ctx) => {
@@ -70,7 +58,8 @@ export function threadsRouter(deps: AppDeps): Router {
       ...(body.permissionMode ? { permissionMode: body.permissionMode } : {}),
       createdAt: new Date().toISOString(),
     };
-    const opened = await openOnHost(draft);
+    // Opening starts the agent when the host runs its provider: providerThreadId is its session id from now on.
+    const opened = await openThreadOnHost(deps, draft);
     let thread = await deps.registry.threads.insert({ ...draft, providerThreadId: opened.providerThreadId });
     if (body.prompt) {
       // The thread exists even when its first prompt fails; the problem names it so the client can retry.
@@ -101,8 +90,9 @@ export function threadsRouter(deps: AppDeps): Router {
     const thread = await mustGet(deps.registry.threads, ctx.params.id!, 'thread');
     const body = parseInput(PromptBodySchema, await readJsonBody(ctx, deps.config.maxBodyBytes), 'body');
     await requireAgent(thread.hostId, thread.provider);
-    await openOnHost(thread);
-    const { followUp } = await prompt(thread, body.prompt);
+    // Idempotent; after a restart the host may not have re-opened this thread yet.
+    const opened = await openThreadOnHost(deps, thread);
+    const { followUp } = await prompt(await keepProviderThreadId(deps.registry, thread, opened.providerThreadId), body.prompt);
     ctx.status = 202;
     ctx.body = { threadId: thread.id, followUp };
   });

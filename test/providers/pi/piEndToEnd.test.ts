@@ -14,7 +14,9 @@ const SCRIPTS: Record<string, ScriptedReply[]> = {
   'Run a long command': [{ kind: 'toolCall', toolName: 'bash', args: { command: 'echo started; sleep 30' } }, text('Never reached.')],
   'Fail please': [{ kind: 'httpError', status: 400, message: 'refused by the fake model' }],
   'Think slowly': [{ kind: 'slow', chunks: ['Thinking'], rest: [' done.'] }],
-  'Check the build': [text('Build ', 'checked.')],
+  // Held open until releaseSlow(), so a test can see the agent's own turn while it streams.
+  'Check the build': [{ kind: 'slow', chunks: ['Build '], rest: ['checked.'] }],
+  'Cut me off': [{ kind: 'cut', chunks: ['Half an ans'] }],
   'Remember the word kiwi': [text('Noted: kiwi.')],
   'Which word': [text('The word was kiwi.')],
 };
@@ -132,6 +134,17 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
     expect((await t.json(`/threads/${thread.id}`)).status).to.equal('idle');
   });
 
+  it('a stream cut mid-answer with retries off ends the turn with turn/completed failed, and the thread is idle', async () => {
+    const thread = await createThread('Cut me off');
+    const events = await eventsUntil(thread.id, completedTurns(1));
+
+    const [completed] = completions(events);
+    expect(completed.data.status).to.equal('failed');
+    expect(completed.data.error.message).to.equal('terminated'); // what pi reports for a dropped connection
+    expect(events.filter((event) => event.type === 'turn/started')).to.have.length(1); // no retry run
+    expect((await t.json(`/threads/${thread.id}`)).status).to.equal('idle');
+  });
+
   it('stop mid-stream ends the turn exactly once, interrupted, and the thread is idle', async () => {
     const thread = await createThread('Think slowly');
     await eventsUntil(thread.id, (events) => events.some((event) => event.type === 'item/agentMessage/delta'));
@@ -162,16 +175,18 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
     expect(completed.data.status).to.equal('interrupted');
   });
 
-  it('E3: a project extension starts a run by itself with string content; the turn completes in the spec order and the thread is idle', async () => {
-    // The daemon starts a thread's pi session with its first prompt; from then on its extensions run.
-    const thread = await createThread('Say hello', extensionProjectId);
-    await eventsUntil(thread.id, completedTurns(1));
+  it('E3: a project extension starts a run by itself with string content; the thread is active while it streams, then the turn completes in the spec order and the thread is idle', async () => {
+    // No prompt: opening the thread starts its pi session, so the extension already runs.
+    const thread = await createThread(undefined, extensionProjectId);
 
     extensionSandbox.triggerAgentRun('Check the build, please.');
-    const events = await eventsUntil(thread.id, completedTurns(2));
-    const secondTurnId = completions(events)[1].turnId;
-    const turn = events.filter((event) => event.turnId === secondTurnId);
+    await eventsUntil(thread.id, (events) => events.some((event) => event.type === 'item/agentMessage/delta'));
+    const whileStreaming = await t.json(`/threads/${thread.id}`);
+    expect(whileStreaming.status).to.equal('active');
+    expect(whileStreaming.runtime.displayStatus).to.equal('active');
 
+    model.releaseSlow();
+    const turn = await eventsUntil(thread.id, completedTurns(1));
     expect(turn.map((event) => event.type)).to.deep.equal([
       'turn/started',
       'provider/unhandled',
@@ -184,6 +199,7 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
       'turn/completed',
       'thread/contextWindowUsage/updated',
     ]);
+    expect(turn[0].data.origin).to.equal('agent');
     expect(turn[1].data.rawType).to.equal('sdk/message_start');
     expect(turn[2].data.rawType).to.equal('sdk/message_end');
     expect(turn.find((event) => event.type === 'turn/completed')!.data.status).to.equal('completed');

@@ -30,6 +30,36 @@ export default function (pi) {
 }
 `;
 
+/**
+ * A project extension that starts a run as soon as pi starts it (`session_start`), with no prompt and no
+ * trigger from outside: it runs whenever the daemon opens the thread's session, at creation and after restarts.
+ */
+export const SESSION_START_EXTENSION = `
+export default function (pi) {
+  pi.on('session_start', async () => {
+    pi.sendMessage({ customType: 'session-start', content: 'Session started: check the build.', display: true }, { triggerTurn: true });
+  });
+}
+`;
+
+/**
+ * A project extension that fails in every way an event handler can: it throws, it rejects, and it leaves a
+ * rejected promise nobody handles (which reaches the process as an unhandledRejection).
+ */
+export const FAILING_EXTENSION = `
+export default function (pi) {
+  pi.on('agent_start', () => {
+    throw new Error('extension threw in agent_start');
+  });
+  pi.on('message_end', async () => {
+    throw new Error('extension rejected in message_end');
+  });
+  pi.on('turn_end', () => {
+    Promise.reject(new Error('extension left a rejection unhandled in turn_end'));
+  });
+}
+`;
+
 /** A project extension whose `agent_end` handler is slow: pi's `prompt()` then resolves before `agent_end`. */
 export const SLOW_AGENT_END_EXTENSION = `
 export default function (pi) {

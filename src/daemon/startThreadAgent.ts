@@ -1,0 +1,52 @@
+import path from 'node:path';
+import type { ThreadIngest } from '../ingest/threadIngest';
+import { holdFramesUntilOpen } from './holdFramesUntilOpen';
+import type { AgentProvider, AgentThread } from './providers/agentProvider';
+import type { ThreadOpenParams } from './threadCommands';
+
+export interface ThreadAgentDeps {
+  ingest: ThreadIngest;
+  /** Providers keep their sessions under `<dataDir>/providers/<id>`. */
+  dataDir: string;
+  /**
+   * threadId → providerThreadId, shared with the ingest (its `providerThreadIdFor`). Filled when a thread
+   * opens or its agent starts, and from the server's hint on `thread.ingest` for threads not opened here.
+   */
+  providerThreadIds: Map<string, string>;
+  /** threadId → its running agent, shared with the ingest (context window, checkpoint). */
+  agents: Map<string, AgentThread>;
+  log(message: string): void;
+}
+
+/**
+ * Starts one thread's agent (its extensions load and may start a run at once) and records it, so the ingest
+ * names the agent's session in every row, including rows of a run that began while the session was opening.
+ */
+export async function startThreadAgent(deps: ThreadAgentDeps, params: ThreadOpenParams, provider: AgentProvider): Promise<AgentThread> {
+  const { threadId } = params;
+  const known = deps.providerThreadIds.get(threadId);
+  // Agent frames are fire-and-forget for the agent; a rejected frame is logged, never thrown into the SDK.
+  const frames = holdFramesUntilOpen((frame) => {
+    deps.ingest.ingest(frame).then(
+      (outcome) => outcome.ok || deps.log(`agent frame rejected for ${threadId}: ${outcome.error.message}`),
+      (error: unknown) => deps.log(`agent frame failed for ${threadId}: ${String(error)}`),
+    );
+  });
+  try {
+    const agent = await provider.openThread({
+      threadId,
+      cwd: params.cwd,
+      model: params.model,
+      permissionMode: params.permissionMode,
+      dataDir: path.join(deps.dataDir, 'providers', provider.id),
+      // An intake-only thread's providerThreadId is its own id: that names no session to resume.
+      resumeProviderThreadId: known === threadId ? undefined : known,
+      emit: frames.emit,
+    });
+    deps.providerThreadIds.set(threadId, agent.providerThreadId);
+    deps.agents.set(threadId, agent);
+    return agent;
+  } finally {
+    frames.release();
+  }
+}

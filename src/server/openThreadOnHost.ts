@@ -1,0 +1,35 @@
+import type { ThreadOpenResult } from '../daemon/contract';
+import type { Registry } from '../registry/registry';
+import type { ThreadRecord } from '../registry/records';
+import type { HostDirectory } from './hostDirectory';
+import { mustGet } from './lookups';
+
+export interface ThreadOnHostDeps {
+  registry: Registry;
+  hosts: HostDirectory;
+}
+
+/**
+ * Opens a thread on its host. Idempotent; when the host runs the thread's provider this starts (or, after a
+ * restart, resumes: `resumeProviderThreadId`) the agent session, so its extensions run without a prompt.
+ */
+export async function openThreadOnHost(deps: ThreadOnHostDeps, thread: ThreadRecord): Promise<ThreadOpenResult> {
+  const environment = await mustGet(deps.registry.environments, thread.environmentId, 'environment');
+  return deps.hosts.call(thread.hostId, 'thread.open', {
+    threadId: thread.id,
+    cwd: environment.path,
+    provider: thread.provider,
+    model: thread.model,
+    permissionMode: thread.permissionMode,
+    resumeProviderThreadId: thread.providerThreadId,
+  });
+}
+
+/**
+ * The record keeps the providerThreadId the host last named (the agent's session id), so the next open
+ * resumes that session; it changes only when the host had to start a new one.
+ */
+export async function keepProviderThreadId(registry: Registry, thread: ThreadRecord, providerThreadId: string): Promise<ThreadRecord> {
+  if (thread.providerThreadId === providerThreadId) return thread;
+  return registry.threads.put({ ...thread, providerThreadId });
+}
