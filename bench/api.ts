@@ -3,7 +3,8 @@
  *  1. events page: `GET /threads/:id/events?afterSeq=X&limit=100` on a thread of 100k rows, p50/p99,
  *     vs `store.list(threadId, { afterSeq: X, limit: 100 })` in process;
  *  2. SSE fan-out: 100 subscribers on one thread receive 10k events; delivery latency (stored → parsed by
- *     the client) p50/p99, vs a subscriber on the in-process event hub;
+ *     the client) p50/p99, vs the same batches appended and read back by cursor in process, and vs a
+ *     subscriber on the in-process event hub;
  *  3. intake: frames/s of one pi bridge streaming deltas over the WebSocket intake, vs the same frames
  *     handed to the embedded daemon's `thread.ingest` in process (no socket, no envelope check).
  * Everything runs in one process on loopback (clients included), so ratios, not absolute numbers, matter.
@@ -155,10 +156,23 @@ async function main(): Promise<void> {
   const seconds = (performance.now() - started) / 1000;
   hubSubscription.unsubscribe();
   controllers.forEach((controller) => controller.abort());
+  // The issue's baseline: the same batches appended to the same store and read back in process by cursor
+  // (no hub, no HTTP); latency from the append's start to the rows in hand, as for the other two.
+  const readLatency: number[] = [];
+  for (let start = 0; start < FANOUT_EVENTS; start += FANOUT_BATCH) {
+    const t0 = performance.now();
+    await lastValueFrom(from(server.store.append(Array.from({ length: FANOUT_BATCH }, (_, i) => delta('thr_bench_fan_read', start + i)))));
+    const rows = await server.store.list('thr_bench_fan_read', { afterSeq: start, limit: FANOUT_BATCH });
+    if (rows.length !== FANOUT_BATCH) throw new Error('store read missed rows');
+    const t1 = performance.now();
+    for (let i = 0; i < FANOUT_BATCH; i++) readLatency.push(t1 - t0);
+  }
   console.log(`\nSSE fan-out (${SUBSCRIBERS} subscribers × ${FANOUT_EVENTS} events, batches of ${FANOUT_BATCH}; ${(FANOUT_EVENTS * SUBSCRIBERS / seconds).toFixed(0)} deliveries/s)`);
-  console.log(`  in-process hub subscriber  p50 ${ms(percentile(hubLatency, 50))}  p99 ${ms(percentile(hubLatency, 99))}`);
-  console.log(`  SSE client                 p50 ${ms(percentile(sseLatency, 50))}  p99 ${ms(percentile(sseLatency, 99))}`);
-  console.log(`  ratio SSE / in-process     p50 ${ratio(percentile(sseLatency, 50), percentile(hubLatency, 50))}  p99 ${ratio(percentile(sseLatency, 99), percentile(hubLatency, 99))}`);
+  console.log(`  in-process append + store.list   p50 ${ms(percentile(readLatency, 50))}  p99 ${ms(percentile(readLatency, 99))}`);
+  console.log(`  in-process hub subscriber        p50 ${ms(percentile(hubLatency, 50))}  p99 ${ms(percentile(hubLatency, 99))}`);
+  console.log(`  SSE client (each of ${SUBSCRIBERS})      p50 ${ms(percentile(sseLatency, 50))}  p99 ${ms(percentile(sseLatency, 99))}`);
+  console.log(`  ratio SSE / in-process store read p50 ${ratio(percentile(sseLatency, 50), percentile(readLatency, 50))}  p99 ${ratio(percentile(sseLatency, 99), percentile(readLatency, 99))}`);
+  console.log(`  ratio SSE / in-process hub        p50 ${ratio(percentile(sseLatency, 50), percentile(hubLatency, 50))}  p99 ${ratio(percentile(sseLatency, 99), percentile(hubLatency, 99))}`);
   if (sseLatency.length !== SUBSCRIBERS * FANOUT_EVENTS) throw new Error(`expected ${SUBSCRIBERS * FANOUT_EVENTS} deliveries, got ${sseLatency.length}`);
 
   // 3. intake

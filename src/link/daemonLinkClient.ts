@@ -11,7 +11,8 @@ export interface DaemonLinkClientOptions {
   /** The server's base URL, `http://host:port` (or `ws://…`); the link lives at /api/v1/daemon. */
   serverUrl: string;
   token: string;
-  heartbeatMs: number;
+  /** Ping interval; undefined: the server's, from its hello answer (DEFAULT_LINK_HEARTBEAT_MS until then). */
+  heartbeatMs?: number;
   reconnect: ReconnectPolicy;
   maxPayloadBytes: number;
   log(message: string): void;
@@ -43,6 +44,9 @@ export interface DaemonLinkClient {
   maxFrameBytes(): number;
   close(): Promise<void>;
 }
+
+/** The daemon's ping interval until the server's hello answer names one (the server's own default). */
+export const DEFAULT_LINK_HEARTBEAT_MS = 30_000;
 
 export function createDaemonLinkClient(options: DaemonLinkClientOptions): DaemonLinkClient {
   const url = linkUrl(options.serverUrl);
@@ -93,8 +97,13 @@ export function createDaemonLinkClient(options: DaemonLinkClientOptions): Daemon
     });
     ws.on('open', () => {
       const peer = createRpcPeer(ws, (request) => daemon!.dispatch(request), options.log, () => serverMaxPayloadBytes);
-      startPingHeartbeat(ws, options.heartbeatMs);
-      hello(peer).catch((error: unknown) => {
+      let stopHeartbeat = startPingHeartbeat(ws, options.heartbeatMs ?? DEFAULT_LINK_HEARTBEAT_MS);
+      const adoptHeartbeat = (serverMs: number) => {
+        if (options.heartbeatMs !== undefined) return;
+        stopHeartbeat();
+        stopHeartbeat = startPingHeartbeat(ws, serverMs);
+      };
+      hello(peer, adoptHeartbeat).catch((error: unknown) => {
         if (error instanceof LinkClosedError) return;
         options.log(`link hello failed: ${String(error)}`);
         // A refused hello is followed by the server's close frame, whose code says whether to redial; a
@@ -104,10 +113,12 @@ export function createDaemonLinkClient(options: DaemonLinkClientOptions): Daemon
     });
   };
 
-  const hello = async (peer: RpcPeer) => {
+  const hello = async (peer: RpcPeer, adoptHeartbeat: (serverMs: number) => void) => {
     const answer = await peer.call(LINK_METHOD.hello, daemon!.hello);
     if ('error' in answer) throw new Error(answer.error.message);
-    serverMaxPayloadBytes = LinkHelloResultSchema.parse(answer.result).maxPayloadBytes;
+    const accepted = LinkHelloResultSchema.parse(answer.result);
+    serverMaxPayloadBytes = accepted.maxPayloadBytes;
+    adoptHeartbeat(accepted.heartbeatMs);
     for (const hook of hooks) await hook((method, params) => peer.call(method, params));
     if (peer.socket.readyState !== WebSocket.OPEN) return;
     failures = 0;

@@ -7,7 +7,11 @@ import type { Registry } from '../registry/registry';
 import type { HostRecord } from '../registry/records';
 import { notFound, Problem } from './problem';
 
-/** A host as `GET /hosts` shows it: the stored record plus whether a link is up right now. */
+/**
+ * A host as `GET /hosts` shows it: the stored record plus whether a link is up right now. While it is,
+ * `lastSeenAt` is the time of asking: heartbeats drop a silent link within two intervals, so a live link is
+ * as good as a sighting; once the link drops it says when.
+ */
 export type HostView = HostRecord & { online: boolean };
 
 /**
@@ -35,7 +39,8 @@ export class ProtocolMismatch extends Error {
 export function createHostDirectory(deps: { registry: Registry; now?: () => Date }): HostDirectory {
   const links = new Map<string, HostLink>();
   const now = deps.now ?? (() => new Date());
-  const view = (record: HostRecord): HostView => ({ ...record, online: links.has(record.id) });
+  const view = (record: HostRecord): HostView =>
+    links.has(record.id) ? { ...record, online: true, lastSeenAt: now().toISOString() } : { ...record, online: false };
 
   return {
     async attach(link) {

@@ -1,6 +1,8 @@
 import type { HostPresence } from '../hosts/hostPresence';
 import type { ThreadRecord } from '../registry/records';
+import type { EventStore } from '../store/eventStore';
 import type { HostDirectory } from './hostDirectory';
+import { storedThreadStatus } from './storedThreadStatus';
 
 /** Spec 2.4: `status` from the daemon's ingest, `runtime` for display. */
 export type ThreadView = ThreadRecord & {
@@ -9,20 +11,19 @@ export type ThreadView = ThreadRecord & {
 };
 
 /**
- * Status is never recomputed here: the host's pipeline knows whether a turn is open. While a host is away
- * the last status it reported is shown and `displayStatus` says `host-reconnecting` during the reconnect
- * grace, `waiting-for-host` after it (src/hosts/hostPresence.ts).
+ * While its host is connected, status comes from the host's pipeline, which knows whether a turn is open.
+ * While the host is away, the rows it stored say it (they reach this server's store through the link, and
+ * survive a server restart); `displayStatus` then says `host-reconnecting` during the reconnect grace,
+ * `waiting-for-host` after it (src/hosts/hostPresence.ts).
  */
-export function createThreadViewer(hosts: HostDirectory, presence?: HostPresence): (thread: ThreadRecord) => Promise<ThreadView> {
-  const lastStatus = new Map<string, 'active' | 'idle'>();
+export function createThreadViewer(hosts: HostDirectory, store: EventStore, presence?: HostPresence): (thread: ThreadRecord) => Promise<ThreadView> {
   return async (thread) => {
     if (!hosts.isOnline(thread.hostId)) {
-      const status = lastStatus.get(thread.id) ?? 'idle';
+      const status = await storedThreadStatus(store, thread.id);
       const runtime = presence ? presence.runtimeOf(thread.hostId, false, status) : { displayStatus: 'waiting-for-host', hostReconnectGraceExpiresAt: null };
       return { ...thread, status, runtime };
     }
     const { status } = await hosts.call(thread.hostId, 'thread.status', { threadId: thread.id });
-    lastStatus.set(thread.id, status);
     return { ...thread, status, runtime: { displayStatus: status, hostReconnectGraceExpiresAt: null } };
   };
 }

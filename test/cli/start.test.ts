@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { access, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { access, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
@@ -66,6 +67,34 @@ describe('npm start (as a newcomer runs it)', function () {
     await running.stop();
     await eventually(() => access(path.join(dataDir, 'LOCK')).then(() => undefined, () => true), 'the lock to be released');
     running = undefined;
+  });
+
+  it('takes its settings from ATS_* variables: ATS_TOKEN is the token (no token file), bound to 127.0.0.1 only', async () => {
+    const envDataDir = await mkdtemp(path.join(os.tmpdir(), 'ats-start-env-'));
+    const token = 'env-token-0123456789abcdef';
+    running = await npmStart([], { ATS_PORT: '0', ATS_DATA_DIR: envDataDir, ATS_TOKEN: token, ATS_AGENT_PROVIDERS: 'none' });
+    try {
+      await eventually(() => (running!.lines.length >= 2 ? true : undefined), 'the token line');
+      expect(running.lines[1]).to.equal('token from ATS_TOKEN');
+      expect((await fetch(`${running.url}/api/v1/hosts`, { headers: { authorization: `Bearer ${token}` } })).status).to.equal(200);
+      expect((await fetch(`${running.url}/api/v1/hosts`, { headers: { authorization: 'Bearer not-the-env-token-123' } })).status).to.equal(401);
+      expect(await readdir(envDataDir)).to.not.include('token');
+      // Reachable on loopback only: the same port on this machine's other addresses refuses the connection.
+      const port = Number(new URL(running.url).port);
+      const others = Object.values(os.networkInterfaces()).flat().filter((address) => address && address.family === 'IPv4' && !address.internal);
+      for (const address of others) {
+        const refused = await new Promise<boolean>((resolve) => {
+          const socket = net.connect(port, address!.address);
+          socket.once('connect', () => (socket.destroy(), resolve(false)));
+          socket.once('error', () => resolve(true));
+        });
+        expect(refused, `port ${port} answered on ${address!.address}`).to.equal(true);
+      }
+    } finally {
+      await running.stop();
+      running = undefined;
+      await rm(envDataDir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a bad option with a message naming it, and exits 1', async () => {

@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { agentStart, textDelta } from '../helpers/serverFrames';
+import { rpc } from '../helpers/serverHarness';
 import { eventually } from '../helpers/serverEventually';
 import { startLinkProxy, type LinkProxy } from '../helpers/hostsProxy';
 import { startHostsServer, type HostsServer } from '../helpers/hostsServer';
@@ -43,5 +45,20 @@ describe('hosts: a thread whose host stays away past the reconnect grace (spec 2
     proxy.restore();
     await online(true);
     expect((await s.json(`/threads/${threadId}`)).runtime).to.deep.equal({ displayStatus: 'idle', hostReconnectGraceExpiresAt: null });
+  });
+
+  it('shows a thread with a running turn as active while its host is away, from the rows it stored', async () => {
+    const socket = await s.intake();
+    await rpc(socket, agentStart(threadId, 1));
+    await rpc(socket, textDelta(threadId, 'working ', 2));
+    socket.close();
+    proxy.cut();
+    await online(false);
+    const away = await s.json(`/threads/${threadId}`);
+    expect(away.status).to.equal('active');
+    expect(away.runtime.displayStatus).to.equal('host-reconnecting');
+    proxy.restore();
+    await online(true);
+    expect((await s.json(`/threads/${threadId}`)).runtime).to.deep.equal({ displayStatus: 'active', hostReconnectGraceExpiresAt: null });
   });
 });

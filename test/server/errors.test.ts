@@ -33,13 +33,19 @@ describe('server: bad input and security', () => {
   it('answers 401 problem+json on every route without a bearer token, except /health', async () => {
     const routes: [string, string][] = [
       ['GET', '/hosts'],
+      ['GET', '/hosts/host_x'],
       ['GET', '/projects'],
       ['POST', '/projects'],
       ['GET', `/projects/${projectId}`],
       ['GET', `/projects/${projectId}/paths`],
       ['POST', '/environments'],
+      ['GET', '/environments/env_x'],
+      ['GET', '/environments/env_x/paths'],
       ['GET', '/threads'],
       ['POST', '/threads'],
+      ['GET', '/threads/thr_x'],
+      ['POST', '/threads/thr_x/messages'],
+      ['POST', '/threads/thr_x/stop'],
       ['GET', '/threads/thr_x/events'],
       ['GET', '/threads/thr_x/events/stream'],
       ['POST', '/files/read'],
@@ -56,10 +62,6 @@ describe('server: bad input and security', () => {
     expect(health.status).to.equal(200);
   });
 
-  it('binds to 127.0.0.1 by default', () => {
-    expect(t.server.url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
-  });
-
   it('answers 400 invalid_json for a body that is not JSON, 415 for another content type', async () => {
     await expectProblem(await t.api('/projects', { body: '{"name": ', headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
     await expectProblem(await t.api('/projects', { body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
@@ -71,9 +73,38 @@ describe('server: bad input and security', () => {
     expect(paths).to.include.members(['name', 'source', '']);
   });
 
-  it('answers 413 body_too_large beyond maxBodyBytes', async () => {
+  it('answers 413 body_too_large beyond maxBodyBytes, declared or streamed without a length', async () => {
     const problem = await expectProblem(await t.api('/projects', { body: { name: 'x'.repeat(2000) } }), 413, 'body_too_large');
     expect(problem.maxBytes).to.equal(1024);
+    // Chunked: no content-length to refuse up front, so the limit must hold while the body is read.
+    const chunks = [`{"name":"`, 'x'.repeat(800), 'x'.repeat(800), '"}'];
+    const body = new ReadableStream({
+      pull(controller) {
+        const chunk = chunks.shift();
+        if (chunk === undefined) controller.close();
+        else controller.enqueue(new TextEncoder().encode(chunk));
+      },
+    });
+    const streamed = await fetch(`${t.server.url}/api/v1/projects`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.server.token}`, 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    await expectProblem(streamed, 413, 'body_too_large');
+  });
+
+  it('answers 500 internal_error without a stack trace or the cause when a handler fails unexpectedly', async () => {
+    const { projects } = t.server.registry;
+    const find = projects.find;
+    projects.find = () => Promise.reject(new Error('secret cause: disk /var/lib/ats failed'));
+    try {
+      const problem = await expectProblem(await t.api('/projects'), 500, 'internal_error');
+      expect(JSON.stringify(problem)).to.not.contain('secret cause');
+    } finally {
+      projects.find = find;
+    }
+    expect((await t.api('/projects')).status).to.equal(200);
   });
 
   it('answers 404 for an unknown id and for an unknown route', async () => {
@@ -112,6 +143,9 @@ describe('server: bad input and security', () => {
     await expectProblem(await other.api('/files/read', { body: { hostId: other.server.hostId, path: `${folder}/x` } }), 502, 'host_offline');
     const [host] = await other.json('/hosts');
     expect(host.online).to.equal(false);
+    // Offline: the moment the link dropped, unchanged by later requests.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await other.json('/hosts'))[0].lastSeenAt).to.equal(host.lastSeenAt);
     const view = await other.json(`/threads/${thread.id}`);
     // Just dropped: within the reconnect grace (docs/hosts.md); `waiting-for-host` once it runs out.
     expect(view.runtime.displayStatus).to.equal('host-reconnecting');

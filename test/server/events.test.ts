@@ -128,11 +128,14 @@ describe('server: reading thread events (page cursor and SSE)', () => {
       [0, 0, 1, 2].map((afterSeq) => openSse(`${t.server.url}/api/v1/threads/${threadId}/events/stream?afterSeq=${afterSeq}`, headers())),
     );
     await writes;
+    // One more row after every stream has caught up: a duplicate of an earlier row would arrive before it.
+    await Promise.all(streams.map((stream, index) => stream.events(42 - [0, 0, 1, 2][index]!)));
+    await rpc(writer, textDelta(threadId, 'marker', 20_000));
     writer.close();
     for (const [index, afterSeq] of [0, 0, 1, 2].entries()) {
-      const events = await streams[index]!.events(42 - afterSeq);
+      const events = await streams[index]!.events(43 - afterSeq);
       streams[index]!.close();
-      expect(events.map((e) => e.data.seq)).to.deep.equal(range(afterSeq + 1, 42));
+      expect(events.map((e) => e.data.seq)).to.deep.equal(range(afterSeq + 1, 43));
     }
   });
 
