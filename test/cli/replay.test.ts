@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { agentStartedTurnTypes } from '../helpers/specEventOrder';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import type { StoredThreadEvent } from '../../src/store/eventStore';
@@ -26,19 +27,7 @@ describe('npm run replay', function () {
     expect(code).to.equal(0);
     const rows = parseRows(stdout);
     expect(rows.map((row) => row.seq)).to.deep.equal(rows.map((_, i) => i + 1));
-    expect(rows.map((row) => row.type)).to.deep.equal([
-      'turn/started',
-      'provider/unhandled',
-      'provider/unhandled',
-      'item/started',
-      'item/agentMessage/delta',
-      'item/agentMessage/delta',
-      'item/agentMessage/delta',
-      'item/completed',
-      'thread/tokenUsage/updated',
-      'turn/completed',
-      'thread/contextWindowUsage/updated',
-    ]);
+    expect(rows.map((row) => row.type)).to.deep.equal(agentStartedTurnTypes(3));
   });
 
   it('reports bad lines on stderr with their line numbers, skips them, and processes the rest', async () => {

@@ -131,18 +131,28 @@ describe('createThreadIngest', () => {
     beforeEach(async () => (temp = await makeTempDir()));
     afterEach(() => temp.remove());
 
+    /** Ingests `frames` one by one, then stops the ingest and closes the store: a process that ended. */
+    const ranBefore = async (frames: unknown[]) => {
+      const store = await openNedbEventStore({ dataDir: temp.dir });
+      const ingest = createThreadIngest({ store });
+      for (const frame of frames) await ingest.ingest(frame);
+      await ingest.close();
+      await store.close();
+    };
+
+    /** The next process on the same data dir. */
+    const restarted = async () => {
+      const store = await openNedbEventStore({ dataDir: temp.dir });
+      const ingest = createThreadIngest({ store });
+      return { store, ingest, close: async () => (await ingest.close(), await store.close()) };
+    };
+
     it('continues the open turn with the same turn id and seq after a restart mid-turn', async () => {
       const frames = b.clientTurn('A', 'hi', ['Hel', 'lo', ' world']);
       const half = frames.findIndex((frame) => JSON.stringify(frame).includes('"delta":"lo"')) + 1;
+      await ranBefore(frames.slice(0, half));
 
-      const store1 = await openNedbEventStore({ dataDir: temp.dir });
-      const ingest1 = createThreadIngest({ store: store1 });
-      for (const frame of frames.slice(0, half)) await ingest1.ingest(frame);
-      await ingest1.close();
-      await store1.close();
-
-      const store2 = await openNedbEventStore({ dataDir: temp.dir });
-      const ingest2 = createThreadIngest({ store: store2 });
+      const { store: store2, ingest: ingest2, close } = await restarted();
       expect(await ingest2.threadStatus('A')).to.equal('active');
       for (const frame of frames.slice(half)) await ingest2.ingest(frame);
       const rows = await store2.list('A');
@@ -151,22 +161,15 @@ describe('createThreadIngest', () => {
       expect(rows.find((row) => row.type === 'item/completed')!.data['item']).to.deep.include({ text: 'Hello world' });
       expect(rows.filter((row) => row.type === 'turn/completed')).to.have.lengthOf(1);
       expect(await ingest2.threadStatus('A')).to.equal('idle');
-      await ingest2.close();
-      await store2.close();
+      await close();
     });
 
     it('continues the open turn when the rest of it arrives all at once while the thread is still being read back', async () => {
       const frames = b.clientTurn('A', 'hi', ['Hel', 'lo', ' world']);
       const half = frames.findIndex((frame) => JSON.stringify(frame).includes('"delta":"lo"'));
+      await ranBefore(frames.slice(0, half));
 
-      const store1 = await openNedbEventStore({ dataDir: temp.dir });
-      const ingest1 = createThreadIngest({ store: store1 });
-      for (const frame of frames.slice(0, half)) await ingest1.ingest(frame);
-      await ingest1.close();
-      await store1.close();
-
-      const store2 = await openNedbEventStore({ dataDir: temp.dir });
-      const ingest2 = createThreadIngest({ store: store2 });
+      const { store: store2, ingest: ingest2, close } = await restarted();
       // Not awaited one by one: every frame arrives before the store has answered the read of thread A.
       const outcomes = await Promise.all([...frames.slice(half), ...b.clientTurn('B', 'other', ['b'])].map((frame) => ingest2.ingest(frame)));
       const answered = outcomes.flatMap(rowsOf);
@@ -177,24 +180,16 @@ describe('createThreadIngest', () => {
       expect(rows.find((row) => row.type === 'item/completed')!.data['item']).to.deep.include({ text: 'Hello world' });
       expect(rows.filter((row) => row.type === 'turn/completed')).to.have.lengthOf(1);
       expect(threadViolations(await store2.list('B'))).to.deep.equal([]);
-      await ingest2.close();
-      await store2.close();
+      await close();
     });
 
     it('keeps the running token total across a restart', async () => {
-      const store1 = await openNedbEventStore({ dataDir: temp.dir });
-      const ingest1 = createThreadIngest({ store: store1 });
-      for (const frame of b.clientTurn('A', 'one', ['x'], b.usage(100, 10))) await ingest1.ingest(frame);
-      await ingest1.close();
-      await store1.close();
-
-      const store2 = await openNedbEventStore({ dataDir: temp.dir });
-      const ingest2 = createThreadIngest({ store: store2 });
+      await ranBefore(b.clientTurn('A', 'one', ['x'], b.usage(100, 10)));
+      const { store: store2, ingest: ingest2, close } = await restarted();
       for (const frame of b.clientTurn('A', 'two', ['y'], b.usage(200, 20))) await ingest2.ingest(frame);
       const usage = (await store2.list('A')).filter((row) => row.type === 'thread/tokenUsage/updated').at(-1)!;
       expect(usage.data['tokenUsage']).to.deep.include({ total: { totalTokens: 330, inputTokens: 300, cachedInputTokens: 0, outputTokens: 30 } });
-      await ingest2.close();
-      await store2.close();
+      await close();
     });
   });
 });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { agentStartedTurnTypes } from '../../helpers/specEventOrder';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createPiProvider } from '../../../src/daemon/providers/pi';
@@ -14,18 +15,7 @@ interface ThreadEvent {
 }
 
 /** The spec's order for an agent-started turn (part 6), custom message boundaries included. */
-const AGENT_TURN = [
-  'turn/started',
-  'provider/unhandled',
-  'provider/unhandled',
-  'item/started',
-  'item/agentMessage/delta',
-  'item/agentMessage/delta',
-  'item/completed',
-  'thread/tokenUsage/updated',
-  'turn/completed',
-  'thread/contextWindowUsage/updated',
-];
+const AGENT_TURN = agentStartedTurnTypes(2);
 
 describe('pi extensions run without any prompt: from thread creation, and again after a restart', function () {
   let model: FakeModelServer;
