@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 
-/** One WebSocket endpoint on the HTTP server (the intake now; the daemon link of remote hosts next). */
+/** One WebSocket endpoint on the HTTP server: the agent intake, or the link of remote host daemons. */
 export interface UpgradeRoute {
   path: string;
   /** Checked before the handshake; a refused peer gets a plain 401 and a closed socket. */
