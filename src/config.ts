@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { AGENT_PROVIDER_IDS } from './daemon/defaultProviders';
+import { DEFAULT_HEARTBEAT_MS } from './link/pingHeartbeat';
 
 /**
  * Every limit of the server and its embedded daemon, with its default. Each can be set by a flag
@@ -28,7 +29,7 @@ export const ConfigSchema = z.strictObject({
   /** Intake frames of one socket being stored at once; more wait their turn (bounds memory per sender). */
   intakeMaxInFlight: z.coerce.number().int().positive().default(256),
   /** Ping interval of WebSocket peers; a peer that misses one pong is dropped at the next tick. */
-  wsHeartbeatMs: z.coerce.number().int().positive().default(30_000),
+  wsHeartbeatMs: z.coerce.number().int().positive().default(DEFAULT_HEARTBEAT_MS),
   /** SSE comment-line heartbeat, so proxies and browsers keep an idle stream open. */
   sseHeartbeatMs: z.coerce.number().int().positive().default(15_000),
   /** Unsent bytes an SSE response may hold before it stops taking rows until its reader catches up. */

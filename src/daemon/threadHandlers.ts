@@ -45,15 +45,17 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
     return session;
   };
 
-  const agentOf = (session: ThreadSession, provider: AgentProvider): Promise<AgentThread> =>
-    (session.agent ??= startThreadAgent(deps, session.params, provider).catch((error: unknown) => {
+  const agentOf = (session: ThreadSession, provider: AgentProvider): Promise<AgentThread> => {
+    // An agent started now would outlive dispose() and keep its extensions' timers running.
+    if (closing && !session.agent) return Promise.reject(new HostCommandRefused('host_closing', 'the host daemon is shutting down'));
+    return (session.agent ??= startThreadAgent(deps, session.params, provider).catch((error: unknown) => {
       session.agent = undefined; // the next command tries again (e.g. after the model was configured)
       throw new HostCommandRefused('agent_failed', `the ${provider.id} agent could not start: ${messageOf(error)}`);
     }));
+  };
 
   return {
     'thread.open': async (params) => {
-      // An agent started now would outlive dispose() and keep its extensions' timers running.
       if (closing) throw new HostCommandRefused('host_closing', 'the host daemon is shutting down');
       const session = sessions.get(params.threadId) ?? openSession(params);
       if (!session.provider) return { providerThreadId: providerThreadIds.get(params.threadId)!, agent: false };
@@ -80,9 +82,11 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
       return { followUp, providerThreadId: agent.providerThreadId };
     },
     'thread.stop': async ({ threadId }) => {
-      // The stop goes into the pipeline first, so the aborted run's agent_end closes the turn as interrupted.
-      const seqs = await ingestFrame({ jsonrpc: '2.0', method: THREAD_STOP_METHOD, params: { threadId } });
+      // An agent still starting first: the frames of a run its extensions began are held until then, and
+      // must reach the pipeline before the stop does, or the stop would find no turn to interrupt.
       const agent = await sessions.get(threadId)?.agent?.catch(() => undefined);
+      // The stop goes into the pipeline before the abort, so the aborted run's agent_end closes the turn as interrupted.
+      const seqs = await ingestFrame({ jsonrpc: '2.0', method: THREAD_STOP_METHOD, params: { threadId } });
       await agent?.stop();
       return { seqs };
     },

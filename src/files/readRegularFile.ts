@@ -24,8 +24,6 @@ export async function readRegularFile(
   });
   if (stats.isDirectory()) throw new HostCommandError('not_a_file', `is a directory, not a file: ${label}`);
   if (!stats.isFile()) throw new HostCommandError('not_a_file', `not a regular file (FIFO, socket or device): ${label}`);
-  // A size over the cap is refused without reading; a size under it proves nothing (see below).
-  if (stats.size > maxBytes) throw tooLarge(label, stats.size, maxBytes);
   const handle = await open(absolutePath, constants.O_RDONLY | constants.O_NONBLOCK).catch(
     (error: NodeJS.ErrnoException) => {
       throw refusalFor(error, label, notFound);
@@ -34,8 +32,9 @@ export async function readRegularFile(
   try {
     const opened = await handle.stat();
     if (!opened.isFile()) throw new HostCommandError('not_a_file', `not a regular file: ${label}`);
-    // The cap applies to the bytes read, not to the stat size: procfs reports 0 for any content, and a
-    // file may grow or shrink between the stat and the read.
+    // A size over the cap is refused without reading. A size under it proves nothing, so the cap also
+    // applies to the bytes read: procfs reports 0 for any content, and a file may grow during the read.
+    if (opened.size > maxBytes) throw tooLarge(label, opened.size, maxBytes);
     const bytes = await readToEnd(handle, opened.size, maxBytes).catch((error: NodeJS.ErrnoException) => {
       throw refusalFor(error, label, notFound);
     });

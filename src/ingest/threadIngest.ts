@@ -42,6 +42,8 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
   const hydrations = new Map<string, Promise<void>>();
   const statuses = new Map<string, ThreadStatus>();
   const hydrated = new Set<string>();
+  /** Threads whose pipeline state restarts from the store's even when it holds no rows (after `forget`). */
+  const mustRestart = new Set<string>();
   /** Frames per thread waiting for the thread's store read, in arrival order; later frames queue behind. */
   const parked = new Map<string, IngestFrame[]>();
 
@@ -55,7 +57,7 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
     waiting.delete(correlationId);
   };
 
-  /** The pipeline takes a thread's state read from the store once, with the first frame after the read. */
+  /** The pipeline takes a thread's state read from the store once, with the thread's next frame. */
   const takeRestoredState = (threadId: string): ThreadTurnState | undefined => {
     const state = restored.get(threadId);
     if (state) restored.delete(threadId);
@@ -71,6 +73,7 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
       hydrated.delete(threadId);
       hydrations.delete(threadId);
       restored.delete(threadId);
+      mustRestart.add(threadId);
     }
   };
 
@@ -146,18 +149,25 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
     for (const frame of queued) deliver(frame);
   };
 
+  /** Reads a thread's rows once and hands its turn state to the pipeline (a thread without rows needs none). */
   const hydrate = (threadId: string): Promise<void> => {
-    let hydration = hydrations.get(threadId);
-    if (!hydration) {
-      hydration = Promise.resolve(deps.store.list(threadId)).then((rows) => {
+    const current = hydrations.get(threadId);
+    if (current) return current;
+    const hydration: Promise<void> = Promise.resolve(deps.store.list(threadId)).then(
+      (rows) => {
+        // A reset while this read ran (a failed append, a pipeline restart) wants a newer read: it counts.
+        if (hydrations.get(threadId) !== hydration) return hydrate(threadId);
         const state = restoreTurnState(rows);
-        restored.set(threadId, state);
+        if (rows.length > 0 || mustRestart.delete(threadId)) restored.set(threadId, state);
         statuses.set(threadId, state.turn ? 'active' : 'idle');
-      });
-      hydration.then(() => hydrated.add(threadId), () => undefined);
-      hydration.catch(() => hydrations.delete(threadId));
-      hydrations.set(threadId, hydration);
-    }
+        hydrated.add(threadId);
+      },
+      (cause: unknown) => {
+        if (hydrations.get(threadId) === hydration) hydrations.delete(threadId);
+        throw cause;
+      },
+    );
+    hydrations.set(threadId, hydration);
     return hydration;
   };
 

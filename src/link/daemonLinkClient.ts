@@ -3,7 +3,7 @@ import type { HostHello } from '../daemon/contract';
 import type { HostDispatcher } from '../daemon/hostDispatcher';
 import type { JsonRpcResponse } from '../daemon/jsonRpcMessages';
 import { DAEMON_LINK_PATH, LINK_CLOSE, LINK_METHOD, LinkHelloResultSchema } from './linkMessages';
-import { startPingHeartbeat } from './pingHeartbeat';
+import { DEFAULT_HEARTBEAT_MS, startPingHeartbeat } from './pingHeartbeat';
 import { createRpcPeer, LinkClosedError, type RpcPeer } from './rpcPeer';
 import { reconnectDelay, type ReconnectPolicy } from './reconnectDelay';
 
@@ -11,7 +11,7 @@ export interface DaemonLinkClientOptions {
   /** The server's base URL, `http://host:port` (or `ws://…`); the link lives at /api/v1/daemon. */
   serverUrl: string;
   token: string;
-  /** Ping interval; undefined: the server's, from its hello answer (DEFAULT_LINK_HEARTBEAT_MS until then). */
+  /** Ping interval; undefined: the server's, from its hello answer (DEFAULT_HEARTBEAT_MS until then). */
   heartbeatMs?: number;
   reconnect: ReconnectPolicy;
   maxPayloadBytes: number;
@@ -44,9 +44,6 @@ export interface DaemonLinkClient {
   maxFrameBytes(): number;
   close(): Promise<void>;
 }
-
-/** The daemon's ping interval until the server's hello answer names one (the server's own default). */
-export const DEFAULT_LINK_HEARTBEAT_MS = 30_000;
 
 export function createDaemonLinkClient(options: DaemonLinkClientOptions): DaemonLinkClient {
   const url = linkUrl(options.serverUrl);
@@ -97,7 +94,7 @@ export function createDaemonLinkClient(options: DaemonLinkClientOptions): Daemon
     });
     ws.on('open', () => {
       const peer = createRpcPeer(ws, (request) => daemon!.dispatch(request), options.log, () => serverMaxPayloadBytes);
-      let stopHeartbeat = startPingHeartbeat(ws, options.heartbeatMs ?? DEFAULT_LINK_HEARTBEAT_MS);
+      let stopHeartbeat = startPingHeartbeat(ws, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
       const adoptHeartbeat = (serverMs: number) => {
         if (options.heartbeatMs !== undefined) return;
         stopHeartbeat();

@@ -1,5 +1,8 @@
 import type { WebSocket } from 'ws';
 
+/** Ping interval of both ends of a link (and of the intake) unless configured: `wsHeartbeatMs`, `--heartbeat-ms`. */
+export const DEFAULT_HEARTBEAT_MS = 30_000;
+
 /**
  * The daemon's half of the heartbeat (the server runs its own, src/server/wsHeartbeat.ts): a ping every
  * `intervalMs`; a socket that has not ponged since the previous ping is terminated, so a link that went
@@ -17,7 +20,8 @@ export function startPingHeartbeat(socket: WebSocket, intervalMs: number): () =>
   const stop = () => {
     clearInterval(timer);
     socket.off('pong', onPong);
+    socket.off('close', stop);
   };
-  socket.once('close', stop);
+  socket.on('close', stop);
   return stop;
 }

@@ -35,7 +35,12 @@ export function scanTurnState(deps: ScanTurnStateDeps): OperatorFunction<Step<Tu
   return (source: Observable<Step<TurnInput>>) =>
     defer(() => {
       const states = new Map<string, ThreadTurnState>();
-      const stateOf = (threadId: string) => deps.takeRestoredState?.(threadId) ?? states.get(threadId) ?? INITIAL_TURN_STATE;
+      const stateOf = (threadId: string): ThreadTurnState => {
+        const restored = deps.takeRestoredState?.(threadId);
+        // Kept at once: a rule that throws on this frame must not lose the state handed over.
+        if (restored) states.set(threadId, restored);
+        return restored ?? states.get(threadId) ?? INITIAL_TURN_STATE;
+      };
       return source.pipe(
         map((step): Step<ThreadFacts> => {
           if (!step.ok) return step;

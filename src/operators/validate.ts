@@ -92,4 +92,3 @@ function withParams<S extends z.ZodType>(schema: S, params: unknown, toInput: (p
 function trusted<S extends z.ZodType>(_schema: S, params: unknown, toInput: (p: z.infer<S>) => TurnInput): Parsed {
   return { input: toInput(params as z.infer<S>) };
 }
-

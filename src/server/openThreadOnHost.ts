@@ -31,5 +31,8 @@ export async function openThreadOnHost(deps: ThreadOnHostDeps, thread: ThreadRec
  */
 export async function keepProviderThreadId(registry: Registry, thread: ThreadRecord, providerThreadId: string): Promise<ThreadRecord> {
   if (thread.providerThreadId === providerThreadId) return thread;
-  return registry.threads.put({ ...thread, providerThreadId });
+  // Read again: `thread` may be a snapshot from before a background re-open or a prompt changed the record.
+  const current = (await registry.threads.get(thread.id)) ?? thread;
+  if (current.providerThreadId === providerThreadId) return current;
+  return registry.threads.put({ ...current, providerThreadId });
 }

@@ -86,7 +86,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const app = createApp({ config, token, registry, hosts, store, hub, presence, log });
   const server = http.createServer(app.callback());
   const intake = createIntakeRoute(
-    { registry, hosts, timeoutMs: config.hostCommandTimeoutMs },
+    { registry, hosts, timeoutMs: config.hostCommandTimeoutMs, log },
     { token, maxPayloadBytes: config.intakeMaxPayloadBytes, maxInFlight: config.intakeMaxInFlight, heartbeatMs: config.wsHeartbeatMs, log },
   );
   // Remote daemons (docs/hosts.md): their batches land in the same store, published like the embedded one's.

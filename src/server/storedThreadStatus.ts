@@ -6,8 +6,9 @@ const FIRST_PAGE_ROWS = 64;
 
 /**
  * A thread's status as its stored rows tell it (spec part 3: `active` while a turn is open), for when its
- * host cannot be asked. Reads back from the last row to the nearest turn boundary, so the cost is the length
- * of the last turn, not of the thread.
+ * host cannot be asked. The rule is `restoreTurnState`'s (turn/started opens, turn/completed closes), read
+ * backwards from the last row to the nearest turn boundary: the cost is the length of the last turn, not of
+ * the thread, and no turn state is rebuilt.
  */
 export async function storedThreadStatus(store: EventStore, threadId: string): Promise<'active' | 'idle'> {
   let end = await store.lastSeq(threadId);

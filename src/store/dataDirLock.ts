@@ -18,7 +18,10 @@ export interface DataDirLock {
   release(): Promise<void>;
 }
 
-/** Lock files this process holds: a lock naming our own pid that is not among them is a previous life's. */
+/**
+ * Files this process holds (locks, takeover claims, drafts): one naming our own pid that is not among them
+ * is a previous life's.
+ */
 const heldByThisProcess = new Set<string>();
 
 /** Attempts to take the lock; more than one only while other processes take over the same stale lock. */
@@ -32,49 +35,72 @@ const TAKEOVER_WAIT_MS = 20;
  * it is our own pid but not a lock we took (a container restarts its service as pid 1 again).
  */
 export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
-  const lockPath = path.resolve(dataDir, LOCK_FILE_NAME);
-  // The pid says who holds the lock; the nonce tells this holder's file from any other with the same pid.
-  const content = `${process.pid} ${randomUUID()}`;
+  // The real path: the same dir reached through a symlink is the same lock.
+  const lockPath = path.join(await fs.realpath(dataDir), LOCK_FILE_NAME);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-    try {
-      await createWithContent(lockPath, content);
-      heldByThisProcess.add(lockPath);
+    if (await createHeld(lockPath).then(() => true, existed)) {
+      await removeLeftovers(lockPath);
       return {
         release: async () => {
           heldByThisProcess.delete(lockPath);
           await fs.rm(lockPath, { force: true });
         },
       };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const seen = await fs.readFile(lockPath, 'utf8').catch(() => undefined);
     if (seen === undefined) continue; // released between our two calls: try again
-    const holder = Number.parseInt(seen, 10);
-    if (isHeld(lockPath, holder)) throw new DataDirLockedError(dataDir, holder);
+    if (isHeld(lockPath, seen)) throw new DataDirLockedError(dataDir, Number.parseInt(seen, 10));
     await removeStaleLock(lockPath, seen);
   }
   throw new Error(`Could not take the lock ${lockPath}: other processes kept taking it over`);
 }
 
 /**
- * Creates `file` holding `content` in one step, failing with EEXIST if it exists: a file created empty and
- * written afterwards could be read empty in between, and taken for a broken, stale lock.
+ * Creates `file` naming this process as its holder, in one step, failing with EEXIST if it exists: a file
+ * created empty and written afterwards could be read empty in between, and taken for a stale one. The pid
+ * says who holds it; the nonce tells this holder's file from any other with the same pid.
  */
-async function createWithContent(file: string, content: string): Promise<void> {
-  const draft = `${file}.draft-${process.pid}-${randomUUID()}`;
-  await fs.writeFile(draft, content, { flag: 'wx' });
+async function createHeld(file: string): Promise<void> {
+  const draft = `${file}.draft-${randomUUID()}`;
+  heldByThisProcess.add(draft);
   try {
+    await fs.writeFile(draft, `${process.pid} ${randomUUID()}`, { flag: 'wx' });
     await fs.link(draft, file);
+    heldByThisProcess.add(file);
   } finally {
     await fs.rm(draft, { force: true });
+    heldByThisProcess.delete(draft);
   }
 }
 
-function isHeld(lockPath: string, holder: number): boolean {
+/** `false` for a file that already exists; any other failure is rethrown. */
+function existed(error: NodeJS.ErrnoException): false {
+  if (error.code !== 'EEXIST') throw error;
+  return false;
+}
+
+/** Whether the process a lock, claim or draft names (its content starts with the pid) still holds it. */
+function isHeld(file: string, content: string): boolean {
+  const holder = Number.parseInt(content, 10);
   if (!Number.isInteger(holder)) return false;
-  if (holder === process.pid) return heldByThisProcess.has(lockPath);
+  if (holder === process.pid) return heldByThisProcess.has(file);
   return isRunning(holder);
+}
+
+/**
+ * Claims and drafts of processes that died between two steps here stay in the dir; the lock's holder
+ * clears them (a live process's are left alone).
+ */
+async function removeLeftovers(lockPath: string): Promise<void> {
+  const dir = path.dirname(lockPath);
+  const prefix = `${path.basename(lockPath)}.`;
+  for (const name of await fs.readdir(dir)) {
+    if (!name.startsWith(prefix)) continue;
+    const file = path.join(dir, name);
+    const content = await fs.readFile(file, 'utf8').catch(() => '');
+    // No pid yet: another process is writing its draft this very moment.
+    if (Number.isInteger(Number.parseInt(content, 10)) && !isHeld(file, content)) await fs.rm(file, { force: true });
+  }
 }
 
 /**
@@ -86,26 +112,25 @@ function isHeld(lockPath: string, holder: number): boolean {
  * read it. The others wait and look again.
  */
 async function removeStaleLock(lockPath: string, stale: string): Promise<void> {
-  const claim = `${lockPath}.takeover-${createHash('sha256').update(stale).digest('hex').slice(0, 16)}`;
-  try {
-    await createWithContent(claim, String(process.pid));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    await removeAbandonedClaim(claim);
+  const claim = takeoverClaimPath(lockPath, stale);
+  if (!(await createHeld(claim).then(() => true, existed))) {
+    // A claim whose process died mid-takeover (an earlier life of ours included) would block every start.
+    const claimer = await fs.readFile(claim, 'utf8').catch(() => undefined);
+    if (claimer !== undefined && !isHeld(claim, claimer)) await fs.rm(claim, { force: true });
     await new Promise((resolve) => setTimeout(resolve, TAKEOVER_WAIT_MS));
     return;
   }
   try {
     if ((await fs.readFile(lockPath, 'utf8').catch(() => undefined)) === stale) await fs.rm(lockPath, { force: true });
   } finally {
+    heldByThisProcess.delete(claim);
     await fs.rm(claim, { force: true });
   }
 }
 
-/** A claim whose process died mid-takeover would block every later start. */
-async function removeAbandonedClaim(claim: string): Promise<void> {
-  const claimer = Number.parseInt(await fs.readFile(claim, 'utf8').catch(() => ''), 10);
-  if (Number.isInteger(claimer) && claimer !== process.pid && !isRunning(claimer)) await fs.rm(claim, { force: true });
+/** The claim a takeover of the lock reading `stale` needs: one name per stale lock. */
+export function takeoverClaimPath(lockPath: string, stale: string): string {
+  return `${lockPath}.takeover-${createHash('sha256').update(stale).digest('hex').slice(0, 16)}`;
 }
 
 function isRunning(pid: number): boolean {

@@ -111,6 +111,23 @@ describe('server: agent intake over WebSocket', () => {
     other.close();
   });
 
+  it('answers a request -32603 when the server fails to look the thread up, and a notification still nothing', async () => {
+    const { threads } = t.server.registry;
+    const get = threads.get;
+    threads.get = () => Promise.reject(new Error('registry unavailable'));
+    const received: Array<{ id: unknown; error?: { code: number } }> = [];
+    socket.on('message', (data) => received.push(JSON.parse(data.toString())));
+    try {
+      socket.send(JSON.stringify(agentStart(threadId))); // a notification
+      const answer = await rpc(socket, sdk(threadId, { type: 'turn_start' }, 81));
+      expect(answer.error.code).to.equal(-32603);
+      expect(JSON.stringify(answer)).to.not.contain('registry unavailable');
+    } finally {
+      threads.get = get;
+    }
+    expect(received.map((message) => message.id)).to.deep.equal([81]);
+  });
+
   it('refuses a connection with a wrong bearer token or none (401)', async () => {
     for (const headers of [{ authorization: 'Bearer wrong-token-123456' }, {}]) {
       const refused = new WebSocket(`${t.server.url.replace('http', 'ws')}/api/v1/intake`, { headers });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { DataDirLockedError, LOCK_FILE_NAME, lockDataDir } from '../../src/store/dataDirLock';
+import { DataDirLockedError, LOCK_FILE_NAME, lockDataDir, takeoverClaimPath } from '../../src/store/dataDirLock';
 import { makeTempDir } from '../helpers/pipelineTempDir';
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -69,6 +69,29 @@ describe('lockDataDir: one process per data dir', () => {
     expect(await fs.readFile(path.join(temp.dir, LOCK_FILE_NAME), 'utf8')).to.not.contain('an-earlier-life');
     const again = await lockDataDir(temp.dir).catch((error: unknown) => error);
     expect(again).to.be.instanceOf(DataDirLockedError);
+    await lock.release();
+  });
+
+  it('refuses the same data dir reached through a symlink while it holds it', async () => {
+    const lock = await lockDataDir(temp.dir);
+    const alias = `${temp.dir}-alias`;
+    await fs.symlink(temp.dir, alias);
+    try {
+      expect(await lockDataDir(alias).catch((error: unknown) => error)).to.be.instanceOf(DataDirLockedError);
+    } finally {
+      await fs.rm(alias);
+      await lock.release();
+    }
+  });
+
+  it('is not blocked by a takeover claim an earlier life of this pid left behind, and clears such leftovers', async () => {
+    const lockPath = path.join(await fs.realpath(temp.dir), LOCK_FILE_NAME);
+    const stale = '999999999 crashed';
+    await fs.writeFile(lockPath, stale);
+    await fs.writeFile(takeoverClaimPath(lockPath, stale), `${process.pid} an-earlier-life`);
+    await fs.writeFile(`${lockPath}.draft-left`, '999999999 crashed-while-writing');
+    const lock = await lockDataDir(temp.dir);
+    expect(await fs.readdir(temp.dir)).to.deep.equal([LOCK_FILE_NAME]);
     await lock.release();
   });
 

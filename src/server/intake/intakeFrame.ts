@@ -15,6 +15,7 @@ export interface IntakeDeps {
   registry: Registry;
   hosts: HostDirectory;
   timeoutMs: number;
+  log(message: string): void;
 }
 
 /**
@@ -30,41 +31,52 @@ export interface DispatchedFrame {
  * Checks one intake frame's envelope, finds the thread's host and hands the frame over. Resolves as soon as
  * the frame is on its way (in order: the host's pipeline takes frames in the order they were handed over),
  * without waiting for it to be stored; `answer` waits for that. Translation happens in the host's pipeline.
+ * Never rejects: every failure is an answer.
  */
 export async function dispatchIntakeFrame(deps: IntakeDeps, text: string): Promise<DispatchedFrame> {
-  // Until the envelope is known to be valid, the frame may have been meant as a request: it is answered.
-  let notification = false;
-  const now = (response: JsonRpcResponse): DispatchedFrame => ({ answer: Promise.resolve(response), notification });
   let message: unknown;
   try {
     message = JSON.parse(text);
   } catch {
-    return now(failure(null, jsonRpcError(JSON_RPC_ERROR.parseError, 'parse error: the frame is not JSON')));
+    return answered(failure(null, jsonRpcError(JSON_RPC_ERROR.parseError, 'parse error: the frame is not JSON')), false);
   }
   const envelope = JsonRpcEnvelopeSchema.safeParse(message);
-  if (!envelope.success) return now(failure(idOf(message), jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid request: not a JSON-RPC 2.0 request or notification', issuesAt(envelope.error))));
-  const { method, id } = envelope.data;
-  notification = id === undefined;
-  if (method !== SDK_MESSAGE_METHOD && !parsePromptSignalMethod(method)) {
-    return now(failure(id ?? null, jsonRpcError(JSON_RPC_ERROR.methodNotFound, `method not found: ${method} (the intake takes sdk/message and <providerId>/prompt/started|settled)`)));
+  if (!envelope.success) {
+    // Not a valid request, so it may have been meant as one: it is answered.
+    return answered(failure(idOf(message), jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid request: not a JSON-RPC 2.0 request or notification', issuesAt(envelope.error))), false);
   }
-  const params = ThreadParamsSchema.safeParse(envelope.data.params);
-  if (!params.success) return now(failure(id ?? null, jsonRpcError(JSON_RPC_ERROR.invalidParams, 'invalid params', issuesAt(params.error, 'params'))));
-  const thread = await deps.registry.threads.get(params.data.threadId);
-  if (!thread) {
-    return now(failure(id ?? null, jsonRpcError(JSON_RPC_ERROR.invalidParams, `unknown thread ${params.data.threadId}`, [{ path: ['params', 'threadId'], message: 'no such thread' }])));
+  const notification = envelope.data.id === undefined;
+  const id = envelope.data.id ?? null;
+  const refuse = (error: JsonRpcError) => answered(failure(id, error), notification);
+  try {
+    const { method } = envelope.data;
+    if (method !== SDK_MESSAGE_METHOD && !parsePromptSignalMethod(method)) {
+      return refuse(jsonRpcError(JSON_RPC_ERROR.methodNotFound, `method not found: ${method} (the intake takes sdk/message and <providerId>/prompt/started|settled)`));
+    }
+    const params = ThreadParamsSchema.safeParse(envelope.data.params);
+    if (!params.success) return refuse(jsonRpcError(JSON_RPC_ERROR.invalidParams, 'invalid params', issuesAt(params.error, 'params')));
+    const thread = await deps.registry.threads.get(params.data.threadId);
+    if (!thread) {
+      return refuse(jsonRpcError(JSON_RPC_ERROR.invalidParams, `unknown thread ${params.data.threadId}`, [{ path: ['params', 'threadId'], message: 'no such thread' }]));
+    }
+    const link = deps.hosts.linkOf(thread.hostId);
+    if (!link) return refuse(jsonRpcError(INTAKE_ERROR.hostOffline, `host ${thread.hostId} of thread ${thread.id} is offline`));
+    // Not awaited: the request is on its way once `request` returns, which is all the ordering needs.
+    const stored = link.request('thread.ingest', { frame: envelope.data, providerThreadId: thread.providerThreadId }, { timeoutMs: deps.timeoutMs });
+    const answer = stored.then(
+      ({ seqs }): JsonRpcResponse => ({ jsonrpc: '2.0', id, result: { seqs } }),
+      (error: unknown) => failure(id, rpcErrorOf(error, thread.hostId)),
+    );
+    return { answer, notification };
+  } catch (cause) {
+    // A registry read that failed, or a bug: the sender learns that the frame failed, the log learns why.
+    deps.log(`intake frame failed: ${String(cause)}`);
+    return refuse(jsonRpcError(JSON_RPC_ERROR.internalError, 'internal error'));
   }
-  const link = deps.hosts.linkOf(thread.hostId);
-  if (!link) return now(failure(id ?? null, jsonRpcError(INTAKE_ERROR.hostOffline, `host ${thread.hostId} of thread ${thread.id} is offline`)));
-  // Not awaited: the request is on its way once `request` returns, which is all the ordering needs.
-  const stored = link.request('thread.ingest', { frame: envelope.data, providerThreadId: thread.providerThreadId }, { timeoutMs: deps.timeoutMs });
-  return {
-    answer: stored.then(
-      ({ seqs }): JsonRpcResponse => ({ jsonrpc: '2.0', id: id ?? null, result: { seqs } }),
-      (error: unknown) => failure(id ?? null, rpcErrorOf(error, thread.hostId)),
-    ),
-    notification,
-  };
+}
+
+function answered(response: JsonRpcResponse, notification: boolean): DispatchedFrame {
+  return { answer: Promise.resolve(response), notification };
 }
 
 function rpcErrorOf(error: unknown, hostId: string): JsonRpcError {

@@ -16,8 +16,6 @@ export interface IntakeOptions {
   log(message: string): void;
 }
 
-const INTERNAL_ERROR: JsonRpcResponse = { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'internal error' } };
-
 /**
  * `ws://HOST:PORT/api/v1/intake`: any pi process streams JSON-RPC frames into existing threads. Frames of one
  * socket are handed to the host strictly one after another, so a thread's events keep the order they were
@@ -41,10 +39,7 @@ export function createIntakeRoute(deps: IntakeDeps, options: IntakeOptions): Upg
     socket.on('message', (data: RawData) => {
       handOver = handOver.then(async () => {
         if (inFlight.size >= options.maxInFlight) await Promise.race(inFlight);
-        const { answer, notification } = await dispatchIntakeFrame(deps, rawText(data)).catch((error: unknown) => {
-          options.log(`intake frame failed: ${String(error)}`);
-          return { answer: Promise.resolve(INTERNAL_ERROR), notification: false };
-        });
+        const { answer, notification } = await dispatchIntakeFrame(deps, rawText(data));
         const tracked: Promise<void> = answer.then(notification ? note : reply).finally(() => inFlight.delete(tracked));
         inFlight.add(tracked);
       });
