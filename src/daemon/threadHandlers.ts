@@ -45,9 +45,11 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
     return session;
   };
 
+  // An agent started while closing would outlive dispose() and keep its extensions' timers running.
+  const closingRefusal = () => new HostCommandRefused('host_closing', 'the host daemon is shutting down');
+
   const agentOf = (session: ThreadSession, provider: AgentProvider): Promise<AgentThread> => {
-    // An agent started now would outlive dispose() and keep its extensions' timers running.
-    if (closing && !session.agent) return Promise.reject(new HostCommandRefused('host_closing', 'the host daemon is shutting down'));
+    if (closing && !session.agent) return Promise.reject(closingRefusal());
     return (session.agent ??= startThreadAgent(deps, session.params, provider).catch((error: unknown) => {
       session.agent = undefined; // the next command tries again (e.g. after the model was configured)
       throw new HostCommandRefused('agent_failed', `the ${provider.id} agent could not start: ${messageOf(error)}`);
@@ -56,7 +58,7 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
 
   return {
     'thread.open': async (params) => {
-      if (closing) throw new HostCommandRefused('host_closing', 'the host daemon is shutting down');
+      if (closing) throw closingRefusal();
       const session = sessions.get(params.threadId) ?? openSession(params);
       if (!session.provider) return { providerThreadId: providerThreadIds.get(params.threadId)!, agent: false };
       // Opening starts the agent: its extensions run, and may start turns, before any prompt arrives. A start

@@ -38,7 +38,7 @@ export async function readRegularFile(
     const bytes = await readToEnd(handle, opened.size, maxBytes).catch((error: NodeJS.ErrnoException) => {
       throw refusalFor(error, label, notFound);
     });
-    if (bytes.length > maxBytes) throw tooLarge(label, Math.max(opened.size, bytes.length), maxBytes);
+    if (bytes.length > maxBytes) throw tooLarge(label, bytes.length, maxBytes);
     return encode(bytes);
   } finally {
     await handle.close();
@@ -60,7 +60,7 @@ function decodeUtf8(bytes: Buffer): string | null {
   }
 }
 
-/** `size` is the stat size, or the bytes read when more (at least `maxBytes + 1`: reading stops there). */
+/** `size` is the stat size, or the bytes read (`maxBytes + 1`: reading stops there) when the stat said less. */
 function tooLarge(label: string, size: number, maxBytes: number): HostCommandError {
   return new HostCommandError('too_large', `file is over the ${maxBytes}-byte read limit (${size} bytes or more): ${label}`, {
     sizeBytes: size,

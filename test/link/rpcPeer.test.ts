@@ -1,15 +1,12 @@
 import { expect } from 'chai';
 import type { AddressInfo } from 'node:net';
-import WebSocket, { WebSocketServer } from 'ws';
+import WebSocket, { WebSocketServer, type RawData } from 'ws';
 import { JsonRpcRequestSchema } from '../../src/daemon/jsonRpcMessages';
 import { EAGER_FLUSH_CHARS } from '../../src/link/frameWriter';
 import { JsonText } from '../../src/link/jsonText';
 import { createRpcPeer, LinkClosedError, LinkProtocolError, type RpcPeer } from '../../src/link/rpcPeer';
 
-/**
- * Two peers on a real loopback socket; `framesSeen` counts WebSocket frames arriving at the server side and
- * `frameTurns` the event-loop turn (a counter the server side bumps on each setImmediate) each arrived in.
- */
+/** Two peers on a real loopback socket; `framesSeen` and `frameSizes` are of the frames reaching the server side. */
 async function peerPair(maxFrameBytes = Infinity) {
   const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
   await new Promise((resolve) => wss.once('listening', resolve));
@@ -36,6 +33,23 @@ async function peerPair(maxFrameBytes = Infinity) {
     frameSizes: () => frameSizes,
     async close() {
       clientSocket.terminate();
+      await new Promise((resolve) => wss.close(resolve));
+    },
+  };
+}
+
+/** A peer whose other end is a bare WebSocket server answering each message with `onMessage`. */
+async function peerOfRawServer(onMessage: (socket: WebSocket, data: RawData) => void) {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await new Promise((resolve) => wss.once('listening', resolve));
+  wss.on('connection', (socket) => socket.on('message', (data) => onMessage(socket, data)));
+  const socket = new WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}`);
+  await new Promise((resolve) => socket.once('open', resolve));
+  const peer = createRpcPeer(socket, async () => ({ jsonrpc: '2.0', id: null, result: null }), () => {});
+  return {
+    peer,
+    async close() {
+      socket.terminate();
       await new Promise((resolve) => wss.close(resolve));
     },
   };
@@ -90,29 +104,14 @@ describe('link: JSON-RPC in both directions over one WebSocket', () => {
   });
 
   it('rejects a call with LinkProtocolError when the answer is not a JSON-RPC response, instead of waiting forever', async () => {
-    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-    await new Promise((resolve) => wss.once('listening', resolve));
-    wss.on('connection', (socket) => socket.on('message', (data) => socket.send(JSON.stringify({ id: JSON.parse(data.toString()).id, outcome: 'stored' }))));
-    const socket = new WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}`);
-    await new Promise((resolve) => socket.once('open', resolve));
-    const peer = createRpcPeer(socket, async () => ({ jsonrpc: '2.0', id: null, result: null }), () => {});
-    let error: unknown;
-    await peer.call('store.append', {}).catch((e: unknown) => (error = e));
-    expect(error).to.be.instanceOf(LinkProtocolError);
-    socket.terminate();
-    await new Promise((resolve) => wss.close(resolve));
+    const { peer, close } = await peerOfRawServer((socket, data) => socket.send(JSON.stringify({ id: JSON.parse(data.toString()).id, outcome: 'stored' })));
+    expect(await peer.call('store.append', {}).catch((error: unknown) => error)).to.be.instanceOf(LinkProtocolError);
+    await close();
   });
 
   it('fails requests still waiting when the socket goes away with LinkClosedError', async () => {
-    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-    await new Promise((resolve) => wss.once('listening', resolve));
-    wss.on('connection', (socket) => socket.on('message', () => socket.terminate()));
-    const socket = new WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}`);
-    await new Promise((resolve) => socket.once('open', resolve));
-    const peer = createRpcPeer(socket, async () => ({ jsonrpc: '2.0', id: null, result: null }), () => {});
-    let error: unknown;
-    await peer.call('never.answered', {}).catch((e: unknown) => (error = e));
-    expect(error).to.be.instanceOf(LinkClosedError);
-    await new Promise((resolve) => wss.close(resolve));
+    const { peer, close } = await peerOfRawServer((socket) => socket.terminate());
+    expect(await peer.call('never.answered', {}).catch((error: unknown) => error)).to.be.instanceOf(LinkClosedError);
+    await close();
   });
 });

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { delay, from, lastValueFrom, map, toArray } from 'rxjs';
+import { delay, from, lastValueFrom, map, toArray, type ObservableInput } from 'rxjs';
 import type { ThreadEvents } from '../../src/operators/emitEvents';
 import { persistWithSeq } from '../../src/operators/persistWithSeq';
 import type { Step } from '../../src/protocol/pipelineItems';
-import type { EventStore, NewThreadEvent } from '../../src/store/eventStore';
+import type { EventStore, NewThreadEvent, StoredThreadEvent } from '../../src/store/eventStore';
 import { createMemoryEventStore } from '../../src/store/memoryEventStore';
 import { sequentialIds, testScheduler } from '../helpers/marbles';
 
@@ -37,6 +37,19 @@ function slowStore(frames: number) {
   return { store, calls };
 }
 
+/**
+ * A store whose first append fails as `fail` says (an error result, or a throw); later appends go to an
+ * in-memory store through `rest`.
+ */
+function storeFailingFirst(
+  fail: () => ObservableInput<StoredThreadEvent[]>,
+  rest: (inner: EventStore) => EventStore['append'] = (inner) => (events) => inner.append(events),
+): EventStore {
+  const inner = createMemoryEventStore();
+  let appends = 0;
+  return { ...inner, append: (events) => (appends++ === 0 ? fail() : rest(inner)(events)) };
+}
+
 describe('persistWithSeq()', () => {
   it('assigns seq per thread through the store and keeps input order', () => {
     testScheduler().run(({ cold, expectObservable }) => {
@@ -67,16 +80,7 @@ describe('persistWithSeq()', () => {
 
   it('turns a failed append into error values for that batch only; the stream goes on', () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      const inner = createMemoryEventStore();
-      let failNext = true;
-      const store: EventStore = {
-        ...inner,
-        append: (events) => {
-          if (!failNext) return inner.append(events);
-          failNext = false;
-          return cold('#', undefined, new Error('disk full'));
-        },
-      };
+      const store = storeFailingFirst(() => cold('#', undefined, new Error('disk full')));
       const input = cold('a-b|', { a: step(1, event('A')), b: step(2, event('A')) });
       const out = input.pipe(persistWithSeq(store), map((s) => (s.ok ? seqsOf(s) : s.error.code)));
       expectObservable(out).toBe('a-b|', { a: -32603, b: ['A1'] });
@@ -86,12 +90,10 @@ describe('persistWithSeq()', () => {
   it('rejects, in input order, the frames of a failed thread queued behind its failed append; other threads are stored', () => {
     const lost: string[][] = [];
     testScheduler().run(({ cold, expectObservable }) => {
-      const inner = createMemoryEventStore();
-      let appends = 0;
-      const store: EventStore = {
-        ...inner,
-        append: (events) => (appends++ === 0 ? cold('---#', undefined, new Error('disk full')) : from(inner.append(events)).pipe(delay(3))),
-      };
+      const store = storeFailingFirst(
+        () => cold('---#', undefined, new Error('disk full')),
+        (inner) => (events) => from(inner.append(events)).pipe(delay(3)),
+      );
       // b and c queue while a is being written; c was built on a's rows, b was not.
       const input = cold('abc|', { a: step(1, event('A')), b: step(2, event('B')), c: step(3, event('A')) });
       const out = input.pipe(persistWithSeq(store, { storeFailed: (threadIds) => lost.push([...threadIds]) }), map((s) => (s.ok ? seqsOf(s) : s.error.code)));
@@ -102,16 +104,9 @@ describe('persistWithSeq()', () => {
 
   it('rejects only its batch when the store throws instead of failing its result', () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      const inner = createMemoryEventStore();
-      let throwNext = true;
-      const store: EventStore = {
-        ...inner,
-        append: (events) => {
-          if (!throwNext) return inner.append(events);
-          throwNext = false;
-          throw new Error('adapter bug');
-        },
-      };
+      const store = storeFailingFirst(() => {
+        throw new Error('adapter bug');
+      });
       const input = cold('a-b|', { a: step(1, event('A')), b: step(2, event('B')) });
       expectObservable(input.pipe(persistWithSeq(store), map((s) => (s.ok ? seqsOf(s) : s.error.code)))).toBe('a-b|', { a: -32603, b: ['B1'] });
     });

@@ -5,6 +5,7 @@ import { nameIndexOf } from '../../src/paths/nameIndex';
 import { prepareQuery, scoreEntry } from '../../src/paths/scoreEntry';
 import { scoreListing } from '../../src/paths/scoreListing';
 import { newWalkEntry, type WalkEntry } from '../../src/paths/walkEntry';
+import { entryTreeArb, walkEntries } from '../helpers/entryTrees';
 
 /**
  * Path queries are scored directory by directory (`pathAlignment.ts`): a directory's alignment state is
@@ -14,39 +15,14 @@ import { newWalkEntry, type WalkEntry } from '../../src/paths/walkEntry';
  * on its own (`scoreEntry`). In memory, so it can try thousands of trees; a small alphabet, so most
  * paths match most queries and runs, word starts and gaps all occur.
  */
-interface Node {
-  name: string;
-  children: Node[] | null; // null: a file
-}
-
-const nameArb = fc.constantFrom('a', 'b', 'ab', 'ba', 'a-b', 'aB', 'b.a', 'A', '_a', 'a b', 'e\u0301', '\u0130a', 'bab', 'aab');
-const { node: nodeArb } = fc.letrec<{ node: Node; children: Node[] | null }>((tie) => ({
-  node: fc.record({ name: nameArb, children: tie('children') }),
-  children: fc.oneof(
-    { depthIdentifier: 'tree', maxDepth: 5 },
-    fc.constant(null),
-    fc.uniqueArray(tie('node'), { selector: (node) => node.name, maxLength: 4 }),
-  ),
-}));
-const treeArb = fc.uniqueArray(nodeArb, { selector: (node) => node.name, minLength: 1, maxLength: 4 });
+const treeArb = entryTreeArb(['a', 'b', 'ab', 'ba', 'a-b', 'aB', 'b.a', 'A', '_a', 'a b', 'e\u0301', '\u0130a', 'bab', 'aab'], {
+  maxDepth: 5,
+  maxChildren: 4,
+  maxRoots: 4,
+});
 const pathQueryArb = fc
   .tuple(fc.stringMatching(/^[ab.\-e ]{0,4}$/), fc.stringMatching(/^[ab/\-]{0,4}$/))
   .map(([before, after]) => `${before}/${after}`);
-
-/** A walk's entries: a directory's entries together, each directory before what it holds. */
-function walkEntries(tree: Node[]): WalkEntry[] {
-  const entries: WalkEntry[] = [];
-  const visit = (nodes: Node[], parent: WalkEntry | null): void => {
-    const here = nodes.map((node) => {
-      const path = parent === null ? node.name : `${parent.path}/${node.name}`;
-      return { node, entry: newWalkEntry(node.children === null ? 'file' : 'directory', path, node.name, parent) };
-    });
-    entries.push(...here.map(({ entry }) => entry));
-    for (const { node, entry } of here) if (node.children !== null) visit(node.children, entry);
-  };
-  visit(tree, null);
-  return entries;
-}
 
 /** Fisher–Yates with a small LCG: a random order fast-check can shrink through its seed. */
 function shuffled<T>(items: readonly T[], seed: number): T[] {

@@ -4,7 +4,8 @@ import { lastValueFrom, of } from 'rxjs';
 import { keepKinds } from '../../src/paths/keepKinds';
 import { rankByQuery } from '../../src/paths/rankByQuery';
 import { truncateTo } from '../../src/paths/truncateTo';
-import { newWalkEntry, type Listing, type WalkEntry } from '../../src/paths/walkEntry';
+import type { Listing, WalkEntry } from '../../src/paths/walkEntry';
+import { entryTreeArb, walkEntries } from '../helpers/entryTrees';
 import type { ListPathsResult } from '../../src/protocol/hostFiles';
 
 /**
@@ -13,36 +14,11 @@ import type { ListPathsResult } from '../../src/protocol/hostFiles';
  * to the ranking stages in random orders, and every answer must equal the walk-order one. Names repeat
  * across directories and share lengths, so scores tie and the tiebreaks (shorter name, then path) decide.
  */
-interface Node {
-  name: string;
-  children: Node[] | null; // null: a file
-}
-
-const nameArb = fc.constantFrom('ab.ts', 'ba.ts', 'abc.ts', 'a', 'b', 'ab', 'x-ab.ts', 'src', 'lib', 'AB.ts');
-const { node: nodeArb } = fc.letrec<{ node: Node; children: Node[] | null }>((tie) => ({
-  node: fc.record({ name: nameArb, children: tie('children') }),
-  children: fc.oneof(
-    { depthIdentifier: 'tree', maxDepth: 3 },
-    fc.constant(null),
-    fc.uniqueArray(tie('node'), { selector: (node) => node.name, maxLength: 5 }),
-  ),
-}));
-const treeArb = fc.uniqueArray(nodeArb, { selector: (node) => node.name, minLength: 1, maxLength: 6 });
-
-/** The entries of a tree, each directory listed before what it holds, with `parent` links as a walk makes them. */
-function walkEntries(tree: Node[]): WalkEntry[] {
-  const entries: WalkEntry[] = [];
-  const visit = (nodes: Node[], parent: WalkEntry | null): void => {
-    for (const node of nodes) {
-      const path = parent === null ? node.name : `${parent.path}/${node.name}`;
-      const entry = newWalkEntry(node.children === null ? 'file' : 'directory', path, node.name, parent);
-      entries.push(entry);
-      if (node.children !== null) visit(node.children, entry);
-    }
-  };
-  visit(tree, null);
-  return entries;
-}
+const treeArb = entryTreeArb(['ab.ts', 'ba.ts', 'abc.ts', 'a', 'b', 'ab', 'x-ab.ts', 'src', 'lib', 'AB.ts'], {
+  maxDepth: 3,
+  maxChildren: 5,
+  maxRoots: 6,
+});
 
 const searches: Array<{ query?: string; limit: number; includeFiles: boolean; includeDirectories: boolean }> = [
   { limit: 3, includeFiles: true, includeDirectories: true },

@@ -90,9 +90,10 @@ export function threadsRouter(deps: AppDeps): Router {
     const thread = await mustGet(deps.registry.threads, ctx.params.id!, 'thread');
     const body = parseInput(PromptBodySchema, await readJsonBody(ctx, deps.config.maxBodyBytes), 'body');
     await requireAgent(thread.hostId, thread.provider);
-    // Idempotent; after a restart the host may not have re-opened this thread yet.
-    const opened = await openThreadOnHost(deps, thread);
-    const { followUp } = await prompt(await keepProviderThreadId(deps.registry, thread, opened.providerThreadId), body.prompt);
+    // Idempotent; after a restart the host may not have re-opened this thread yet. The prompt's answer names
+    // the session that runs, and `prompt` keeps it on the record.
+    await openThreadOnHost(deps, thread);
+    const { followUp } = await prompt(thread, body.prompt);
     ctx.status = 202;
     ctx.body = { threadId: thread.id, followUp };
   });

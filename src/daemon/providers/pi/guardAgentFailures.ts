@@ -9,7 +9,8 @@ let installed = false;
  * tell either (an `fs` or socket error an extension forgets to await carries no frame of the extension), so a
  * narrower filter would still let the common case end the daemon. The daemon's own code is written to catch
  * its promises (frame hand-offs, settles and host commands all do), so what reaches here is in practice agent
- * code, and logging it costs one thread's run at most instead of every thread's. Node's `--unhandled-rejections=strict` still ends the process, for whoever prefers that.
+ * code, and logging it costs one thread's run at most instead of every thread's. Node's
+ * `--unhandled-rejections=strict` still ends the process, for whoever prefers that.
  *
  * An exception thrown synchronously from an extension's own timer is not a rejection and still ends the
  * process (resuming after `uncaughtException` is unsafe); that is the price of running pi in-process.
