@@ -15,7 +15,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { lastValueFrom, from } from 'rxjs';
 import WebSocket from 'ws';
-import { configWith } from '../src/config';
+import { configWith } from '../src/server/serverConfig';
 import { publishingStore } from '../src/server/publishingStore';
 import { startServer } from '../src/server/startServer';
 import type { NewThreadEvent, StoredThreadEvent } from '../src/store/eventStore';

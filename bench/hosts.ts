@@ -13,9 +13,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import { configWith } from '../src/config';
-import { DaemonConfigSchema } from '../src/link/daemonConfig';
-import { startRemoteDaemon } from '../src/link/startRemoteDaemon';
+import { configWith } from '../src/server/serverConfig';
+import { DaemonConfigSchema } from '../src/daemon/daemonConfig';
+import { startRemoteDaemon } from '../src/daemon/startRemoteDaemon';
 import { startServer } from '../src/server/startServer';
 
 const TOKEN = 'bench-token-0123456789abcdef';

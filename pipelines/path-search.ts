@@ -1,9 +1,9 @@
 import type { Observable } from 'rxjs';
 import type { ListPathsResult } from '../src/protocol/hostFiles';
-import { keepKinds } from '../src/paths/keepKinds';
-import { rankByQuery } from '../src/paths/rankByQuery';
-import { truncateTo } from '../src/paths/truncateTo';
-import type { Listing } from '../src/paths/walkEntry';
+import { keepKinds } from '../src/paths/rank/keepKinds';
+import { rankByQuery } from '../src/paths/rank/rankByQuery';
+import { truncateTo } from '../src/paths/rank/truncateTo';
+import type { Listing } from '../src/paths/walk/walkEntry';
 
 /** A validated `host.list_paths` request with its defaults applied. */
 export interface PathSearch {

@@ -3,7 +3,7 @@ import { emitEvents, type EmitEventsDeps } from '../src/operators/emitEvents';
 import { persistWithSeq, type PersistedEvents, type PersistOptions } from '../src/operators/persistWithSeq';
 import { scanTurnState, type ScanTurnStateDeps } from '../src/operators/scanTurnState';
 import { validate } from '../src/operators/validate';
-import type { IngestFrame, Step } from '../src/protocol/pipelineItems';
+import type { IngestFrame, Step } from '../src/operators/stageValues';
 import type { EventStore } from '../src/store/eventStore';
 
 export interface ThreadEventsDeps extends ScanTurnStateDeps, EmitEventsDeps, Pick<PersistOptions, 'storeFailed'> {

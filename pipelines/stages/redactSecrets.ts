@@ -1,6 +1,6 @@
 import { map, type OperatorFunction } from 'rxjs';
 import type { ThreadEvents } from '../../src/operators/emitEvents';
-import type { Step } from '../../src/protocol/pipelineItems';
+import type { Step } from '../../src/operators/stageValues';
 import { THREAD_EVENT_TYPE } from '../../src/protocol/threadEvents';
 import type { NewThreadEvent } from '../../src/store/eventStore';
 

@@ -1,7 +1,7 @@
 import { createProviders } from '../daemon/defaultProviders';
-import { DaemonConfigError, loadDaemonConfig } from '../link/daemonConfig';
+import { DaemonConfigError, loadDaemonConfig } from '../daemon/daemonConfig';
 import { linkUrl } from '../link/daemonLinkClient';
-import { startRemoteDaemon } from '../link/startRemoteDaemon';
+import { startRemoteDaemon } from '../daemon/startRemoteDaemon';
 
 /**
  * `npm run daemon -- --server http://HOST:PORT --token T [--name N] [--data-dir D]`: a host daemon on this

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { HostCommandError } from '../files/hostCommandError';
-import { PATH_LISTING_CONFIG } from '../paths/pathListingConfig';
-import { createPathLister } from '../paths/pathLister';
+import { HostCommandError } from '../protocol/hostCommandError';
+import { PATH_LISTING_CONFIG } from '../protocol/pathListingConfig';
+import { createPathLister } from '../daemon/pathLister';
 
 const USAGE = `usage: npm run -s paths -- ROOT [--query Q] [--limit N] [--no-files] [--no-directories]
 

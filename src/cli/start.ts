@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../config';
+import { ConfigError, loadConfig } from '../server/serverConfig';
 import { createProviders } from '../daemon/defaultProviders';
 import { startServer } from '../server/startServer';
 

@@ -1,12 +1,12 @@
 import os from 'node:os';
 import type { EventStore } from '../store/eventStore';
-import type { HostHello } from './contract';
+import type { HostHello } from '../protocol/hostContract';
 import { createHostDispatcher, type HostDispatcher } from './hostDispatcher';
 import { createHostFileHandlers, type HostFileOperations } from './hostFileHandlers';
 import type { HostIdentity } from './hostIdentity';
 import { createProviderRegistry } from './providerRegistry';
 import type { AgentProvider, AgentThread } from './providers/agentProvider';
-import { HOST_DAEMON_PROTOCOL_VERSION } from './protocolVersion';
+import { HOST_DAEMON_PROTOCOL_VERSION } from '../protocol/protocolVersion';
 import { createThreadHandlers } from './threadHandlers';
 import type { ThreadIngest } from '../ingest/threadIngest';
 

@@ -1,8 +1,8 @@
-import { HostCommandError } from '../files/hostCommandError';
+import { HostCommandError } from '../protocol/hostCommandError';
 import { issuesAt, JSON_RPC_ERROR, jsonRpcError, type JsonRpcError } from '../protocol/jsonRpc';
-import { hostCommands, isHostMethod, type HostMethod, type HostResult, type ParsedHostParams } from './contract';
-import { HOST_COMMAND_FAILED, HostCommandRefused } from './hostErrors';
-import { JsonRpcRequestSchema, type JsonRpcId, type JsonRpcResponse } from './jsonRpcMessages';
+import { hostCommands, isHostMethod, type HostMethod, type HostResult, type ParsedHostParams } from '../protocol/hostContract';
+import { HOST_COMMAND_FAILED, HostCommandRefused } from '../protocol/hostErrors';
+import { JsonRpcRequestSchema, type JsonRpcId, type JsonRpcResponse } from '../protocol/jsonRpcMessages';
 
 /** One async function per contract command, given already-validated params. */
 export type HostHandlers = { [M in HostMethod]: (params: ParsedHostParams<M>) => Promise<HostResult<M>> };

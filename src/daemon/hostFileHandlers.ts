@@ -1,6 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { HostCommandError } from '../files/hostCommandError';
+import { HostCommandError } from '../protocol/hostCommandError';
 import type {
   BrowseDirectoryRequest,
   BrowseDirectoryResult,
@@ -13,7 +13,7 @@ import type {
   ReadFileResult,
 } from '../protocol/hostFiles';
 import type { HostHandlers } from './hostDispatcher';
-import type { ResolvePathResult } from './hostFileCommands';
+import type { ResolvePathResult } from '../protocol/hostFileCommands';
 
 /** The file side of a host: implemented by src/paths and src/files, injected so tests may swap one. */
 export interface HostFileOperations {

@@ -1,7 +1,7 @@
 import { browseDirectory } from '../files/browseDirectory';
 import { readFile } from '../files/readFile';
 import { readFileRelative } from '../files/readFileRelative';
-import { createPathLister, type PathListerOptions } from '../paths/pathLister';
+import { createPathLister, type PathListerOptions } from './pathLister';
 import type { HostFileOperations } from './hostFileHandlers';
 
 /** The file commands of this machine, as src/paths and src/files implement them (one lister: it caches walks). */

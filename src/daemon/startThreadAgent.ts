@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ThreadIngest } from '../ingest/threadIngest';
 import { holdFramesUntilOpen } from './holdFramesUntilOpen';
 import type { AgentProvider, AgentThread } from './providers/agentProvider';
-import type { ThreadOpenParams } from './threadCommands';
+import type { ThreadOpenParams } from '../protocol/threadCommands';
 
 export interface ThreadAgentDeps {
   ingest: ThreadIngest;

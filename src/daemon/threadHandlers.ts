@@ -1,10 +1,10 @@
 import { THREAD_STOP_METHOD } from '../protocol/signals';
 import type { HostHandlers } from './hostDispatcher';
-import { HostCommandRefused } from './hostErrors';
+import { HostCommandRefused } from '../protocol/hostErrors';
 import type { ProviderRegistry } from './providerRegistry';
 import type { AgentProvider, AgentThread } from './providers/agentProvider';
 import { startThreadAgent, type ThreadAgentDeps } from './startThreadAgent';
-import type { ThreadOpenParams } from './threadCommands';
+import type { ThreadOpenParams } from '../protocol/threadCommands';
 import type { IngestOutcome } from '../ingest/threadIngest';
 
 export interface ThreadHandlerDeps extends ThreadAgentDeps {

@@ -6,8 +6,8 @@ import {
   type BrowseDirectoryResult,
   type BrowseEntry,
 } from '../protocol/hostFiles';
-import { HostCommandError } from './hostCommandError';
-import { parseHostRequest } from './parseHostRequest';
+import { HostCommandError } from '../protocol/hostCommandError';
+import { parseHostRequest } from '../protocol/parseHostRequest';
 
 /**
  * `host.browse_directory`: one level of a folder picker. Unlike the listing walk it skips every dot-named

@@ -1,5 +1,5 @@
 import { ReadFileRequestSchema, type ReadFileRequest, type ReadFileResult } from '../protocol/hostFiles';
-import { parseHostRequest } from './parseHostRequest';
+import { parseHostRequest } from '../protocol/parseHostRequest';
 import { readRegularFile } from './readRegularFile';
 
 /**

@@ -5,8 +5,8 @@ import {
   type ReadFileRelativeRequest,
   type ReadFileResult,
 } from '../protocol/hostFiles';
-import { HostCommandError } from './hostCommandError';
-import { parseHostRequest } from './parseHostRequest';
+import { HostCommandError } from '../protocol/hostCommandError';
+import { parseHostRequest } from '../protocol/parseHostRequest';
 import { readRegularFile } from './readRegularFile';
 
 /**

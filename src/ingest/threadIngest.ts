@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Subject, type Subscription } from 'rxjs';
 import { threadEvents } from '../../pipelines/thread-events';
-import { restoreTurnState } from '../operators/restoreTurnState';
-import type { ThreadTurnState } from '../operators/turnState';
+import { restoreTurnState } from '../turns/restoreTurnState';
+import type { ThreadTurnState } from '../turns/turnState';
 import { JSON_RPC_ERROR, jsonRpcError, type JsonRpcError } from '../protocol/jsonRpc';
-import type { IngestFrame } from '../protocol/pipelineItems';
+import type { IngestFrame } from '../operators/stageValues';
 import type { EventStore, StoredThreadEvent } from '../store/eventStore';
 
 export type IngestOutcome = { ok: true; rows: StoredThreadEvent[] } | { ok: false; error: JsonRpcError };

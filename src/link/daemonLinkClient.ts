@@ -1,8 +1,8 @@
 import WebSocket from 'ws';
-import type { HostHello } from '../daemon/contract';
+import type { HostHello } from '../protocol/hostContract';
 import type { HostDispatcher } from '../daemon/hostDispatcher';
-import type { JsonRpcResponse } from '../daemon/jsonRpcMessages';
-import { DAEMON_LINK_PATH, LINK_CLOSE, LINK_METHOD, LinkHelloResultSchema } from './linkMessages';
+import type { JsonRpcResponse } from '../protocol/jsonRpcMessages';
+import { DAEMON_LINK_PATH, LINK_CLOSE, LINK_METHOD, LinkHelloResultSchema } from '../protocol/daemonLink';
 import { DEFAULT_HEARTBEAT_MS, startPingHeartbeat } from './pingHeartbeat';
 import { createRpcPeer, LinkClosedError, type RpcPeer } from './rpcPeer';
 import { reconnectDelay, type ReconnectPolicy } from './reconnectDelay';

@@ -1,6 +1,6 @@
 import { closeSync, ftruncateSync, openSync, promises as fs, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { AppendBatch } from './linkMessages';
+import type { AppendBatch } from '../protocol/daemonLink';
 
 export const OUTBOX_FILE_NAME = 'link-outbox.jsonl';
 

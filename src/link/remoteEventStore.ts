@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { JsonRpcResponse } from '../daemon/jsonRpcMessages';
+import type { JsonRpcResponse } from '../protocol/jsonRpcMessages';
 import { JSON_RPC_ERROR } from '../protocol/jsonRpc';
 import type { EventStore, ListEventsOptions, NewThreadEvent, StoredThreadEvent } from '../store/eventStore';
 import { LinkStopped, type DaemonLinkClient } from './daemonLinkClient';
 import { JsonText } from './jsonText';
-import { AppendResultSchema, LastSeqResultSchema, LINK_METHOD, ListResultSchema, SEQ_CONFLICT, type AppendBatch } from './linkMessages';
+import { AppendResultSchema, LastSeqResultSchema, LINK_METHOD, ListResultSchema, SEQ_CONFLICT, type AppendBatch } from '../protocol/daemonLink';
 import type { Outbox } from './outbox';
 import { LinkProtocolError } from './rpcPeer';
 

@@ -1,6 +1,6 @@
 import type { RawData, WebSocket } from 'ws';
 import { JSON_RPC_ERROR, jsonRpcError } from '../protocol/jsonRpc';
-import { JsonRpcResponseSchema, type JsonRpcRequest, type JsonRpcResponse } from '../daemon/jsonRpcMessages';
+import { JsonRpcResponseSchema, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/jsonRpcMessages';
 import { createFrameWriter } from './frameWriter';
 import { jsonOf } from './jsonText';
 

@@ -1,11 +1,11 @@
 import { map, type OperatorFunction } from 'rxjs';
 import { JSON_RPC_ERROR, jsonRpcError } from '../protocol/jsonRpc';
-import { errorStep, okStep, type Step } from '../protocol/pipelineItems';
+import { errorStep, okStep, type Step } from './stageValues';
 import { THREAD_EVENT_TYPE } from '../protocol/threadEvents';
 import type { NewThreadEvent } from '../store/eventStore';
 import type { ThreadFacts } from './scanTurnState';
-import { toolItemOf } from './toolItems';
-import type { TurnFact } from './turnState';
+import { toolItemOf } from '../turns/toolItems';
+import type { TurnFact } from '../turns/turnState';
 
 export interface ThreadEvents {
   threadId: string;

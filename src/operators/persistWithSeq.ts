@@ -1,6 +1,6 @@
 import { defer, Observable, type OperatorFunction, type Subscription } from 'rxjs';
 import { JSON_RPC_ERROR, jsonRpcError } from '../protocol/jsonRpc';
-import { errorStep, okStep, type Step } from '../protocol/pipelineItems';
+import { errorStep, okStep, type Step } from './stageValues';
 import type { EventStore, NewThreadEvent, StoredThreadEvent } from '../store/eventStore';
 import type { ThreadEvents } from './emitEvents';
 

@@ -1,9 +1,9 @@
 import { defer, map, type Observable, type OperatorFunction } from 'rxjs';
 import { JSON_RPC_ERROR, jsonRpcError } from '../protocol/jsonRpc';
-import { errorStep, okStep, type Step } from '../protocol/pipelineItems';
+import { errorStep, okStep, type Step } from './stageValues';
 import type { TurnInput } from '../protocol/turnInput';
-import { reduceTurn } from './turnRules';
-import { INITIAL_TURN_STATE, type ThreadTurnState, type TurnFact } from './turnState';
+import { reduceTurn } from '../turns/turnRules';
+import { INITIAL_TURN_STATE, type ThreadTurnState, type TurnFact } from '../turns/turnState';
 
 export interface ThreadFacts {
   threadId: string;

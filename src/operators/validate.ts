@@ -1,7 +1,7 @@
 import { map, type OperatorFunction } from 'rxjs';
 import { z } from 'zod';
 import { issuesAt, JSON_RPC_ERROR, JsonRpcEnvelopeSchema, jsonRpcError } from '../protocol/jsonRpc';
-import { errorStep, okStep, type IngestFrame, type Step } from '../protocol/pipelineItems';
+import { errorStep, okStep, type IngestFrame, type Step } from './stageValues';
 import {
   PromptSettledParamsSchema,
   PromptStartedParamsSchema,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PATH_LISTING_CONFIG } from '../paths/pathListingConfig';
+import { PATH_LISTING_CONFIG } from './pathListingConfig';
 
 /** Host file commands (spec 2.7, 2.8 and part 4): request and result shapes. Defaults: PATH_LISTING_CONFIG. */
 

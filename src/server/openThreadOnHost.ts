@@ -1,7 +1,7 @@
-import type { ThreadOpenResult } from '../daemon/contract';
+import type { ThreadOpenResult } from '../protocol/hostContract';
 import type { Registry } from '../registry/registry';
 import type { ThreadRecord } from '../registry/records';
-import type { HostDirectory } from './hostDirectory';
+import type { HostDirectory } from './hosts/hostDirectory';
 import { mustGet } from './lookups';
 
 export interface ThreadOnHostDeps {

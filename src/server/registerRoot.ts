@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { HostDirectory } from './hostDirectory';
+import type { HostDirectory } from './hosts/hostDirectory';
 import { Problem } from './problem';
 
 /**

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Registry } from '../registry/registry';
-import type { HostDirectory } from './hostDirectory';
+import type { HostDirectory } from './hosts/hostDirectory';
 import { Problem } from './problem';
 
 /**

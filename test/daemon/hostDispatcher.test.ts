@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { HostCommandError } from '../../src/files/hostCommandError';
+import { HostCommandError } from '../../src/protocol/hostCommandError';
 import { createHostDispatcher, type HostHandlers } from '../../src/daemon/hostDispatcher';
-import { HostCommandRefused } from '../../src/daemon/hostErrors';
+import { HostCommandRefused } from '../../src/protocol/hostErrors';
 
 const unused = async (): Promise<never> => {
   throw new Error('not used in this test');

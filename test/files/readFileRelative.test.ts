@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { HOST_COMMAND_ERROR_HTTP_STATUS, type HostCommandError } from '../../src/files/hostCommandError';
+import { HOST_COMMAND_ERROR_HTTP_STATUS, type HostCommandError } from '../../src/protocol/hostCommandError';
 import { readFileRelative } from '../../src/files/readFileRelative';
 import { createTempTree, removeTempTree } from '../helpers/tempTree';
 

@@ -1,7 +1,7 @@
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { threadEvents } from '../../pipelines/thread-events';
 import type { PersistedEvents } from '../../src/operators/persistWithSeq';
-import type { Step } from '../../src/protocol/pipelineItems';
+import type { Step } from '../../src/operators/stageValues';
 import type { EventStore, StoredThreadEvent } from '../../src/store/eventStore';
 import { createMemoryEventStore } from '../../src/store/memoryEventStore';
 import { sequentialIds } from './marbles';

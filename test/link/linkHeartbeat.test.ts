@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/daemon/protocolVersion';
+import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/protocol/protocolVersion';
 import { createDaemonLinkClient, type DaemonLinkClient } from '../../src/link/daemonLinkClient';
 
 /**

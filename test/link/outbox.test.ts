@@ -3,7 +3,7 @@ import { appendFile, mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { openOutbox, OUTBOX_FILE_NAME } from '../../src/link/outbox';
-import type { AppendBatch } from '../../src/link/linkMessages';
+import type { AppendBatch } from '../../src/protocol/daemonLink';
 
 const batch = (batchId: string): AppendBatch => ({
   batchId,

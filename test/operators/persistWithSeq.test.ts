@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { delay, from, lastValueFrom, map, toArray, type ObservableInput } from 'rxjs';
 import type { ThreadEvents } from '../../src/operators/emitEvents';
 import { persistWithSeq } from '../../src/operators/persistWithSeq';
-import type { Step } from '../../src/protocol/pipelineItems';
+import type { Step } from '../../src/operators/stageValues';
 import type { EventStore, NewThreadEvent, StoredThreadEvent } from '../../src/store/eventStore';
 import { createMemoryEventStore } from '../../src/store/memoryEventStore';
 import { sequentialIds, testScheduler } from '../helpers/marbles';

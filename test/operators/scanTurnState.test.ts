@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { scanTurnState } from '../../src/operators/scanTurnState';
-import { restoreTurnState } from '../../src/operators/restoreTurnState';
-import { INITIAL_TURN_STATE, type ThreadTurnState } from '../../src/operators/turnState';
-import type { Step } from '../../src/protocol/pipelineItems';
+import { restoreTurnState } from '../../src/turns/restoreTurnState';
+import { INITIAL_TURN_STATE, type ThreadTurnState } from '../../src/turns/turnState';
+import type { Step } from '../../src/operators/stageValues';
 import type { TurnInput } from '../../src/protocol/turnInput';
 import { sequentialIds, testScheduler } from '../helpers/marbles';
 import * as b from '../helpers/pipelineSdk';

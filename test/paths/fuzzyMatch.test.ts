@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { foldForMatch } from '../../src/paths/foldForMatch';
-import { entryPositions, prepareQuery, scoreEntry } from '../../src/paths/scoreEntry';
-import { NO_MATCH } from '../../src/paths/fuzzyMatch';
-import type { WalkEntry } from '../../src/paths/walkEntry';
+import { foldForMatch } from '../../src/paths/score/foldForMatch';
+import { entryPositions, prepareQuery, scoreEntry } from '../../src/paths/score/scoreEntry';
+import { NO_MATCH } from '../../src/paths/score/fuzzyMatch';
+import type { WalkEntry } from '../../src/paths/walk/walkEntry';
 
 function entry(path: string): WalkEntry {
   return { kind: 'file', path, name: path.slice(path.lastIndexOf('/') + 1) };

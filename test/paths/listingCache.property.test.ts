@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createPathLister } from '../../src/paths/pathLister';
+import { createPathLister } from '../../src/daemon/pathLister';
 import { ageDirectories, createTempTree, removeTempTree } from '../helpers/tempTree';
 
 type Mutation =

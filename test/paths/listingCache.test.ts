@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { mkdirSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sharedDirectoryReader, type DirectoryReader } from '../../src/paths/directoryReader';
-import { createPathLister, type PathListerOptions } from '../../src/paths/pathLister';
+import { sharedDirectoryReader, type DirectoryReader } from '../../src/paths/walk/directoryReader';
+import { createPathLister, type PathListerOptions } from '../../src/daemon/pathLister';
 import type { ListPathsRequest } from '../../src/protocol/hostFiles';
 import { ageDirectories, createTempTree, removeTempTree } from '../helpers/tempTree';
 

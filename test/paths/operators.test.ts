@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { of } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { keepKinds } from '../../src/paths/keepKinds';
-import { rankByQuery } from '../../src/paths/rankByQuery';
-import { truncateTo } from '../../src/paths/truncateTo';
-import type { Listing, WalkEntry } from '../../src/paths/walkEntry';
+import { keepKinds } from '../../src/paths/rank/keepKinds';
+import { rankByQuery } from '../../src/paths/rank/rankByQuery';
+import { truncateTo } from '../../src/paths/rank/truncateTo';
+import type { Listing, WalkEntry } from '../../src/paths/walk/walkEntry';
 
 const file = (path: string): WalkEntry => ({ kind: 'file', path, name: path.slice(path.lastIndexOf('/') + 1) });
 const dir = (path: string): WalkEntry => ({ kind: 'directory', path, name: path.slice(path.lastIndexOf('/') + 1) });

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { NO_MATCH } from '../../src/paths/fuzzyMatch';
-import { nameIndexOf } from '../../src/paths/nameIndex';
-import { prepareQuery, scoreEntry } from '../../src/paths/scoreEntry';
-import { scoreListing } from '../../src/paths/scoreListing';
-import { newWalkEntry, type WalkEntry } from '../../src/paths/walkEntry';
+import { NO_MATCH } from '../../src/paths/score/fuzzyMatch';
+import { nameIndexOf } from '../../src/paths/score/nameIndex';
+import { prepareQuery, scoreEntry } from '../../src/paths/score/scoreEntry';
+import { scoreListing } from '../../src/paths/score/scoreListing';
+import { newWalkEntry, type WalkEntry } from '../../src/paths/walk/walkEntry';
 import { entryTreeArb, walkEntries } from '../helpers/entryTrees';
 
 /**

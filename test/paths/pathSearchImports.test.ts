@@ -34,7 +34,7 @@ describe('pipelines/path-search.ts imports', () => {
 
   it('composes stages from src/ only: nothing it reaches imports a pipeline or the lister that runs it (no cycle)', () => {
     expect(reached.filter((file) => file.startsWith('pipelines/') && file !== 'pipelines/path-search.ts')).to.deep.equal([]);
-    expect(reached).to.not.include('src/paths/pathLister.ts');
-    expect(reached).to.include.members(['src/paths/keepKinds.ts', 'src/paths/rankByQuery.ts', 'src/paths/truncateTo.ts']);
+    expect(reached).to.not.include('src/daemon/pathLister.ts');
+    expect(reached).to.include.members(['src/paths/rank/keepKinds.ts', 'src/paths/rank/rankByQuery.ts', 'src/paths/rank/truncateTo.ts']);
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { TestScheduler } from 'rxjs/testing';
 import { searchPaths$ } from '../../pipelines/path-search';
-import type { Listing, WalkEntry } from '../../src/paths/walkEntry';
+import type { Listing, WalkEntry } from '../../src/paths/walk/walkEntry';
 
 const entry = (kind: WalkEntry['kind'], path: string): WalkEntry => ({ kind, path, name: path.slice(path.lastIndexOf('/') + 1) });
 

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { NO_MATCH } from '../../src/paths/fuzzyMatch';
-import { createPathLister } from '../../src/paths/pathLister';
-import { entryPositions, prepareQuery, scoreEntry } from '../../src/paths/scoreEntry';
+import { NO_MATCH } from '../../src/paths/score/fuzzyMatch';
+import { createPathLister } from '../../src/daemon/pathLister';
+import { entryPositions, prepareQuery, scoreEntry } from '../../src/paths/score/scoreEntry';
 import { createTempTree, removeTempTree, type TreeSpec } from '../helpers/tempTree';
 
 /**

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { lastValueFrom, of } from 'rxjs';
-import { keepKinds } from '../../src/paths/keepKinds';
-import { rankByQuery } from '../../src/paths/rankByQuery';
-import { truncateTo } from '../../src/paths/truncateTo';
-import type { Listing, WalkEntry } from '../../src/paths/walkEntry';
+import { keepKinds } from '../../src/paths/rank/keepKinds';
+import { rankByQuery } from '../../src/paths/rank/rankByQuery';
+import { truncateTo } from '../../src/paths/rank/truncateTo';
+import type { Listing, WalkEntry } from '../../src/paths/walk/walkEntry';
 import { entryTreeArb, walkEntries } from '../helpers/entryTrees';
 import type { ListPathsResult } from '../../src/protocol/hostFiles';
 

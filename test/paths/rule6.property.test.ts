@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { readFile } from '../../src/files/readFile';
-import { createPathLister } from '../../src/paths/pathLister';
+import { createPathLister } from '../../src/daemon/pathLister';
 import { createTempTree, removeTempTree, type TreeSpec } from '../helpers/tempTree';
 
 /** Names a real tree has: dot names, the excluded ones, spaces, NFD/NFC, case-changing unicode, emoji. */

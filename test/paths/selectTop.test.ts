@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { selectTop } from '../../src/paths/selectTop';
+import { selectTop } from '../../src/paths/rank/selectTop';
 
 describe('selectTop', () => {
   it('returns what sort-then-slice returns (property)', () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { lastValueFrom } from 'rxjs';
-import { walk$ } from '../../src/paths/walk';
+import { walk$ } from '../../src/paths/walk/walk';
 import { createTempTree, removeTempTree } from '../helpers/tempTree';
 
 const listed = async (root: string): Promise<string[]> => {

@@ -1,7 +1,7 @@
 import { map } from 'rxjs';
 import { REDACTED, redactSecrets } from '../../pipelines/stages/redactSecrets';
 import type { ThreadEvents } from '../../src/operators/emitEvents';
-import type { Step } from '../../src/protocol/pipelineItems';
+import type { Step } from '../../src/operators/stageValues';
 import type { NewThreadEvent } from '../../src/store/eventStore';
 import { testScheduler } from '../helpers/marbles';
 

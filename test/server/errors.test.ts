@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { connectInProcess } from '../../src/daemon/inProcessLink';
-import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/daemon/protocolVersion';
+import { connectInProcess } from '../../src/link/inProcessLink';
+import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/protocol/protocolVersion';
 import { startTestServer, type TestServer } from '../helpers/serverHarness';
 
 /** Every error body: problem+json, a stable code, the status repeated, and never a stack trace. */

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/daemon/protocolVersion';
+import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/protocol/protocolVersion';
 import { startTestServer, type TestServer } from '../helpers/serverHarness';
 
 describe('server: hosts, projects, environments and their paths', () => {

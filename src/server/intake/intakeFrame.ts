@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { HostRequestError } from '../../daemon/hostErrors';
-import type { JsonRpcResponse } from '../../daemon/jsonRpcMessages';
+import { HostRequestError } from '../../protocol/hostErrors';
+import type { JsonRpcResponse } from '../../protocol/jsonRpcMessages';
 import { issuesAt, JSON_RPC_ERROR, JsonRpcEnvelopeSchema, jsonRpcError, type JsonRpcError } from '../../protocol/jsonRpc';
 import { parsePromptSignalMethod, SDK_MESSAGE_METHOD } from '../../protocol/signals';
 import type { Registry } from '../../registry/registry';
-import type { HostDirectory } from '../hostDirectory';
+import type { HostDirectory } from '../hosts/hostDirectory';
 
 /** Intake-specific JSON-RPC codes (server range): the thread's host is not connected / did not answer. */
 export const INTAKE_ERROR = { hostOffline: -32001, hostTimeout: -32002 } as const;

@@ -1,5 +1,5 @@
 import { WebSocketServer, type RawData } from 'ws';
-import type { JsonRpcResponse } from '../../daemon/jsonRpcMessages';
+import type { JsonRpcResponse } from '../../protocol/jsonRpcMessages';
 import { hasBearer } from '../authMiddleware';
 import type { UpgradeRoute } from '../upgrades';
 import { startWsHeartbeat } from '../wsHeartbeat';

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { HOST_DAEMON_PROTOCOL_VERSION } from '../../daemon/protocolVersion';
+import { HOST_DAEMON_PROTOCOL_VERSION } from '../../protocol/protocolVersion';
 
 /** `GET /health`: the one route without a token, for probes. */
 export function healthRouter(): Router {

@@ -1,0 +1,77 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { AGENT_PROVIDER_IDS } from './defaultProviders';
+import { HOST_DAEMON_PROTOCOL_VERSION } from '../protocol/protocolVersion';
+
+/**
+ * Settings of `npm run daemon`, a host daemon on another machine. Each can be a flag (`--heartbeat-ms 5000`)
+ * or an `ATS_DAEMON_*` env var (`ATS_DAEMON_HEARTBEAT_MS=5000`); flags win. The prefix differs from the
+ * server's `ATS_*` so a server and a daemon on one machine do not read each other's settings.
+ */
+export const DaemonConfigSchema = z.strictObject({
+  /** The server's base URL, e.g. `http://10.0.0.5:8787`; the daemon dials `ws://…/api/v1/daemon`. */
+  server: z.url({ protocol: /^(https?|wss?)$/ }),
+  /** The server's bearer token (its `<dataDir>/token`, or its ATS_TOKEN). */
+  token: z.string().min(16),
+  /** Shown in `GET /hosts`; defaults to this machine's hostname. */
+  name: z.string().min(1).default(os.hostname()),
+  /** Host identity (the stable `host_…` id), agent sessions and the outbox of unacked batches. */
+  dataDir: z.string().min(1).default(path.join(os.homedir(), '.agent-thread-daemon')),
+  /** Agent providers this host runs, comma-separated, or `none` for intake-only threads. */
+  agentProviders: z
+    .string()
+    .default('pi')
+    .transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((id) => id.trim()).filter(Boolean)))
+    .pipe(z.array(z.enum(AGENT_PROVIDER_IDS))),
+  /**
+   * Ping interval on the link; a link with no pong for one interval is dropped at the next tick and redialled.
+   * Unset: the interval the server's hello answer names (its `wsHeartbeatMs`), so one setting serves both ends.
+   */
+  heartbeatMs: z.coerce.number().int().positive().optional(),
+  /** First wait before redialling after a drop; doubles per failure (with jitter) up to `reconnectMaxMs`. */
+  reconnectInitialMs: z.coerce.number().int().positive().default(250),
+  reconnectMaxMs: z.coerce.number().int().positive().default(10_000),
+  /** Largest frame the daemon accepts from the server. */
+  maxPayloadBytes: z.coerce.number().int().positive().default(64 * 1024 * 1024),
+  /** Wait before re-sending a store request the server failed (e.g. while it restarts). */
+  storeRetryMs: z.coerce.number().int().positive().default(1000),
+  /**
+   * The protocol version announced in the hello. Only for trying a server's refusal of other versions;
+   * leave it alone otherwise.
+   */
+  protocolVersion: z.coerce.number().int().default(HOST_DAEMON_PROTOCOL_VERSION),
+});
+export type DaemonConfig = z.infer<typeof DaemonConfigSchema>;
+
+export class DaemonConfigError extends Error {}
+
+const ENV_PREFIX = 'ATS_DAEMON_';
+const envName = (key: string) => ENV_PREFIX + key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
+const flagName = (key: string) => '--' + key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** Reads flags and env vars; throws DaemonConfigError naming the bad or missing setting. */
+export function loadDaemonConfig(argv: readonly string[], env: NodeJS.ProcessEnv): DaemonConfig {
+  const keys = Object.keys(DaemonConfigSchema.shape) as (keyof DaemonConfig)[];
+  const raw: Record<string, string> = {};
+  for (const key of keys) {
+    const value = env[envName(key)];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
+    const key = keys.find((k) => flagName(k) === flag);
+    if (!key) throw new DaemonConfigError(`unknown option ${flag} (known: ${keys.map(flagName).join(', ')})`);
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new DaemonConfigError(`option ${flag} needs a value`);
+    raw[key] = value;
+  }
+  const parsed = DaemonConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = String(issue.path[0]);
+    const what = raw[key] === undefined ? 'missing' : 'invalid';
+    throw new DaemonConfigError(`${what} ${flagName(key)} / ${envName(key)}: ${issue.message}`);
+  }
+  return { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir) };
+}

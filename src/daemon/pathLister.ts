@@ -1,0 +1,60 @@
+import { resolve } from 'node:path';
+import { lastValueFrom } from 'rxjs';
+import { searchPaths$, type PathSearch } from '../../pipelines/path-search';
+import { HostCommandError } from '../protocol/hostCommandError';
+import { parseHostRequest } from '../protocol/parseHostRequest';
+import {
+  ListFilesRequestSchema,
+  ListPathsRequestSchema,
+  type ListFilesRequest,
+  type ListFilesResult,
+  type ListPathsRequest,
+  type ListPathsResult,
+} from '../protocol/hostFiles';
+import { createCachedWalks, type CachedWalksOptions } from '../paths/cache/cachedWalks';
+import { PATH_LISTING_CONFIG } from '../protocol/pathListingConfig';
+import { walk$ } from '../paths/walk/walk';
+
+export interface PathListerOptions extends CachedWalksOptions {
+  /** Keep walked trees between calls (default). `false` walks the whole tree on every call, like the spec. */
+  cache?: boolean;
+}
+
+/** `host.list_paths` and `host.list_files`; stateful because it caches each root's walked tree. */
+export interface PathLister {
+  listPaths(request: ListPathsRequest): Promise<ListPathsResult>;
+  listFiles(request: ListFilesRequest): Promise<ListFilesResult>;
+  /** Directory reads done for `root` (0 without cache), so callers can see the cache at work. */
+  directoriesRead(root: string): number;
+}
+
+export function createPathLister(options: PathListerOptions = {}): PathLister {
+  const cached = options.cache === false ? null : createCachedWalks(options);
+  const listingOf = (root: string) => (cached === null ? walk$(root) : cached.walk$(root));
+
+  const run = (root: string, search: PathSearch): Promise<ListPathsResult> =>
+    lastValueFrom(searchPaths$(listingOf(resolve(root)), search));
+
+  return {
+    async listPaths(input) {
+      const request = parseHostRequest(ListPathsRequestSchema, input, 'host.list_paths');
+      const includeFiles = request.includeFiles ?? PATH_LISTING_CONFIG.defaultIncludeFiles;
+      const includeDirectories = request.includeDirectories ?? PATH_LISTING_CONFIG.defaultIncludeDirectories;
+      if (!includeFiles && !includeDirectories) {
+        throw new HostCommandError(
+          'invalid_params',
+          'host.list_paths: includeFiles and includeDirectories are both false, so nothing could be listed',
+        );
+      }
+      const limit = request.limit ?? PATH_LISTING_CONFIG.defaultLimit;
+      return run(request.path, { query: request.query, limit, includeFiles, includeDirectories });
+    },
+    async listFiles(input) {
+      const request = parseHostRequest(ListFilesRequestSchema, input, 'host.list_files');
+      const limit = request.limit ?? PATH_LISTING_CONFIG.defaultLimit;
+      const result = await run(request.path, { query: request.query, limit, includeFiles: true, includeDirectories: false });
+      return { files: result.paths, truncated: result.truncated };
+    },
+    directoriesRead: (root) => cached?.directoriesRead(resolve(root)) ?? 0,
+  };
+}

@@ -1,0 +1,78 @@
+import { mkdir } from 'node:fs/promises';
+import { createHostDaemon, type HostDaemon } from './hostDaemon';
+import type { HostFileOperations } from './hostFileHandlers';
+import { loadHostIdentity } from './hostIdentity';
+import { localHostFiles } from './localHostFiles';
+import type { AgentProvider } from './providers/agentProvider';
+import { createThreadIngest } from '../ingest/threadIngest';
+import { lockDataDir } from '../store/dataDirLock';
+import type { DaemonConfig } from './daemonConfig';
+import { createDaemonLinkClient, type DaemonLinkClient, type LinkRefused } from '../link/daemonLinkClient';
+import { openOutbox } from '../link/outbox';
+import { createRemoteEventStore } from '../link/remoteEventStore';
+
+export interface RemoteDaemonOptions {
+  config: DaemonConfig;
+  providers?: readonly AgentProvider[];
+  /** Overrides this machine's file commands (tests). */
+  files?: HostFileOperations;
+  log?(message: string): void;
+}
+
+export interface RunningRemoteDaemon {
+  hostId: string;
+  daemon: HostDaemon;
+  link: DaemonLinkClient;
+  /** Settles when the server refuses this daemon for good; the caller should stop it and exit. */
+  refused: Promise<LinkRefused>;
+  close(): Promise<void>;
+}
+
+/**
+ * A host daemon on another machine: the same daemon as the embedded one (src/daemon), with the WebSocket
+ * link as transport and the server's store behind the link as its EventStore.
+ */
+export async function startRemoteDaemon(options: RemoteDaemonOptions): Promise<RunningRemoteDaemon> {
+  const { config } = options;
+  const log = options.log ?? ((message: string) => console.error(message));
+  await mkdir(config.dataDir, { recursive: true });
+  // One daemon per data dir: two would share a host id and an outbox.
+  const lock = await lockDataDir(config.dataDir);
+  const identity = await loadHostIdentity(config.dataDir, config.name);
+  const outbox = await openOutbox(config.dataDir);
+  const link = createDaemonLinkClient({
+    serverUrl: config.server,
+    token: config.token,
+    heartbeatMs: config.heartbeatMs,
+    reconnect: { initialMs: config.reconnectInitialMs, maxMs: config.reconnectMaxMs },
+    maxPayloadBytes: config.maxPayloadBytes,
+    log,
+  });
+  const store = createRemoteEventStore({ link, outbox, retryMs: config.storeRetryMs, log });
+  const daemon = createHostDaemon({
+    identity,
+    dataDir: config.dataDir,
+    store,
+    providers: options.providers ?? [],
+    files: options.files ?? localHostFiles(),
+    createIngest: createThreadIngest,
+    log,
+  });
+  link.start({ hello: { ...daemon.hello, protocolVersion: config.protocolVersion }, dispatch: daemon.dispatch });
+
+  let closing: Promise<void> | undefined;
+  return {
+    hostId: identity.hostId,
+    daemon,
+    link,
+    refused: link.refused,
+    close: () =>
+      (closing ??= (async () => {
+        await link.close();
+        await daemon.close();
+        await store.close();
+        outbox.close();
+        await lock.release();
+      })()),
+  };
+}

@@ -1,0 +1,70 @@
+import { Observable } from 'rxjs';
+import { hostCommands, type HostHello, type HostMethod, type HostParams, type HostResult } from '../protocol/hostContract';
+import { HostErrorDataSchema, HostRequestError } from '../protocol/hostErrors';
+import { JsonRpcResponseSchema, type JsonRpcRequest } from '../protocol/jsonRpcMessages';
+
+export interface HostRequestOptions {
+  /** Overrides the link's default; the HTTP caller gets 504 when it passes. */
+  timeoutMs?: number;
+}
+
+/**
+ * The server's handle on one connected host daemon, whatever carries the bytes. Requests reject only with
+ * HostRequestError (offline, timeout, refused, bad result).
+ */
+export interface HostLink {
+  readonly hello: HostHello;
+  request<M extends HostMethod>(method: M, params: HostParams<M>, options?: HostRequestOptions): Promise<HostResult<M>>;
+  /** Completes when the link is gone (daemon closed, socket dropped). */
+  readonly closed$: Observable<void>;
+  close(): Promise<void>;
+}
+
+/** A transport only has to deliver one request and hand back the raw response (or reject when the peer is gone). */
+export type SendRequest = (request: JsonRpcRequest) => Promise<unknown>;
+
+/**
+ * The caller half of the contract over any transport: numbers requests, validates params before sending and
+ * results after, applies the timeout and maps JSON-RPC errors to HostRequestError.
+ */
+export function createHostRequester(send: SendRequest, defaultTimeoutMs: number): HostLink['request'] {
+  let nextId = 1;
+  return async (method, params, options) => {
+    const command = hostCommands[method];
+    const checked = command.params.safeParse(params);
+    if (!checked.success) {
+      throw new HostRequestError({ kind: 'refused', rpcCode: -32602, hostCode: 'invalid_params', details: checked.error.issues }, `invalid params for ${method}`);
+    }
+    const timeoutMs = options?.timeoutMs ?? defaultTimeoutMs;
+    const raw = await withTimeout(send({ jsonrpc: '2.0', id: nextId++, method, params: checked.data }), timeoutMs, method);
+    const response = JsonRpcResponseSchema.safeParse(raw);
+    if (!response.success) throw new HostRequestError({ kind: 'bad_result', issues: response.error.issues }, `malformed answer to ${method}`);
+    if ('error' in response.data) {
+      const { code, message, data } = response.data.error;
+      const hostData = HostErrorDataSchema.safeParse(data);
+      throw new HostRequestError(
+        hostData.success ? { kind: 'refused', rpcCode: code, hostCode: hostData.data.hostCode, details: hostData.data.details } : { kind: 'refused', rpcCode: code, details: data },
+        message,
+      );
+    }
+    const result = command.result.safeParse(response.data.result);
+    if (!result.success) throw new HostRequestError({ kind: 'bad_result', issues: result.error.issues }, `unexpected result of ${method}`);
+    return result.data as HostResult<typeof method>;
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, timeoutMs: number, method: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new HostRequestError({ kind: 'timeout', timeoutMs }, `${method} got no answer within ${timeoutMs} ms`)), timeoutMs);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof HostRequestError ? error : new HostRequestError({ kind: 'offline' }, `host went away during ${method}`));
+      },
+    );
+  });
+}

@@ -1,0 +1,35 @@
+import { defer, type Observable } from 'rxjs';
+import { PATH_LISTING_CONFIG } from '../../protocol/pathListingConfig';
+import { createTreeSnapshot, type TreeSnapshot, type TreeSnapshotOptions } from '../walk/treeSnapshot';
+import type { Listing } from '../walk/walkEntry';
+
+export interface CachedWalksOptions extends TreeSnapshotOptions {
+  maxCachedRoots?: number;
+}
+
+/** A `walk$` replacement that keeps each root's tree and revalidates it instead of walking again. */
+export interface CachedWalks {
+  walk$(root: string): Observable<Listing>;
+  /** Directory reads across all roots, for tests that check the cache is really used. */
+  directoriesRead(root: string): number;
+}
+
+export function createCachedWalks(options: CachedWalksOptions = {}): CachedWalks {
+  const maxRoots = options.maxCachedRoots ?? PATH_LISTING_CONFIG.maxCachedRoots;
+  // Map iteration order is insertion order: re-inserting on use makes the first key the least recent.
+  const snapshots = new Map<string, TreeSnapshot>();
+
+  const snapshotFor = (root: string): TreeSnapshot => {
+    const existing = snapshots.get(root);
+    if (existing !== undefined) snapshots.delete(root);
+    const snapshot = existing ?? createTreeSnapshot(root, options);
+    snapshots.set(root, snapshot);
+    while (snapshots.size > maxRoots) snapshots.delete(snapshots.keys().next().value!);
+    return snapshot;
+  };
+
+  return {
+    walk$: (root) => defer(() => snapshotFor(root).refresh()),
+    directoriesRead: (root) => snapshots.get(root)?.directoriesRead ?? 0,
+  };
+}

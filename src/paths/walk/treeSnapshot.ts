@@ -1,0 +1,207 @@
+import { stat, statSync, type Stats } from 'node:fs';
+import { HostCommandError } from '../../protocol/hostCommandError';
+import { PATH_LISTING_CONFIG } from '../../protocol/pathListingConfig';
+import { nameIndexOf } from '../score/nameIndex';
+import { applyContents, flatten, newNode, type DirectoryNode, type DirectoryStamp } from './directoryNode';
+import { sharedDirectoryReader, type DirectoryReader } from './directoryReader';
+import type { Listing, WalkEntry } from './walkEntry';
+
+/**
+ * The walked tree of one root, kept between calls and revalidated by directory timestamps: adding,
+ * removing or renaming an entry (file↔dir and symlink swaps included) changes the parent directory's
+ * mtime and ctime, so a directory whose inode and stamps are unchanged still holds the entries read
+ * last time. One stat per directory replaces one read per directory, and the answer stays identical to
+ * a fresh walk (issue 3). Content changes do not matter: listings carry no sizes.
+ */
+export interface TreeSnapshot {
+  /** Brings the tree up to date and returns every listed entry (rules 1–3). */
+  refresh(): Promise<Listing>;
+  /** Directory reads so far (a fresh walk reads every directory once). */
+  readonly directoriesRead: number;
+}
+
+export interface TreeSnapshotOptions {
+  racyWindowMs?: number;
+  /**
+   * The time a read happens, in ms since the epoch as file times are (default `Date.now`). Tests set it
+   * ahead to act out a file server whose clock lags this host's, where only the stamps tell a change.
+   */
+  clock?: () => number;
+  /** Where directories are read; default: the process's worker pool. */
+  reader?: DirectoryReader;
+  /** Record directory stamps for the next refresh (default). A one-off walk has no next refresh. */
+  keepStamps?: boolean;
+}
+
+export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = {}): TreeSnapshot {
+  const context: WalkContext = {
+    racyWindowMs: options.racyWindowMs ?? PATH_LISTING_CONFIG.racyWindowMs,
+    clock: options.clock ?? Date.now,
+    reader: options.reader ?? sharedDirectoryReader(),
+    counters: { directoriesRead: 0 },
+  };
+  let top: DirectoryNode | null = null;
+  let topIno = -1;
+  let flat: WalkEntry[] = [];
+  // One refresh at a time per root: two concurrent revalidations would race on the same nodes.
+  let tail: Promise<unknown> = Promise.resolve();
+
+  const refreshNow = async (): Promise<{ listing: Listing; unstamped: DirectoryNode[] }> => {
+    const rootStats = await statRoot(root);
+    if (top === null || topIno !== rootStats.ino) {
+      top = newNode(root, '', null);
+      topIno = rootStats.ino;
+    }
+    const { changed, unstamped } = await revalidate(top, context);
+    if (changed) flat = flatten(top);
+    return { listing: { root, entries: flat, tree: top }, unstamped };
+  };
+
+  return {
+    refresh() {
+      const result = tail.then(refreshNow);
+      // Stamps are taken after the answer is out, so a first call costs one read per directory and
+      // nothing more; the next call waits for them (it is queued behind).
+      tail = result
+        .then(async ({ unstamped, listing }) => {
+          if (options.keepStamps === false) return;
+          await stampAll(top!, unstamped, context.reader);
+          // Pack the names for the ranker while the person has not typed yet (same array → cached).
+          nameIndexOf(listing.entries);
+        })
+        .catch(() => undefined);
+      return result.then(({ listing }) => listing);
+    },
+    get directoriesRead() {
+      return context.counters.directoriesRead;
+    },
+  };
+}
+
+async function statRoot(root: string): Promise<Stats> {
+  // The root itself may be a symlink (a workspace path); only entries below it are never followed.
+  const result = await new Promise<Stats | NodeJS.ErrnoException>((resolve) =>
+    stat(root, (error, value) => resolve(error ?? value)),
+  );
+  if (result instanceof Error) {
+    if (result.code === 'EACCES' || result.code === 'EPERM') {
+      throw new HostCommandError('forbidden', `root cannot be read (permission denied): ${root}`);
+    }
+    throw new HostCommandError('not_found', `root not found: ${root}`);
+  }
+  if (!result.isDirectory()) throw new HostCommandError('not_a_directory', `root is not a directory: ${root}`);
+  return result;
+}
+
+interface WalkContext {
+  racyWindowMs: number;
+  clock: () => number;
+  reader: DirectoryReader;
+  counters: { directoriesRead: number };
+}
+
+/**
+ * Stats every known directory and re-reads the ones that are new, moved, or racy. Both go to the
+ * directory reader in batches, enough in flight to keep its threads busy; the root is stat'ed here,
+ * following a symlink (nothing below it is followed).
+ */
+function revalidate(top: DirectoryNode, context: WalkContext): Promise<{ changed: boolean; unstamped: DirectoryNode[] }> {
+  const { reader, racyWindowMs } = context;
+  return new Promise((resolve) => {
+    const unstamped: DirectoryNode[] = [];
+    const toStat: DirectoryNode[] = [];
+    const toRead: DirectoryNode[] = [];
+    let batchesInFlight = 0;
+    const enqueue = (nodes: Iterable<DirectoryNode>): void => {
+      for (const node of nodes) (node.stamp === null ? toRead : toStat).push(node);
+    };
+    const settle = (node: DirectoryNode, now: DirectoryStamp | null): void => {
+      if (now !== null && isUnchanged(node, now, racyWindowMs)) enqueue(node.children);
+      else toRead.push(node);
+    };
+    // Split what is queued among the threads; small batches early, so the walk fans out fast.
+    const takeBatch = (queue: DirectoryNode[], most: number): DirectoryNode[] =>
+      queue.splice(-Math.min(most, Math.max(1, Math.ceil(queue.length / reader.parallelism))));
+    const startRead = (): void => {
+      const batch = takeBatch(toRead, READ_BATCH);
+      const readAt = context.clock();
+      for (const node of batch) {
+        unstamped.push(node);
+        node.stamp = null;
+        node.readAt = readAt;
+      }
+      context.counters.directoriesRead += batch.length;
+      void reader.read(batch.map((node) => node.absolute)).then((contents) => {
+        batch.forEach((node, index) => {
+          applyContents(node, contents[index] ?? null);
+          enqueue(node.children);
+        });
+        done();
+      });
+    };
+    const startStat = (): void => {
+      const batch = takeBatch(toStat, STAT_BATCH);
+      void reader.stat(batch.map((node) => node.absolute)).then((stamps) => {
+        batch.forEach((node, index) => settle(node, stamps[index] ?? null));
+        done();
+      });
+    };
+    const done = (): void => {
+      batchesInFlight -= 1;
+      step();
+    };
+    const step = (): void => {
+      // Reads first: they find more work; stats mostly confirm what is known.
+      while (batchesInFlight < reader.parallelism && (toRead.length > 0 || toStat.length > 0)) {
+        batchesInFlight += 1;
+        if (toRead.length > 0) startRead();
+        else startStat();
+      }
+      if (batchesInFlight === 0) resolve({ changed: unstamped.length > 0, unstamped });
+    };
+    if (top.stamp === null) toRead.push(top);
+    else settle(top, stampOf(statSyncOf(top.absolute)));
+    step();
+  });
+}
+
+/** Most directories sent to a thread at once: enough to amortise the message, few enough to share work. */
+const READ_BATCH = 256;
+const STAT_BATCH = 1_024;
+
+/** Records what each freshly read directory looks like (`readAt` was taken before its read). */
+async function stampAll(top: DirectoryNode, nodes: DirectoryNode[], reader: DirectoryReader): Promise<void> {
+  const below = nodes.filter((node) => node !== top);
+  if (below.length < nodes.length) top.stamp = stampOf(statSyncOf(top.absolute));
+  const batches: DirectoryNode[][] = [];
+  for (let start = 0; start < below.length; start += STAT_BATCH) batches.push(below.slice(start, start + STAT_BATCH));
+  await Promise.all(batches.map(async (batch) => {
+    const stamps = await reader.stat(batch.map((node) => node.absolute));
+    batch.forEach((node, index) => (node.stamp = stamps[index] ?? null));
+  }));
+}
+
+/** The root may be a symlink to a workspace, so it is followed; nothing below it is. */
+function statSyncOf(root: string): Stats | undefined {
+  try {
+    return statSync(root, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+function stampOf(stats: Stats | undefined): DirectoryStamp | null {
+  return stats?.isDirectory() ? { ino: stats.ino, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs } : null;
+}
+
+function isUnchanged(node: DirectoryNode, now: DirectoryStamp, racyWindowMs: number): boolean {
+  const stamp = node.stamp;
+  if (stamp === null) return false;
+  // Inode and ctime catch a directory replaced by one whose mtime is old (`mv` of an old folder, tar).
+  if (stamp.ino !== now.ino || stamp.mtimeMs !== now.mtimeMs || stamp.ctimeMs !== now.ctimeMs) return false;
+  // git's racy-timestamp rule: a change in the same tick as our read would leave the stamp unchanged.
+  // Stamps are taken after the read, so a change in between is in the stamp; it is caught because it
+  // moved the ctime past the read. The ctime, not only the mtime: tar and rsync put mtimes back, and
+  // nothing can put a ctime back.
+  return Math.max(now.mtimeMs, now.ctimeMs) < node.readAt - racyWindowMs;
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { HostHelloSchema } from './hostContract';
+
+/**
+ * What a remote daemon asks of the server over `/api/v1/daemon`. The server's own requests to the daemon are
+ * the host-daemon contract (src/daemon/contract.ts); both directions are JSON-RPC 2.0 over one WebSocket.
+ */
+export const DAEMON_LINK_PATH = '/api/v1/daemon';
+
+export const LINK_METHOD = {
+  hello: 'link.hello',
+  append: 'store.append',
+  list: 'store.list',
+  lastSeq: 'store.last_seq',
+} as const;
+
+/** The first request on every link; nothing else is answered before it. */
+export const LinkHelloParamsSchema = HostHelloSchema;
+export const LinkHelloResultSchema = z.strictObject({
+  protocolVersion: z.number().int(),
+  /** The server pings this often; the daemon pings at the same pace so either side sees a dead link. */
+  heartbeatMs: z.number().int().positive(),
+  /** Largest frame the server takes; the daemon splits its batches to fit (a bigger frame closes the link). */
+  maxPayloadBytes: z.number().int().positive(),
+});
+export type LinkHelloResult = z.infer<typeof LinkHelloResultSchema>;
+
+const EventScopeSchema = z.union([
+  z.strictObject({ kind: z.literal('turn'), turnId: z.string() }),
+  z.strictObject({ kind: z.literal('thread') }),
+]);
+
+/** A row before the server gives it a seq; `data` is the pipeline's own payload, passed through untouched. */
+export const NewThreadEventSchema = z.strictObject({
+  threadId: z.string().min(1),
+  type: z.string().min(1),
+  turnId: z.string().nullable(),
+  scope: EventScopeSchema,
+  data: z.looseObject({ providerThreadId: z.string() }),
+});
+
+/**
+ * One `store.append`. `batchId` is the idempotency key the ack names; `firstSeqs` makes the append
+ * conditional: the daemon is the only writer of its threads, so it knows which seq each thread's first
+ * event must get. A batch whose seqs are already stored is answered from the store instead of stored again,
+ * which is what makes re-sending after a lost ack (or a restart of either side) safe.
+ */
+export const AppendBatchSchema = z.strictObject({
+  batchId: z.string().min(1),
+  events: z.array(NewThreadEventSchema),
+  firstSeqs: z.record(z.string(), z.number().int().positive()),
+});
+export type AppendBatch = z.infer<typeof AppendBatchSchema>;
+
+/** What the store gave each event of the batch, in the batch's order. */
+export const StoredRefSchema = z.strictObject({ seq: z.number().int().positive(), id: z.string(), createdAt: z.string() });
+export type StoredRef = z.infer<typeof StoredRefSchema>;
+export const AppendResultSchema = z.strictObject({ batchId: z.string(), stored: z.array(StoredRefSchema) });
+export type AppendResult = z.infer<typeof AppendResultSchema>;
+
+export const ListParamsSchema = z.strictObject({
+  threadId: z.string().min(1),
+  afterSeq: z.number().int().min(0).optional(),
+  limit: z.number().int().positive().optional(),
+});
+export const ListResultSchema = z.strictObject({
+  rows: z.array(NewThreadEventSchema.extend({ id: z.string(), seq: z.number().int().positive(), createdAt: z.string() })),
+});
+
+export const LastSeqParamsSchema = z.strictObject({ threadId: z.string().min(1) });
+export const LastSeqResultSchema = z.strictObject({ lastSeq: z.number().int().min(0) });
+
+/** JSON-RPC error code of an append whose seqs do not line up with the store (a second writer: a bug). */
+export const SEQ_CONFLICT = -32010;
+
+/** WebSocket close codes of the link (4000–4999 is the application range). */
+export const LINK_CLOSE = {
+  /** The daemon speaks another HOST_DAEMON_PROTOCOL_VERSION; the reason names both. It must not retry. */
+  protocolMismatch: 4001,
+  /** The first frame was not a valid hello, or none came in time. */
+  badHello: 4002,
+  /** The same host connected again; the older link gives way. */
+  replaced: 4003,
+  /** The server is shutting down; the daemon reconnects. */
+  serverClosing: 4004,
+} as const;

@@ -1,0 +1,112 @@
+import type { IncomingMessage } from 'node:http';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { JsonRpcRequestSchema, type JsonRpcRequest, type JsonRpcResponse } from '../../protocol/jsonRpcMessages';
+import { HOST_DAEMON_PROTOCOL_VERSION } from '../../protocol/protocolVersion';
+import { issuesAt, JSON_RPC_ERROR, jsonRpcError } from '../../protocol/jsonRpc';
+import { hasBearer } from '../authMiddleware';
+import type { HostDirectory } from '../hosts/hostDirectory';
+import type { UpgradeRoute } from '../upgrades';
+import { startWsHeartbeat } from '../wsHeartbeat';
+import type { EventStore } from '../../store/eventStore';
+import { createLinkStoreHandler } from './linkStoreHandler';
+import { DAEMON_LINK_PATH, LINK_CLOSE, LINK_METHOD, LinkHelloParamsSchema, type LinkHelloResult } from '../../protocol/daemonLink';
+import { createRpcPeer } from '../../link/rpcPeer';
+import { wsHostLink } from './wsHostLink';
+
+export { DAEMON_LINK_PATH };
+
+export interface DaemonLinkDeps {
+  /** Daemons enroll with the server's own bearer token (docs/hosts.md). */
+  token: string;
+  hosts: HostDirectory;
+  /** Where daemon batches land: the server's store, wrapped so SSE readers see the rows (publishingStore). */
+  store: EventStore;
+  log(message: string): void;
+}
+
+export interface DaemonLinkOptions {
+  heartbeatMs: number;
+  hostCommandTimeoutMs: number;
+  /** A socket that has not said hello by then is closed (4002). */
+  helloTimeoutMs: number;
+  maxPayloadBytes: number;
+}
+
+/**
+ * `ws://HOST:PORT/api/v1/daemon`: remote host daemons connect out to the server here. The first request must
+ * be `link.hello`; a different protocol version is closed with 4001 and a reason naming both versions. After
+ * it the host is attached to the directory (so host commands route to this socket) and its `store.*`
+ * requests are served one at a time, in the order they came, so a read sees the link's earlier appends.
+ */
+export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkOptions): UpgradeRoute & { close(): Promise<void> } {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes });
+  const stopHeartbeat = startWsHeartbeat(wss, options.heartbeatMs);
+  const storeHandler = createLinkStoreHandler(deps.store);
+
+  wss.on('connection', (socket: WebSocket, req: IncomingMessage) => {
+    const from = req.socket.remoteAddress ?? 'unknown';
+    let hostId: string | undefined;
+    let storeQueue: Promise<unknown> = Promise.resolve();
+    const helloTimer = setTimeout(() => socket.close(LINK_CLOSE.badHello, 'no link.hello in time'), options.helloTimeoutMs);
+    socket.once('close', () => clearTimeout(helloTimer));
+    socket.on('error', (error) => deps.log(`daemon link from ${from}: ${error.message}`));
+
+    const hello = async (request: JsonRpcRequest): Promise<JsonRpcResponse> => {
+      const parsed = LinkHelloParamsSchema.safeParse(request.params);
+      if (!parsed.success) {
+        socket.close(LINK_CLOSE.badHello, 'the first request must be a valid link.hello');
+        return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidParams, 'invalid hello', issuesAt(parsed.error, 'params')) };
+      }
+      const daemonHello = parsed.data;
+      if (daemonHello.protocolVersion !== HOST_DAEMON_PROTOCOL_VERSION) {
+        const reason = `host daemon protocol ${daemonHello.protocolVersion} is not the server's ${HOST_DAEMON_PROTOCOL_VERSION}`;
+        deps.log(`daemon link from ${from} (${daemonHello.hostId}) refused: ${reason}`);
+        socket.close(LINK_CLOSE.protocolMismatch, reason);
+        return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, reason) };
+      }
+      clearTimeout(helloTimer);
+      const link = wsHostLink(peer, daemonHello, options.hostCommandTimeoutMs);
+      await deps.hosts.attach(link);
+      hostId = daemonHello.hostId;
+      deps.log(`host ${hostId} (${daemonHello.name}, ${daemonHello.platform}) connected from ${from}`);
+      const result: LinkHelloResult = { protocolVersion: HOST_DAEMON_PROTOCOL_VERSION, heartbeatMs: options.heartbeatMs, maxPayloadBytes: options.maxPayloadBytes };
+      return { jsonrpc: '2.0', id: request.id, result };
+    };
+
+    const peer = createRpcPeer(
+      socket,
+      async (message) => {
+        const parsed = JsonRpcRequestSchema.safeParse(message);
+        if (!parsed.success) return { jsonrpc: '2.0', id: null, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid request', issuesAt(parsed.error)) };
+        const request = parsed.data;
+        if (request.method === LINK_METHOD.hello) {
+          if (hostId) return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'hello was already said') };
+          return hello(request);
+        }
+        if (!hostId) return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'say link.hello first') };
+        const answered = storeQueue.then(() => storeHandler(request));
+        storeQueue = answered.catch(() => undefined);
+        return answered;
+      },
+      deps.log,
+    );
+  });
+
+  return {
+    path: DAEMON_LINK_PATH,
+    authorize(req) {
+      if (hasBearer(req.headers, deps.token)) return true;
+      deps.log(`daemon link from ${req.socket.remoteAddress ?? 'unknown'} refused: wrong or missing token`);
+      return false;
+    },
+    handle: (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)),
+    async close() {
+      stopHeartbeat();
+      for (const socket of wss.clients) socket.close(LINK_CLOSE.serverClosing, 'the server is shutting down');
+      const gone = new Promise<void>((resolve) => wss.close(() => resolve()));
+      const timer = setTimeout(() => wss.clients.forEach((socket) => socket.terminate()), 1000);
+      await gone;
+      clearTimeout(timer);
+    },
+  };
+}

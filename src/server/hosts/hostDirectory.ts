@@ -1,0 +1,129 @@
+import { HostRequestError } from '../../protocol/hostErrors';
+import type { HostLink, HostRequestOptions } from '../../link/hostLink';
+import type { HostMethod, HostParams, HostResult } from '../../protocol/hostContract';
+import { HOST_DAEMON_PROTOCOL_VERSION } from '../../protocol/protocolVersion';
+import { HOST_COMMAND_ERROR_HTTP_STATUS } from '../../protocol/hostCommandError';
+import type { Registry } from '../../registry/registry';
+import type { HostRecord } from '../../registry/records';
+import { notFound, Problem } from '../problem';
+
+/**
+ * A host as `GET /hosts` shows it: the stored record plus whether a link is up right now. While it is,
+ * `lastSeenAt` is the time of asking: heartbeats drop a silent link within two intervals, so a live link is
+ * as good as a sighting; once the link drops it says when.
+ */
+export type HostView = HostRecord & { online: boolean };
+
+/**
+ * The server's side of every host link, whatever the transport: registers a host when its daemon says hello,
+ * marks it offline when the link drops, and turns host requests into HTTP problems (502 offline, 504 timeout).
+ */
+export interface HostDirectory {
+  /** Refuses a different protocol version (throws ProtocolMismatch) before anything is stored. */
+  attach(link: HostLink): Promise<HostRecord>;
+  isOnline(hostId: string): boolean;
+  /** The live link, for callers that speak JSON-RPC themselves (the intake). */
+  linkOf(hostId: string): HostLink | undefined;
+  call<M extends HostMethod>(hostId: string, method: M, params: HostParams<M>, options?: HostRequestOptions): Promise<HostResult<M>>;
+  list(): Promise<HostView[]>;
+  get(hostId: string): Promise<HostView | undefined>;
+  closeAll(): Promise<void>;
+}
+
+export class ProtocolMismatch extends Error {
+  constructor(readonly daemonVersion: number) {
+    super(`host daemon protocol ${daemonVersion} is not the server's ${HOST_DAEMON_PROTOCOL_VERSION}`);
+  }
+}
+
+export function createHostDirectory(deps: { registry: Registry; now?: () => Date }): HostDirectory {
+  const links = new Map<string, HostLink>();
+  const now = deps.now ?? (() => new Date());
+  const view = (record: HostRecord): HostView =>
+    links.has(record.id) ? { ...record, online: true, lastSeenAt: now().toISOString() } : { ...record, online: false };
+
+  return {
+    async attach(link) {
+      const { hello } = link;
+      if (hello.protocolVersion !== HOST_DAEMON_PROTOCOL_VERSION) throw new ProtocolMismatch(hello.protocolVersion);
+      const record: HostRecord = {
+        id: hello.hostId,
+        name: hello.name,
+        platform: hello.platform,
+        protocolVersion: hello.protocolVersion,
+        providers: hello.providers,
+        lastSeenAt: now().toISOString(),
+      };
+      await deps.registry.hosts.put(record);
+      // A reconnecting daemon replaces its old link; the old one's close must not mark the host offline.
+      const previous = links.get(record.id);
+      links.set(record.id, link);
+      if (previous) await previous.close();
+      link.closed$.subscribe({
+        complete: () => {
+          if (links.get(record.id) !== link) return;
+          links.delete(record.id);
+          deps.registry.hosts.put({ ...record, lastSeenAt: now().toISOString() }).catch(() => {});
+        },
+      });
+      return record;
+    },
+    isOnline: (hostId) => links.has(hostId),
+    linkOf: (hostId) => links.get(hostId),
+    async call(hostId, method, params, options) {
+      const link = links.get(hostId);
+      if (!link) {
+        if (!(await deps.registry.hosts.get(hostId))) throw notFound('host', hostId);
+        throw new Problem(502, 'host_offline', `host ${hostId} is not connected`);
+      }
+      try {
+        return await link.request(method, params, options);
+      } catch (error) {
+        throw problemFromHostError(error, hostId, method);
+      }
+    },
+    async list() {
+      return (await deps.registry.hosts.find()).map(view);
+    },
+    async get(hostId) {
+      const record = await deps.registry.hosts.get(hostId);
+      return record && view(record);
+    },
+    async closeAll() {
+      const all = [...links.values()];
+      links.clear();
+      await Promise.all(all.map((link) => link.close()));
+    },
+  };
+}
+
+/**
+ * Host file codes keep the statuses the file commands suggest; the thread commands add their own. Anything
+ * else is a 502.
+ */
+const STATUS_OF_HOST_CODE: Readonly<Record<string, number>> = {
+  ...HOST_COMMAND_ERROR_HTTP_STATUS,
+  thread_not_open: 409,
+  no_agent_provider: 409,
+  agent_failed: 502,
+  ingest_rejected: 400,
+};
+
+export function problemFromHostError(error: unknown, hostId: string, method: string): Problem {
+  if (!(error instanceof HostRequestError)) return new Problem(502, 'host_error', `host ${hostId} failed ${method}`);
+  const { failure } = error;
+  switch (failure.kind) {
+    case 'offline':
+      return new Problem(502, 'host_offline', `host ${hostId} went offline during ${method}`);
+    case 'timeout':
+      return new Problem(504, 'host_timeout', `host ${hostId} did not answer ${method} within ${failure.timeoutMs} ms`);
+    case 'bad_result':
+      return new Problem(502, 'host_error', `host ${hostId} answered ${method} with an unexpected result`);
+    case 'refused': {
+      // Own keys only: a remote daemon's code such as `constructor` must not find Object.prototype's.
+      const status = failure.hostCode && Object.hasOwn(STATUS_OF_HOST_CODE, failure.hostCode) ? STATUS_OF_HOST_CODE[failure.hostCode] : undefined;
+      if (!status) return new Problem(502, 'host_error', `host ${hostId} failed ${method}: ${error.message}`);
+      return new Problem(status, failure.hostCode!, error.message);
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { AGENT_PROVIDER_IDS } from '../daemon/defaultProviders';
+import { DEFAULT_HEARTBEAT_MS } from '../link/pingHeartbeat';
+
+/**
+ * Every limit of the server and its embedded daemon, with its default. Each can be set by a flag
+ * (`--max-body-bytes 2048`) or an `ATS_*` env var (`ATS_MAX_BODY_BYTES=2048`); flags win over env vars.
+ */
+export const ConfigSchema = z.strictObject({
+  /** TCP port; 0 picks any free port (the real one is printed on start). */
+  port: z.coerce.number().int().min(0).max(65535).default(8787),
+  /** Bind address. Loopback by default so nothing outside the machine reaches the API by accident. */
+  host: z.string().min(1).default('127.0.0.1'),
+  /** Registry, event store, token file and the embedded daemon's state live here. */
+  dataDir: z.string().min(1).default('./.data'),
+  /** Bearer token; when unset one is generated once and kept in `<dataDir>/token`. */
+  token: z.string().min(16).optional(),
+  /** Agent providers of the embedded daemon, comma-separated (`pi`), or `none` for intake-only threads. */
+  agentProviders: z
+    .string()
+    .default('pi')
+    .transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((id) => id.trim()).filter(Boolean)))
+    .pipe(z.array(z.enum(AGENT_PROVIDER_IDS))),
+  /** Largest accepted HTTP request body (413 beyond). */
+  maxBodyBytes: z.coerce.number().int().positive().default(1024 * 1024),
+  /** Largest accepted WebSocket frame on the intake; a bigger frame closes only that socket (1009). */
+  intakeMaxPayloadBytes: z.coerce.number().int().positive().default(8 * 1024 * 1024),
+  /** Intake frames of one socket being stored at once; more wait their turn (bounds memory per sender). */
+  intakeMaxInFlight: z.coerce.number().int().positive().default(256),
+  /** Ping interval of WebSocket peers; a peer that misses one pong is dropped at the next tick. */
+  wsHeartbeatMs: z.coerce.number().int().positive().default(DEFAULT_HEARTBEAT_MS),
+  /** SSE comment-line heartbeat, so proxies and browsers keep an idle stream open. */
+  sseHeartbeatMs: z.coerce.number().int().positive().default(15_000),
+  /** Unsent bytes an SSE response may hold before it stops taking rows until its reader catches up. */
+  sseMaxBufferedBytes: z.coerce.number().int().positive().default(256 * 1024),
+  /** An SSE response that stays full this long is reset; the client resumes with Last-Event-ID. */
+  sseStallMs: z.coerce.number().int().positive().default(60_000),
+  /** How long a thread of a host whose link dropped shows `host-reconnecting` before `waiting-for-host`. */
+  hostReconnectGraceMs: z.coerce.number().int().positive().default(60_000),
+  /** A daemon must say `link.hello` this soon after connecting to /api/v1/daemon, else it is closed (4002). */
+  daemonHelloTimeoutMs: z.coerce.number().int().positive().default(5_000),
+  /** Largest WebSocket frame on a daemon link (a batch of events, a file read); a bigger one closes the link. */
+  daemonLinkMaxPayloadBytes: z.coerce.number().int().positive().default(64 * 1024 * 1024),
+  /** How long a host command may take before the HTTP caller gets 504. */
+  hostCommandTimeoutMs: z.coerce.number().int().positive().default(15_000),
+  /** Default and largest `limit` of `GET /threads/:id/events`. */
+  eventsPageDefault: z.coerce.number().int().positive().default(100),
+  eventsPageMax: z.coerce.number().int().positive().default(1000),
+});
+export type Config = z.infer<typeof ConfigSchema>;
+export type ConfigInput = z.input<typeof ConfigSchema>;
+
+const ENV_PREFIX = 'ATS_';
+
+/** `maxBodyBytes` ↔ `ATS_MAX_BODY_BYTES` ↔ `--max-body-bytes`. */
+function envName(key: string): string {
+  return ENV_PREFIX + key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
+}
+function flagName(key: string): string {
+  return '--' + key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+export class ConfigError extends Error {}
+
+/** Reads flags and env vars; throws ConfigError naming the bad setting. */
+export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Config {
+  const keys = Object.keys(ConfigSchema.shape) as (keyof Config)[];
+  const raw: Record<string, string> = {};
+  for (const key of keys) {
+    const value = env[envName(key)];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
+    const key = keys.find((k) => flagName(k) === flag);
+    if (!key) throw new ConfigError(`unknown option ${flag} (known: ${keys.map(flagName).join(', ')})`);
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new ConfigError(`option ${flag} needs a value`);
+    raw[key] = value;
+  }
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = String(issue.path[0]);
+    throw new ConfigError(`invalid ${flagName(key)} / ${envName(key)}: ${issue.message}`);
+  }
+  return { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir) };
+}
+
+/** Defaults for tests and embedders: everything of ConfigSchema, overridable. */
+export function configWith(overrides: ConfigInput): Config {
+  const config = ConfigSchema.parse(overrides);
+  return { ...config, dataDir: path.resolve(config.dataDir) };
+}
