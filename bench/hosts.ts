@@ -13,8 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import { configWith } from '../src/server/serverConfig';
-import { DaemonConfigSchema } from '../src/daemon/daemonConfig';
+import { configWith } from '../src/config/serverConfig';
+import { DaemonConfigSchema } from '../src/config/daemonConfig';
 import { startRemoteDaemon } from '../src/daemon/startRemoteDaemon';
 import { startServer } from '../src/server/startServer';
 

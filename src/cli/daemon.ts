@@ -1,5 +1,5 @@
-import { createProviders } from '../daemon/defaultProviders';
-import { DaemonConfigError, loadDaemonConfig } from '../daemon/daemonConfig';
+import { createProviders } from '../daemon/providerFactories';
+import { DaemonConfigError, loadDaemonConfig } from '../config/daemonConfig';
 import { linkUrl } from '../link/daemonLinkClient';
 import { startRemoteDaemon } from '../daemon/startRemoteDaemon';
 

@@ -1,5 +1,5 @@
-import { ConfigError, loadConfig } from '../server/serverConfig';
-import { createProviders } from '../daemon/defaultProviders';
+import { ConfigError, loadConfig } from '../config/serverConfig';
+import { createProviders } from '../daemon/providerFactories';
 import { startServer } from '../server/startServer';
 
 /**

@@ -1,14 +1,13 @@
 import { HostCommandError } from '../protocol/hostCommandError';
-import { issuesAt, JSON_RPC_ERROR, jsonRpcError, type JsonRpcError } from '../protocol/jsonRpc';
+import { issuesAt, JSON_RPC_ERROR, jsonRpcError, type JsonRpcError, JsonRpcRequestSchema, type JsonRpcId, type JsonRpcResponse, type ServeRequest } from '../protocol/jsonRpc';
 import { hostCommands, isHostMethod, type HostMethod, type HostResult, type ParsedHostParams } from '../protocol/hostContract';
 import { HOST_COMMAND_FAILED, HostCommandRefused } from '../protocol/hostErrors';
-import { JsonRpcRequestSchema, type JsonRpcId, type JsonRpcResponse } from '../protocol/jsonRpcMessages';
 
 /** One async function per contract command, given already-validated params. */
 export type HostHandlers = { [M in HostMethod]: (params: ParsedHostParams<M>) => Promise<HostResult<M>> };
 
 /** Thrown-by-handler errors that are not HostCommandRefused are bugs; the peer learns only that it failed. */
-export type HostDispatcher = (message: unknown) => Promise<JsonRpcResponse>;
+export type HostDispatcher = ServeRequest;
 
 /**
  * The daemon side of the contract: validates a JSON-RPC request against the contract, runs its handler and

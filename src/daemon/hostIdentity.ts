@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { newId } from '../registry/newId';
+import { newId } from '../protocol/ids';
 
 /** Who a daemon is, kept in its data dir so the host id survives restarts (the server keys hosts by it). */
 export const HostIdentitySchema = z.strictObject({ hostId: z.string().regex(/^host_/), name: z.string().min(1) });

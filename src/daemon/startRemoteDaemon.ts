@@ -6,13 +6,26 @@ import { localHostFiles } from './localHostFiles';
 import type { AgentProvider } from './providers/agentProvider';
 import { createThreadIngest } from '../ingest/threadIngest';
 import { lockDataDir } from '../store/dataDirLock';
-import type { DaemonConfig } from './daemonConfig';
 import { createDaemonLinkClient, type DaemonLinkClient, type LinkRefused } from '../link/daemonLinkClient';
 import { openOutbox } from '../link/outbox';
 import { createRemoteEventStore } from '../link/remoteEventStore';
 
+/** What a remote daemon needs of its settings; `src/config/daemonConfig.ts` reads them from flags and env. */
+export interface RemoteDaemonSettings {
+  server: string;
+  token: string;
+  name: string;
+  dataDir: string;
+  heartbeatMs?: number;
+  reconnectInitialMs: number;
+  reconnectMaxMs: number;
+  maxPayloadBytes: number;
+  storeRetryMs: number;
+  protocolVersion: number;
+}
+
 export interface RemoteDaemonOptions {
-  config: DaemonConfig;
+  config: RemoteDaemonSettings;
   providers?: readonly AgentProvider[];
   /** Overrides this machine's file commands (tests). */
   files?: HostFileOperations;

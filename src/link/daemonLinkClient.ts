@@ -1,7 +1,6 @@
 import WebSocket from 'ws';
 import type { HostHello } from '../protocol/hostContract';
-import type { HostDispatcher } from '../daemon/hostDispatcher';
-import type { JsonRpcResponse } from '../protocol/jsonRpcMessages';
+import type { JsonRpcResponse, ServeRequest } from '../protocol/jsonRpc';
 import { DAEMON_LINK_PATH, LINK_CLOSE, LINK_METHOD, LinkHelloResultSchema } from '../protocol/daemonLink';
 import { DEFAULT_HEARTBEAT_MS, startPingHeartbeat } from './pingHeartbeat';
 import { createRpcPeer, LinkClosedError, type RpcPeer } from './rpcPeer';
@@ -29,7 +28,7 @@ export type ReadyHook = (call: (method: string, params: unknown) => Promise<Json
 
 export interface DaemonLinkClient {
   /** Dials, says hello, serves the server's requests and redials after every drop until `close`. */
-  start(daemon: { hello: HostHello; dispatch: HostDispatcher }): void;
+  start(daemon: { hello: HostHello; dispatch: ServeRequest }): void;
   /**
    * A request to the server once the link is up (waits while it is down). Rejects with LinkClosedError when
    * the link drops before the answer: the caller decides whether re-sending is safe.
@@ -48,7 +47,7 @@ export interface DaemonLinkClient {
 export function createDaemonLinkClient(options: DaemonLinkClientOptions): DaemonLinkClient {
   const url = linkUrl(options.serverUrl);
   const hooks: ReadyHook[] = [];
-  let daemon: { hello: HostHello; dispatch: HostDispatcher } | undefined;
+  let daemon: { hello: HostHello; dispatch: ServeRequest } | undefined;
   let current: RpcPeer | undefined;
   let waiters: { resolve(peer: RpcPeer): void; reject(error: Error): void }[] = [];
   let failures = 0;

@@ -1,7 +1,7 @@
 import { Observable } from 'rxjs';
 import { hostCommands, type HostHello, type HostMethod, type HostParams, type HostResult } from '../protocol/hostContract';
 import { HostErrorDataSchema, HostRequestError } from '../protocol/hostErrors';
-import { JsonRpcResponseSchema, type JsonRpcRequest } from '../protocol/jsonRpcMessages';
+import { JsonRpcResponseSchema, type JsonRpcRequest } from '../protocol/jsonRpc';
 
 export interface HostRequestOptions {
   /** Overrides the link's default; the HTTP caller gets 504 when it passes. */

@@ -1,14 +1,14 @@
 import { Subject } from 'rxjs';
 import { HostRequestError } from '../protocol/hostErrors';
-import type { HostDispatcher } from '../daemon/hostDispatcher';
 import { createHostRequester, type HostLink } from './hostLink';
 import type { HostHello } from '../protocol/hostContract';
+import type { ServeRequest } from '../protocol/jsonRpc';
 
 /**
  * The embedded daemon's link: the same JSON-RPC messages a WebSocket would carry, serialised through JSON
  * so the embedded path behaves exactly like a remote one (no shared object references across the contract).
  */
-export function connectInProcess(daemon: { hello: HostHello; dispatch: HostDispatcher }, options: { timeoutMs: number }): HostLink {
+export function connectInProcess(daemon: { hello: HostHello; dispatch: ServeRequest }, options: { timeoutMs: number }): HostLink {
   const closed$ = new Subject<void>();
   let open = true;
   const request = createHostRequester(async (message) => {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { JsonRpcResponse } from '../protocol/jsonRpcMessages';
-import { JSON_RPC_ERROR } from '../protocol/jsonRpc';
+import { type JsonRpcResponse, JSON_RPC_ERROR } from '../protocol/jsonRpc';
 import type { EventStore, ListEventsOptions, NewThreadEvent, StoredThreadEvent } from '../store/eventStore';
 import { LinkStopped, type DaemonLinkClient } from './daemonLinkClient';
 import { JsonText } from './jsonText';

@@ -1,6 +1,5 @@
 import type { RawData, WebSocket } from 'ws';
-import { JSON_RPC_ERROR, jsonRpcError } from '../protocol/jsonRpc';
-import { JsonRpcResponseSchema, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/jsonRpcMessages';
+import { JSON_RPC_ERROR, jsonRpcError, JsonRpcResponseSchema, type JsonRpcRequest, type JsonRpcResponse, type ServeRequest } from '../protocol/jsonRpc';
 import { createFrameWriter } from './frameWriter';
 import { jsonOf } from './jsonText';
 
@@ -31,7 +30,6 @@ export interface RpcPeer {
  * Answers one message that carries a `method`, as it arrived: the serving side checks it is a valid request
  * (the daemon's dispatcher does anyway), so no message is checked twice on its way in.
  */
-export type ServeRequest = (message: unknown) => Promise<JsonRpcResponse>;
 
 /** `maxFrameBytes`: what the other side accepts; messages are coalesced only while they fit together. */
 export function createRpcPeer(socket: WebSocket, serve: ServeRequest, log: (message: string) => void, maxFrameBytes: () => number = () => Infinity): RpcPeer {

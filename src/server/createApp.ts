@@ -1,8 +1,8 @@
 import Koa from 'koa';
 import type Router from '@koa/router';
-import type { AppDeps } from './appDeps';
-import { authMiddleware } from './authMiddleware';
-import { errorMiddleware } from './errorMiddleware';
+import type { AppDeps } from './routers/appDeps';
+import { authMiddleware } from './http/authMiddleware';
+import { errorMiddleware } from './http/errorMiddleware';
 import { environmentsRouter } from './routers/environments';
 import { eventsRouter } from './routers/events';
 import { filesRouter } from './routers/files';

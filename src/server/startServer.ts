@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { Config } from './serverConfig';
+import type { Config } from '../config/serverConfig';
 import { createHostDaemon } from '../daemon/hostDaemon';
 import type { HostFileOperations } from '../daemon/hostFileHandlers';
 import { loadHostIdentity } from '../daemon/hostIdentity';
@@ -17,13 +17,13 @@ import { openRegistry, type Registry } from '../registry/registry';
 import { openNedbEventStore } from '../store/nedbEventStore';
 import type { EventStore } from '../store/eventStore';
 import { createApp } from './createApp';
-import { createEventHub, type EventHub } from './eventHub';
+import { createEventHub, type EventHub } from './sse/eventHub';
 import { createHostDirectory, type HostDirectory } from './hosts/hostDirectory';
 import { createIntakeRoute } from './intake/intakeRoute';
-import { publishingStore } from './publishingStore';
-import { reopenThreadsOnAttach } from './hosts/reopenThreadsOnAttach';
+import { publishingStore } from './sse/publishingStore';
+import { reopenThreadsOnAttach } from './threads/reopenThreadsOnAttach';
 import { loadOrCreateToken } from './serverToken';
-import { attachUpgrades } from './upgrades';
+import { attachUpgrades } from './http/upgrades';
 
 export interface StartServerOptions {
   config: Config;

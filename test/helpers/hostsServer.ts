@@ -4,11 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdtemp } from 'node:fs/promises';
 import type { HostPresence } from '../../src/server/hosts/hostPresence';
-import { DaemonConfigSchema, type DaemonConfig } from '../../src/daemon/daemonConfig';
+import { DaemonConfigSchema, type DaemonConfig } from '../../src/config/daemonConfig';
 import { createDaemonLinkRoute } from '../../src/server/daemonLink/daemonLinkRoute';
 import { startRemoteDaemon, type RunningRemoteDaemon } from '../../src/daemon/startRemoteDaemon';
-import { publishingStore } from '../../src/server/publishingStore';
-import { attachUpgrades } from '../../src/server/upgrades';
+import { publishingStore } from '../../src/server/sse/publishingStore';
+import { attachUpgrades } from '../../src/server/http/upgrades';
 import type { EventStore } from '../../src/store/eventStore';
 import { startTestServer, TEST_TOKEN, type TestServer } from './serverHarness';
 

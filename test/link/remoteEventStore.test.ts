@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { lastValueFrom, from } from 'rxjs';
-import type { JsonRpcResponse } from '../../src/protocol/jsonRpcMessages';
+import type { JsonRpcResponse } from '../../src/protocol/jsonRpc';
 import type { DaemonLinkClient } from '../../src/link/daemonLinkClient';
 import { JsonText } from '../../src/link/jsonText';
 import { LINK_METHOD } from '../../src/protocol/daemonLink';

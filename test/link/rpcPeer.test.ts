@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
-import { JsonRpcRequestSchema } from '../../src/protocol/jsonRpcMessages';
+import { JsonRpcRequestSchema } from '../../src/protocol/jsonRpc';
 import { EAGER_FLUSH_CHARS } from '../../src/link/frameWriter';
 import { JsonText } from '../../src/link/jsonText';
 import { createRpcPeer, LinkClosedError, LinkProtocolError, type RpcPeer } from '../../src/link/rpcPeer';

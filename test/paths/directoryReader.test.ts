@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { createWorkerDirectoryReader, readDirectoriesSync, type DirectoryContents } from '../../src/paths/walk/directoryReader';
+import type { DirectoryContents } from '../../src/paths/walk/directoryFacts';
+import { createWorkerDirectoryReader, readDirectoriesSync } from '../../src/paths/walk/directoryReader';
 import { createTempTree, removeTempTree } from '../helpers/tempTree';
 
 /** name → kind code, so assertions do not depend on the order the disk returned entries in. */

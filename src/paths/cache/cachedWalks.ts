@@ -1,4 +1,5 @@
 import { defer, type Observable } from 'rxjs';
+import { nameIndexOf } from '../score/nameIndex';
 import { PATH_LISTING_CONFIG } from '../../protocol/pathListingConfig';
 import { createTreeSnapshot, type TreeSnapshot, type TreeSnapshotOptions } from '../walk/treeSnapshot';
 import type { Listing } from '../walk/walkEntry';
@@ -22,7 +23,8 @@ export function createCachedWalks(options: CachedWalksOptions = {}): CachedWalks
   const snapshotFor = (root: string): TreeSnapshot => {
     const existing = snapshots.get(root);
     if (existing !== undefined) snapshots.delete(root);
-    const snapshot = existing ?? createTreeSnapshot(root, options);
+    // Packing the names while idle makes the first keystroke reuse them (the same array → a cached index).
+    const snapshot = existing ?? createTreeSnapshot(root, { whileIdle: (listing) => nameIndexOf(listing.entries), ...options });
     snapshots.set(root, snapshot);
     while (snapshots.size > maxRoots) snapshots.delete(snapshots.keys().next().value!);
     return snapshot;

@@ -1,4 +1,4 @@
-import { KIND_DIRECTORY, KIND_FILE, type DirectoryContents } from './directoryReader';
+import { KIND_DIRECTORY, KIND_FILE, type DirectoryContents, type DirectoryStamp } from './directoryFacts';
 import { newWalkEntry, type WalkEntry } from './walkEntry';
 
 /** One walked directory of a cached tree: what its last read found, and when. */
@@ -15,13 +15,6 @@ export interface DirectoryNode {
   entries: WalkEntry[];
   /** Listed direct subdirectories, walked in turn. */
   children: DirectoryNode[];
-}
-
-/** The directory's inode and timestamps, taken after its read (null: not taken yet, or it failed). */
-export interface DirectoryStamp {
-  ino: number;
-  mtimeMs: number;
-  ctimeMs: number;
 }
 
 export function newNode(absolute: string, relative: string, entry: WalkEntry | null): DirectoryNode {

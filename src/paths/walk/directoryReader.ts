@@ -1,12 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { DirectoryStamp } from './directoryNode';
-
-/** One directory's entries as read: `kinds` holds one code per name (see `readDirectoriesSync`). */
-export interface DirectoryContents {
-  readonly names: string[];
-  readonly kinds: string;
-}
+import type { DirectoryContents, DirectoryStamp } from './directoryFacts';
 
 /** Reads and stats directories in batches, answers in the order asked. */
 export interface DirectoryReader {
@@ -17,12 +11,6 @@ export interface DirectoryReader {
   /** Batches worth keeping in flight at once so no reading thread waits for the next batch. */
   readonly parallelism: number;
 }
-
-/** Kind codes in `DirectoryContents.kinds`. */
-export const KIND_FILE = 'f';
-export const KIND_DIRECTORY = 'd';
-/** Symlinks, FIFOs, sockets, devices: never listed, and never opened. */
-export const KIND_OTHER = '-';
 
 /**
  * Reads each directory without following anything and classifies its entries; flat output

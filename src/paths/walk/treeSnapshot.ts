@@ -1,8 +1,8 @@
 import { stat, statSync, type Stats } from 'node:fs';
 import { HostCommandError } from '../../protocol/hostCommandError';
 import { PATH_LISTING_CONFIG } from '../../protocol/pathListingConfig';
-import { nameIndexOf } from '../score/nameIndex';
-import { applyContents, flatten, newNode, type DirectoryNode, type DirectoryStamp } from './directoryNode';
+import type { DirectoryStamp } from './directoryFacts';
+import { applyContents, flatten, newNode, type DirectoryNode } from './directoryNode';
 import { sharedDirectoryReader, type DirectoryReader } from './directoryReader';
 import type { Listing, WalkEntry } from './walkEntry';
 
@@ -31,6 +31,11 @@ export interface TreeSnapshotOptions {
   reader?: DirectoryReader;
   /** Record directory stamps for the next refresh (default). A one-off walk has no next refresh. */
   keepStamps?: boolean;
+  /**
+   * Runs on a kept listing once its stamps are taken, before the next keystroke: the cache packs the names
+   * for the ranker here while the person has not typed yet.
+   */
+  whileIdle?: (listing: Listing) => void;
 }
 
 export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = {}): TreeSnapshot {
@@ -66,8 +71,7 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
         .then(async ({ unstamped, listing }) => {
           if (options.keepStamps === false) return;
           await stampAll(top!, unstamped, context.reader);
-          // Pack the names for the ranker while the person has not typed yet (same array → cached).
-          nameIndexOf(listing.entries);
+          options.whileIdle?.(listing);
         })
         .catch(() => undefined);
       return result.then(({ listing }) => listing);

@@ -1,5 +1,4 @@
 import type { PathKind } from '../../protocol/hostFiles';
-import type { FoldedUnits } from '../score/foldedUnits';
 
 /** One listed file or directory of a walk (rules 1–3), before ranking. */
 export interface WalkEntry {
@@ -13,11 +12,11 @@ export interface WalkEntry {
    */
   readonly parent?: WalkEntry | null;
   /**
-   * Folded units of this entry's path (`foldedUnits.ts`), built for a directory the first time a path
+   * Folded units of this entry's path (the scorer's `FoldedUnits`, `score/foldedUnits.ts`), built for a directory the first time a path
    * query needs it (positions of a returned row below it; a listing without its directories); paths of
    * an entry never change, so it stays valid.
    */
-  pathUnits?: FoldedUnits;
+  pathUnits?: { readonly units: Uint16Array; readonly bonus: Int8Array };
   /**
    * Path-query prefilter memo of a directory (`pathPrefilter.ts`): how many units of `prefixQuery` match
    * greedily through this directory's path. Valid for any later search with the same query.

@@ -1,12 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { JsonRpcRequestSchema, type JsonRpcRequest, type JsonRpcResponse } from '../../protocol/jsonRpcMessages';
+import { JsonRpcRequestSchema, type JsonRpcRequest, type JsonRpcResponse, issuesAt, JSON_RPC_ERROR, jsonRpcError } from '../../protocol/jsonRpc';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../protocol/protocolVersion';
-import { issuesAt, JSON_RPC_ERROR, jsonRpcError } from '../../protocol/jsonRpc';
-import { hasBearer } from '../authMiddleware';
+import { hasBearer } from '../http/authMiddleware';
 import type { HostDirectory } from '../hosts/hostDirectory';
-import type { UpgradeRoute } from '../upgrades';
-import { startWsHeartbeat } from '../wsHeartbeat';
+import type { UpgradeRoute } from '../http/upgrades';
+import { startWsHeartbeat } from '../http/wsHeartbeat';
 import type { EventStore } from '../../store/eventStore';
 import { createLinkStoreHandler } from './linkStoreHandler';
 import { DAEMON_LINK_PATH, LINK_CLOSE, LINK_METHOD, LinkHelloParamsSchema, type LinkHelloResult } from '../../protocol/daemonLink';

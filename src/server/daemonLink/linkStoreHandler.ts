@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import type { JsonRpcRequest, JsonRpcResponse } from '../../protocol/jsonRpcMessages';
-import { issuesAt, JSON_RPC_ERROR, jsonRpcError } from '../../protocol/jsonRpc';
+import { type JsonRpcRequest, type JsonRpcResponse, issuesAt, JSON_RPC_ERROR, jsonRpcError } from '../../protocol/jsonRpc';
 import type { EventStore } from '../../store/eventStore';
 import { createBatchApplier, SeqConflict } from './batchApplier';
 import { AppendBatchSchema, LastSeqParamsSchema, LINK_METHOD, ListParamsSchema, SEQ_CONFLICT } from '../../protocol/daemonLink';

@@ -5,7 +5,7 @@ import { HOST_DAEMON_PROTOCOL_VERSION } from '../../protocol/protocolVersion';
 import { HOST_COMMAND_ERROR_HTTP_STATUS } from '../../protocol/hostCommandError';
 import type { Registry } from '../../registry/registry';
 import type { HostRecord } from '../../registry/records';
-import { notFound, Problem } from '../problem';
+import { notFound, Problem } from '../http/problem';
 
 /**
  * A host as `GET /hosts` shows it: the stored record plus whether a link is up right now. While it is,

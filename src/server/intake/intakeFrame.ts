@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { HostRequestError } from '../../protocol/hostErrors';
-import type { JsonRpcResponse } from '../../protocol/jsonRpcMessages';
-import { issuesAt, JSON_RPC_ERROR, JsonRpcEnvelopeSchema, jsonRpcError, type JsonRpcError } from '../../protocol/jsonRpc';
+import { type JsonRpcResponse, issuesAt, JSON_RPC_ERROR, JsonRpcEnvelopeSchema, jsonRpcError, type JsonRpcError } from '../../protocol/jsonRpc';
 import { parsePromptSignalMethod, SDK_MESSAGE_METHOD } from '../../protocol/signals';
 import type { Registry } from '../../registry/registry';
 import type { HostDirectory } from '../hosts/hostDirectory';

@@ -1,8 +1,8 @@
 import { WebSocketServer, type RawData } from 'ws';
-import type { JsonRpcResponse } from '../../protocol/jsonRpcMessages';
-import { hasBearer } from '../authMiddleware';
-import type { UpgradeRoute } from '../upgrades';
-import { startWsHeartbeat } from '../wsHeartbeat';
+import type { JsonRpcResponse } from '../../protocol/jsonRpc';
+import { hasBearer } from '../http/authMiddleware';
+import type { UpgradeRoute } from '../http/upgrades';
+import { startWsHeartbeat } from '../http/wsHeartbeat';
 import { dispatchIntakeFrame, type IntakeDeps } from './intakeFrame';
 
 export const INTAKE_PATH = '/api/v1/intake';

@@ -1,13 +1,13 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { newId } from '../../registry/newId';
+import { newId } from '../../protocol/ids';
 import type { EnvironmentRecord } from '../../registry/records';
-import type { AppDeps } from '../appDeps';
-import { mustGet } from '../lookups';
-import { parseInput } from '../parseInput';
-import { PathsQuerySchema } from '../pathsQuery';
-import { readJsonBody } from '../readJsonBody';
-import { checkRootOnHost } from '../registerRoot';
+import type { AppDeps } from './appDeps';
+import { mustGet } from '../http/lookups';
+import { parseInput } from '../http/parseInput';
+import { PathsQuerySchema } from './pathsQuery';
+import { readJsonBody } from '../http/readJsonBody';
+import { checkRootOnHost } from './registerRoot';
 
 export const CreateEnvironmentBodySchema = z.strictObject({ hostId: z.string().min(1), path: z.string().min(1) });
 

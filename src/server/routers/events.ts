@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import type { AppDeps } from '../appDeps';
-import { mustGet } from '../lookups';
-import { parseInput } from '../parseInput';
+import type { AppDeps } from './appDeps';
+import { mustGet } from '../http/lookups';
+import { parseInput } from '../http/parseInput';
 import { streamSse } from '../sse/sseResponse';
 import { threadRowsFrom } from '../sse/threadRowsFrom';
 

@@ -1,10 +1,10 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import type { AppDeps } from '../appDeps';
-import { parseInput } from '../parseInput';
-import { notFound } from '../problem';
-import { readJsonBody } from '../readJsonBody';
-import { guardPathInRoots } from '../rootGuard';
+import type { AppDeps } from './appDeps';
+import { parseInput } from '../http/parseInput';
+import { notFound } from '../http/problem';
+import { readJsonBody } from '../http/readJsonBody';
+import { guardPathInRoots } from './rootGuard';
 
 /** Spec leaves the body open (part 4); ours names the host and the absolute path on it. */
 export const ReadFileBodySchema = z.strictObject({ hostId: z.string().min(1), path: z.string().min(1) });

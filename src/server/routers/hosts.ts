@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import type { AppDeps } from '../appDeps';
-import { notFound } from '../problem';
+import type { AppDeps } from './appDeps';
+import { notFound } from '../http/problem';
 
 /** `GET /hosts`, `GET /hosts/:id`: every host that ever said hello, with `online` and `lastSeenAt`. */
 export function hostsRouter(deps: Pick<AppDeps, 'hosts'>): Router {

@@ -1,13 +1,13 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { newId } from '../../registry/newId';
+import { newId } from '../../protocol/ids';
 import type { EnvironmentRecord, ProjectRecord } from '../../registry/records';
-import type { AppDeps } from '../appDeps';
-import { mustGet } from '../lookups';
-import { parseInput } from '../parseInput';
-import { PathsQuerySchema } from '../pathsQuery';
-import { readJsonBody } from '../readJsonBody';
-import { checkRootOnHost } from '../registerRoot';
+import type { AppDeps } from './appDeps';
+import { mustGet } from '../http/lookups';
+import { parseInput } from '../http/parseInput';
+import { PathsQuerySchema } from './pathsQuery';
+import { readJsonBody } from '../http/readJsonBody';
+import { checkRootOnHost } from './registerRoot';
 
 /** Spec 2.1. */
 export const CreateProjectBodySchema = z.strictObject({

@@ -1,14 +1,14 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { newId } from '../../registry/newId';
+import { newId } from '../../protocol/ids';
 import type { ThreadRecord } from '../../registry/records';
-import type { AppDeps } from '../appDeps';
-import { mustGet } from '../lookups';
-import { keepProviderThreadId, openThreadOnHost } from '../openThreadOnHost';
-import { parseInput } from '../parseInput';
-import { Problem } from '../problem';
-import { readJsonBody } from '../readJsonBody';
-import { createThreadViewer } from '../threadView';
+import type { AppDeps } from './appDeps';
+import { mustGet } from '../http/lookups';
+import { keepProviderThreadId, openThreadOnHost } from '../threads/openThreadOnHost';
+import { parseInput } from '../http/parseInput';
+import { Problem } from '../http/problem';
+import { readJsonBody } from '../http/readJsonBody';
+import { createThreadViewer } from '../threads/threadView';
 
 export const CreateThreadBodySchema = z.strictObject({
   projectId: z.string().min(1),

@@ -1,5 +1,5 @@
 import { from, tap } from 'rxjs';
-import type { EventStore } from '../store/eventStore';
+import type { EventStore } from '../../store/eventStore';
 import type { EventHub } from './eventHub';
 
 /**

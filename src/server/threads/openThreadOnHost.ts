@@ -1,8 +1,8 @@
-import type { ThreadOpenResult } from '../protocol/hostContract';
-import type { Registry } from '../registry/registry';
-import type { ThreadRecord } from '../registry/records';
-import type { HostDirectory } from './hosts/hostDirectory';
-import { mustGet } from './lookups';
+import type { ThreadOpenResult } from '../../protocol/hostContract';
+import type { Registry } from '../../registry/registry';
+import type { ThreadRecord } from '../../registry/records';
+import type { HostDirectory } from '../hosts/hostDirectory';
+import { mustGet } from '../http/lookups';
 
 export interface ThreadOnHostDeps {
   registry: Registry;

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { from, lastValueFrom } from 'rxjs';
-import type { EventStore, NewThreadEvent } from '../../src/store/eventStore';
-import { openNedbEventStore } from '../../src/store/nedbEventStore';
-import { storedThreadStatus } from '../../src/server/storedThreadStatus';
-import { makeTempDir } from '../helpers/pipelineTempDir';
+import type { EventStore, NewThreadEvent } from '../../../src/store/eventStore';
+import { openNedbEventStore } from '../../../src/store/nedbEventStore';
+import { storedThreadStatus } from '../../../src/server/threads/storedThreadStatus';
+import { makeTempDir } from '../../helpers/pipelineTempDir';
 
 const row = (type: string, turnId: string | null = 't1'): NewThreadEvent => ({
   threadId: 'thr_a',

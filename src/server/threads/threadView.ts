@@ -1,7 +1,7 @@
-import type { HostPresence } from './hosts/hostPresence';
-import type { ThreadRecord } from '../registry/records';
-import type { EventStore } from '../store/eventStore';
-import type { HostDirectory } from './hosts/hostDirectory';
+import type { HostPresence } from '../hosts/hostPresence';
+import type { ThreadRecord } from '../../registry/records';
+import type { EventStore } from '../../store/eventStore';
+import type { HostDirectory } from '../hosts/hostDirectory';
 import { storedThreadStatus } from './storedThreadStatus';
 
 /** Spec 2.4: `status` from the daemon's ingest, `runtime` for display. */

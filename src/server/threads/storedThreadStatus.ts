@@ -1,5 +1,5 @@
-import { THREAD_EVENT_TYPE } from '../protocol/threadEvents';
-import type { EventStore } from '../store/eventStore';
+import { THREAD_EVENT_TYPE } from '../../protocol/threadEvents';
+import type { EventStore } from '../../store/eventStore';
 
 /** Rows read in the first page back from the end; each further page doubles (a long turn is read in few steps). */
 const FIRST_PAGE_ROWS = 64;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/protocol/protocolVersion';
-import { DaemonConfigError, loadDaemonConfig } from '../../src/daemon/daemonConfig';
+import { DaemonConfigError, loadDaemonConfig } from '../../src/config/daemonConfig';
 
 const TOKEN = 'token-0123456789abcdef';
 

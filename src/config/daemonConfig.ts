@@ -1,7 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { AGENT_PROVIDER_IDS } from './defaultProviders';
+import { AgentProvidersSettingSchema } from './agentProvidersSetting';
+import { loadSettings } from './loadSettings';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../protocol/protocolVersion';
 
 /**
@@ -19,11 +20,7 @@ export const DaemonConfigSchema = z.strictObject({
   /** Host identity (the stable `host_…` id), agent sessions and the outbox of unacked batches. */
   dataDir: z.string().min(1).default(path.join(os.homedir(), '.agent-thread-daemon')),
   /** Agent providers this host runs, comma-separated, or `none` for intake-only threads. */
-  agentProviders: z
-    .string()
-    .default('pi')
-    .transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((id) => id.trim()).filter(Boolean)))
-    .pipe(z.array(z.enum(AGENT_PROVIDER_IDS))),
+  agentProviders: AgentProvidersSettingSchema,
   /**
    * Ping interval on the link; a link with no pong for one interval is dropped at the next tick and redialled.
    * Unset: the interval the server's hello answer names (its `wsHeartbeatMs`), so one setting serves both ends.
@@ -46,32 +43,7 @@ export type DaemonConfig = z.infer<typeof DaemonConfigSchema>;
 
 export class DaemonConfigError extends Error {}
 
-const ENV_PREFIX = 'ATS_DAEMON_';
-const envName = (key: string) => ENV_PREFIX + key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
-const flagName = (key: string) => '--' + key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-
-/** Reads flags and env vars; throws DaemonConfigError naming the bad or missing setting. */
+/** Reads flags and `ATS_DAEMON_*` env vars; throws DaemonConfigError naming the bad or missing setting. */
 export function loadDaemonConfig(argv: readonly string[], env: NodeJS.ProcessEnv): DaemonConfig {
-  const keys = Object.keys(DaemonConfigSchema.shape) as (keyof DaemonConfig)[];
-  const raw: Record<string, string> = {};
-  for (const key of keys) {
-    const value = env[envName(key)];
-    if (value !== undefined && value !== '') raw[key] = value;
-  }
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
-    const key = keys.find((k) => flagName(k) === flag);
-    if (!key) throw new DaemonConfigError(`unknown option ${flag} (known: ${keys.map(flagName).join(', ')})`);
-    const value = inline ?? argv[++i];
-    if (value === undefined) throw new DaemonConfigError(`option ${flag} needs a value`);
-    raw[key] = value;
-  }
-  const parsed = DaemonConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const key = String(issue.path[0]);
-    const what = raw[key] === undefined ? 'missing' : 'invalid';
-    throw new DaemonConfigError(`${what} ${flagName(key)} / ${envName(key)}: ${issue.message}`);
-  }
-  return { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir) };
+  return loadSettings(DaemonConfigSchema, argv, env, { envPrefix: 'ATS_DAEMON_', fail: (message) => new DaemonConfigError(message) });
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../src/server/serverConfig';
-import { AGENT_PROVIDER_IDS, createProviders } from '../../src/daemon/defaultProviders';
-import { DaemonConfigError, loadDaemonConfig } from '../../src/daemon/daemonConfig';
+import { ConfigError, loadConfig } from '../../src/config/serverConfig';
+import { AGENT_PROVIDER_IDS, createProviders } from '../../src/daemon/providerFactories';
+import { DaemonConfigError, loadDaemonConfig } from '../../src/config/daemonConfig';
 
 const daemonArgs = (providers: string) => ['--server', 'http://127.0.0.1:8787', '--token', 'a-token-of-16-chars', '--agent-providers', providers];
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../src/server/serverConfig';
+import { ConfigError, loadConfig } from '../../src/config/serverConfig';
 
 describe('server config: flags and ATS_* env vars', () => {
   it('has loopback, port 8787, ./.data and the pi agent by default', () => {

@@ -2,8 +2,8 @@ import { catchError, count, defer, EMPTY, from, lastValueFrom, mergeMap } from '
 import type { HostLink } from '../../link/hostLink';
 import type { Registry } from '../../registry/registry';
 import type { HostRecord, ThreadRecord } from '../../registry/records';
-import type { HostDirectory } from './hostDirectory';
-import { keepProviderThreadId, openThreadOnHost } from '../openThreadOnHost';
+import type { HostDirectory } from '../hosts/hostDirectory';
+import { keepProviderThreadId, openThreadOnHost } from './openThreadOnHost';
 
 /**
  * Threads of one host opened at the same time when it comes online. Opening a pi thread costs a session

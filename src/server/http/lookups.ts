@@ -1,4 +1,4 @@
-import type { Collection } from '../registry/collection';
+import type { Collection } from '../../registry/collection';
 import { notFound } from './problem';
 
 /** A registry record by id, or a 404 problem `<what>_not_found`. */

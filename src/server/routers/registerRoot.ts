@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { HostDirectory } from './hosts/hostDirectory';
-import { Problem } from './problem';
+import type { HostDirectory } from '../hosts/hostDirectory';
+import { Problem } from '../http/problem';
 
 /**
  * A project or environment folder must be an absolute directory on its host, checked by the host itself

@@ -1,9 +1,9 @@
-import type { Config } from './serverConfig';
-import type { HostPresence } from './hosts/hostPresence';
-import type { Registry } from '../registry/registry';
-import type { EventStore } from '../store/eventStore';
-import type { EventHub } from './eventHub';
-import type { HostDirectory } from './hosts/hostDirectory';
+import type { Config } from '../../config/serverConfig';
+import type { HostPresence } from '../hosts/hostPresence';
+import type { Registry } from '../../registry/registry';
+import type { EventStore } from '../../store/eventStore';
+import type { EventHub } from '../sse/eventHub';
+import type { HostDirectory } from '../hosts/hostDirectory';
 
 /** Everything the HTTP app needs, injected so tests can build one on any store and any host link. */
 export interface AppDeps {

@@ -1,7 +1,7 @@
-import path from 'node:path';
 import { z } from 'zod';
-import { AGENT_PROVIDER_IDS } from '../daemon/defaultProviders';
 import { DEFAULT_HEARTBEAT_MS } from '../link/pingHeartbeat';
+import { AgentProvidersSettingSchema } from './agentProvidersSetting';
+import { loadSettings, withAbsoluteDataDir } from './loadSettings';
 
 /**
  * Every limit of the server and its embedded daemon, with its default. Each can be set by a flag
@@ -17,11 +17,7 @@ export const ConfigSchema = z.strictObject({
   /** Bearer token; when unset one is generated once and kept in `<dataDir>/token`. */
   token: z.string().min(16).optional(),
   /** Agent providers of the embedded daemon, comma-separated (`pi`), or `none` for intake-only threads. */
-  agentProviders: z
-    .string()
-    .default('pi')
-    .transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((id) => id.trim()).filter(Boolean)))
-    .pipe(z.array(z.enum(AGENT_PROVIDER_IDS))),
+  agentProviders: AgentProvidersSettingSchema,
   /** Largest accepted HTTP request body (413 beyond). */
   maxBodyBytes: z.coerce.number().int().positive().default(1024 * 1024),
   /** Largest accepted WebSocket frame on the intake; a bigger frame closes only that socket (1009). */
@@ -51,46 +47,14 @@ export const ConfigSchema = z.strictObject({
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
 
-const ENV_PREFIX = 'ATS_';
-
-/** `maxBodyBytes` ↔ `ATS_MAX_BODY_BYTES` ↔ `--max-body-bytes`. */
-function envName(key: string): string {
-  return ENV_PREFIX + key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
-}
-function flagName(key: string): string {
-  return '--' + key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-}
-
 export class ConfigError extends Error {}
 
-/** Reads flags and env vars; throws ConfigError naming the bad setting. */
+/** Reads flags and `ATS_*` env vars; throws ConfigError naming the bad setting. */
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Config {
-  const keys = Object.keys(ConfigSchema.shape) as (keyof Config)[];
-  const raw: Record<string, string> = {};
-  for (const key of keys) {
-    const value = env[envName(key)];
-    if (value !== undefined && value !== '') raw[key] = value;
-  }
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const [flag, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
-    const key = keys.find((k) => flagName(k) === flag);
-    if (!key) throw new ConfigError(`unknown option ${flag} (known: ${keys.map(flagName).join(', ')})`);
-    const value = inline ?? argv[++i];
-    if (value === undefined) throw new ConfigError(`option ${flag} needs a value`);
-    raw[key] = value;
-  }
-  const parsed = ConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const key = String(issue.path[0]);
-    throw new ConfigError(`invalid ${flagName(key)} / ${envName(key)}: ${issue.message}`);
-  }
-  return { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir) };
+  return loadSettings(ConfigSchema, argv, env, { envPrefix: 'ATS_', fail: (message) => new ConfigError(message) });
 }
 
 /** Defaults for tests and embedders: everything of ConfigSchema, overridable. */
 export function configWith(overrides: ConfigInput): Config {
-  const config = ConfigSchema.parse(overrides);
-  return { ...config, dataDir: path.resolve(config.dataDir) };
+  return withAbsoluteDataDir(ConfigSchema.parse(overrides));
 }

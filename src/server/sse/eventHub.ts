@@ -1,5 +1,5 @@
 import { Observable, type Subscriber } from 'rxjs';
-import type { StoredThreadEvent } from '../store/eventStore';
+import type { StoredThreadEvent } from '../../store/eventStore';
 
 /**
  * Live rows, published once they are stored, in the order the store answered. SSE streams subscribe here

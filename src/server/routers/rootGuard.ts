@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { Registry } from '../registry/registry';
-import type { HostDirectory } from './hosts/hostDirectory';
-import { Problem } from './problem';
+import type { Registry } from '../../registry/registry';
+import type { HostDirectory } from '../hosts/hostDirectory';
+import { Problem } from '../http/problem';
 
 /**
  * The filter `host.read_file` lacks (spec part 4: "no dot or name filter"): a path is served only when it

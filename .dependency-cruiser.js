@@ -1,0 +1,51 @@
+/**
+ * The import rules of src/ and pipelines/ (README "Working on the code"). `npm test` runs them, so a change
+ * that bends the one-way descent fails CI with the rule's name. Type-only imports count too: a reader
+ * follows them the same way.
+ *
+ *   cli → server, config, daemon → ingest → pipelines → operators → turns → store, protocol
+ *                 (server: http, routers, sse, threads, hosts, intake, daemonLink)   paths, files, link, registry
+ */
+const layer = (name, from, allowed, comment) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: from },
+  to: { path: '^(src|pipelines)/', pathNot: [from, ...allowed] },
+});
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', comment: 'No file imports itself through others.', severity: 'error', from: {}, to: { circular: true } },
+    layer('protocol-is-the-floor', '^src/protocol/', [], 'Wire shapes and the host-daemon contract import nothing of ours.'),
+    layer('store-below-pipelines', '^src/store/', ['^src/protocol/'], 'The store port and adapters know rows, not stages.'),
+    layer('registry-is-storage', '^src/registry/', ['^src/protocol/', '^src/store/'], 'Projects, hosts, environments, threads.'),
+    layer('files-are-leaf-commands', '^src/files/', ['^src/protocol/'], 'File reads and browse: host commands.'),
+    layer('paths-walk', '^src/paths/walk/', ['^src/protocol/'], 'The walk knows nothing of scoring.'),
+    layer('paths-score', '^src/paths/score/', ['^src/paths/walk/'], 'The scorer reads walked entries.'),
+    layer('paths-rank-cache', '^src/paths/(rank|cache)/', ['^src/paths/(walk|score)/', '^src/protocol/'], 'Stages and the per-root cache.'),
+    layer('turns-are-pure-rules', '^src/turns/', ['^src/protocol/', '^src/store/'], 'E1–E7 as a pure reducer.'),
+    layer('operators-are-stages', '^src/operators/', ['^src/turns/', '^src/protocol/', '^src/store/'], 'The four stages.'),
+    layer('pipelines-order-stages', '^pipelines/', ['^src/operators/', '^src/turns/', '^src/protocol/', '^src/store/', '^src/paths/(walk|rank)/'], 'Stages only.'),
+    layer('ingest-runs-the-pipeline', '^src/ingest/', ['^pipelines/', '^src/operators/', '^src/turns/', '^src/protocol/', '^src/store/'], 'One long-lived pipeline.'),
+    layer('link-is-transport', '^src/link/', ['^src/protocol/', '^src/store/'], 'The daemon client and the shared RPC peer.'),
+    layer('daemon-below-server', '^src/daemon/', ['^src/(ingest|link|files|paths|protocol|store)/', '^pipelines/'], 'The daemon never reaches the server or its config.'),
+    layer('agent-providers-see-their-port', '^src/daemon/providers/[^/]+/', ['^src/daemon/providers/[^/]+\\.ts$', '^src/protocol/'], 'A provider is a plug-in.'),
+    layer('config-reads-settings', '^src/config/', ['^src/daemon/providerFactories\\.ts$', '^src/link/', '^src/protocol/'], 'Flags and env into settings.'),
+    {
+      name: 'server-root-is-composition',
+      comment: 'createApp, startServer and the token are assembled from the subfolders, never imported by them.',
+      severity: 'error',
+      from: { path: '^src/server/[^/]+/' },
+      to: { path: '^src/server/[^/]+\\.ts$' },
+    },
+    layer('server-http-is-plumbing', '^src/server/http/', ['^src/registry/', '^src/protocol/'], 'Problems, auth, bodies, upgrades.'),
+    layer('server-below-cli', '^src/server/', ['^src/(config|daemon|ingest|link|files|paths|protocol|registry|store)/', '^pipelines/'], 'Nothing of the server imports a CLI.'),
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: 'node_modules' },
+  },
+};
