@@ -1,6 +1,7 @@
 import { pipe, type OperatorFunction } from 'rxjs';
 import { emitEvents, type EmitEventsDeps } from '../src/operators/emitEvents';
-import { persistWithSeq, type PersistedEvents, type PersistOptions } from '../src/operators/persistWithSeq';
+import { persistWithSeq, type PersistOptions } from '../src/operators/persistWithSeq';
+import type { PersistedEvents } from '../src/operators/stageValues';
 import { scanTurnState, type ScanTurnStateDeps } from '../src/operators/scanTurnState';
 import { validate } from '../src/operators/validate';
 import type { IngestFrame, Step } from '../src/operators/stageValues';

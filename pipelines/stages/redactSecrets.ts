@@ -1,8 +1,7 @@
 import { map, type OperatorFunction } from 'rxjs';
-import type { ThreadEvents } from '../../src/operators/emitEvents';
+import type { ThreadEvents } from '../../src/operators/stageValues';
 import type { Step } from '../../src/operators/stageValues';
-import { THREAD_EVENT_TYPE } from '../../src/protocol/threadEvents';
-import type { NewThreadEvent } from '../../src/store/eventStore';
+import { THREAD_EVENT_TYPE, type NewThreadEvent } from '../../src/protocol/threadEvents';
 
 /** Token shapes that must never reach the store: OpenAI/Anthropic keys, GitHub tokens, AWS access key ids. */
 export const SECRET_PATTERNS: readonly RegExp[] = [
@@ -26,19 +25,21 @@ export const REDACTED = '[REDACTED]';
 export function redactSecrets(patterns: readonly RegExp[] = SECRET_PATTERNS): OperatorFunction<Step<ThreadEvents>, Step<ThreadEvents>> {
   const redact = (text: string) => patterns.reduce((masked, pattern) => masked.replace(pattern, REDACTED), text);
   const redactEvent = (event: NewThreadEvent): NewThreadEvent => {
-    const { data } = event;
-    const isDelta = event.type === THREAD_EVENT_TYPE.itemDelta || event.type === THREAD_EVENT_TYPE.commandOutputDelta;
-    if (isDelta && typeof data['delta'] === 'string') {
-      return { ...event, data: { ...data, delta: redact(data['delta']) } };
+    switch (event.type) {
+      case THREAD_EVENT_TYPE.itemDelta:
+      case THREAD_EVENT_TYPE.commandOutputDelta:
+        return { ...event, data: { ...event.data, delta: redact(event.data.delta) } };
+      case THREAD_EVENT_TYPE.itemCompleted: {
+        const { item } = event.data;
+        if (item.type === 'agentMessage') return { ...event, data: { ...event.data, item: { ...item, text: redact(item.text) } } };
+        if (item.type === 'commandExecution') {
+          return { ...event, data: { ...event.data, item: { ...item, aggregatedOutput: redact(item.aggregatedOutput) } } };
+        }
+        return event;
+      }
+      default:
+        return event;
     }
-    const item = data['item'] as { text?: unknown; aggregatedOutput?: unknown } | undefined;
-    if (event.type === THREAD_EVENT_TYPE.itemCompleted && typeof item?.text === 'string') {
-      return { ...event, data: { ...data, item: { ...item, text: redact(item.text) } } };
-    }
-    if (event.type === THREAD_EVENT_TYPE.itemCompleted && typeof item?.aggregatedOutput === 'string') {
-      return { ...event, data: { ...data, item: { ...item, aggregatedOutput: redact(item.aggregatedOutput) } } };
-    }
-    return event;
   };
   return map((step) => (step.ok ? { ...step, value: { ...step.value, events: step.value.events.map(redactEvent) } } : step));
 }

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HostCommandError } from '../protocol/hostCommandError';
-import { PATH_LISTING_CONFIG } from '../protocol/pathListingConfig';
+import { PATH_LISTING_CONFIG } from '../protocol/hostFiles';
 import { createPathLister } from '../daemon/pathLister';
 
 const USAGE = `usage: npm run -s paths -- ROOT [--query Q] [--limit N] [--no-files] [--no-directories]

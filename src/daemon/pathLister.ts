@@ -12,7 +12,7 @@ import {
   type ListPathsResult,
 } from '../protocol/hostFiles';
 import { createCachedWalks, type CachedWalksOptions } from '../paths/cache/cachedWalks';
-import { PATH_LISTING_CONFIG } from '../protocol/pathListingConfig';
+import { PATH_LISTING_CONFIG } from '../protocol/hostFiles';
 import { walk$ } from '../paths/walk/walk';
 
 export interface PathListerOptions extends CachedWalksOptions {

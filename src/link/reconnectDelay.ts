@@ -5,9 +5,6 @@ export interface ReconnectPolicy {
   maxMs: number;
 }
 
-/** Defaults of the daemon's `--reconnect-initial-ms` / `--reconnect-max-ms`. */
-export const DEFAULT_RECONNECT: ReconnectPolicy = { initialMs: 250, maxMs: 10_000 };
-
 /**
  * Exponential backoff with "equal jitter": half the step is fixed, half random, so a server restart does not
  * get every daemon of a team back in the same millisecond, yet no daemon waits near zero on a dead server.

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type JsonRpcResponse, JSON_RPC_ERROR } from '../protocol/jsonRpc';
 import type { EventStore, ListEventsOptions, NewThreadEvent, StoredThreadEvent } from '../store/eventStore';
+import { storedRowOf } from '../protocol/threadEvents';
 import { LinkStopped, type DaemonLinkClient } from './daemonLinkClient';
 import { JsonText } from './jsonText';
 import { AppendResultSchema, LastSeqResultSchema, LINK_METHOD, ListResultSchema, SEQ_CONFLICT, type AppendBatch } from '../protocol/daemonLink';
@@ -114,10 +115,9 @@ export function createRemoteEventStore(options: RemoteEventStoreOptions): EventS
     }
     const { stored } = AppendResultSchema.parse(answer.result);
     outbox.ack(batch.batchId);
-    // Built field by field: a spread of both objects cost ~2 µs per event in bench:hosts profiles.
-    const rows = batch.events.map(({ threadId, type, turnId, scope, data }, i): StoredThreadEvent => {
+    const rows = batch.events.map((event, i): StoredThreadEvent => {
       const { seq, id, createdAt } = stored[i]!;
-      return { threadId, type, turnId, scope, data, id, seq, createdAt };
+      return storedRowOf(event, id, seq, createdAt);
     });
     for (const row of rows) lastSeqs.set(row.threadId, Math.max(lastSeqs.get(row.threadId) ?? 0, row.seq));
     return rows;
@@ -131,7 +131,7 @@ export function createRemoteEventStore(options: RemoteEventStoreOptions): EventS
     },
     async list(threadId: string, listOptions: ListEventsOptions = {}) {
       const answer = await untilAnswered(LINK_METHOD.list, { threadId, ...listOptions });
-      return ListResultSchema.parse(resultOf(answer, LINK_METHOD.list)).rows as StoredThreadEvent[];
+      return ListResultSchema.parse(resultOf(answer, LINK_METHOD.list)).rows;
     },
     async lastSeq(threadId) {
       await appends;
@@ -145,5 +145,5 @@ export function createRemoteEventStore(options: RemoteEventStoreOptions): EventS
 }
 
 function copyEvent(event: NewThreadEvent): NewThreadEvent {
-  return { threadId: event.threadId, type: event.type, turnId: event.turnId, scope: event.scope, data: event.data };
+  return { threadId: event.threadId, type: event.type, turnId: event.turnId, scope: event.scope, data: event.data } as NewThreadEvent;
 }

@@ -1,17 +1,9 @@
 import { map, type OperatorFunction } from 'rxjs';
 import { JSON_RPC_ERROR, jsonRpcError } from '../protocol/jsonRpc';
-import { errorStep, okStep, type Step } from './stageValues';
-import { THREAD_EVENT_TYPE } from '../protocol/threadEvents';
-import type { NewThreadEvent } from '../store/eventStore';
-import type { ThreadFacts } from './scanTurnState';
+import { errorStep, okStep, type Step, type ThreadFacts, type ThreadEvents } from './stageValues';
+import { THREAD_EVENT_TYPE, type EventScope, type NewThreadEvent } from '../protocol/threadEvents';
 import { toolItemOf } from '../turns/toolItems';
 import type { TurnFact } from '../turns/turnState';
-
-export interface ThreadEvents {
-  threadId: string;
-  events: NewThreadEvent[];
-  turnOpen: boolean;
-}
 
 export interface EmitEventsDeps {
   /** The agent SDK's id for the thread's session; defaults to the thread id. */
@@ -51,67 +43,53 @@ export function emitEvents(deps: EmitEventsDeps = {}): OperatorFunction<Step<Thr
   });
 }
 
+/**
+ * The row of each fact (spec part 6). Each case spells out one member of the row union, so the compiler ties
+ * every `type` to the `data` its schema declares; literals list `providerThreadId` first (no spreads: one
+ * allocation per delta, the hot path).
+ */
 function eventOf(fact: TurnFact, threadId: string, providerThreadId: string, deps: EmitEventsDeps): NewThreadEvent {
   const { turnId } = fact;
-  return {
-    threadId,
-    type: TYPE_OF_FACT[fact.kind],
-    turnId,
-    scope: turnId === null ? { kind: 'thread' } : { kind: 'turn', turnId },
-    data: dataOf(fact, threadId, providerThreadId, deps),
-  };
-}
-
-const TYPE_OF_FACT: Record<TurnFact['kind'], string> = {
-  turnStarted: THREAD_EVENT_TYPE.turnStarted,
-  itemStarted: THREAD_EVENT_TYPE.itemStarted,
-  itemDelta: THREAD_EVENT_TYPE.itemDelta,
-  itemCompleted: THREAD_EVENT_TYPE.itemCompleted,
-  toolStarted: THREAD_EVENT_TYPE.itemStarted,
-  toolOutputDelta: THREAD_EVENT_TYPE.commandOutputDelta,
-  toolCompleted: THREAD_EVENT_TYPE.itemCompleted,
-  tokenUsage: THREAD_EVENT_TYPE.tokenUsage,
-  turnCompleted: THREAD_EVENT_TYPE.turnCompleted,
-  contextWindowUsage: THREAD_EVENT_TYPE.contextWindowUsage,
-  unhandled: THREAD_EVENT_TYPE.providerUnhandled,
-  providerError: THREAD_EVENT_TYPE.providerError,
-};
-
-/** Payloads of spec part 6; each literal lists `providerThreadId` first (no spreads: one call per token). */
-function dataOf(fact: TurnFact, threadId: string, providerThreadId: string, deps: EmitEventsDeps): NewThreadEvent['data'] {
+  const scope: EventScope = turnId === null ? { kind: 'thread' } : { kind: 'turn', turnId };
   const providerId = deps.providerId ?? DEFAULT_PROVIDER_ID;
+  const T = THREAD_EVENT_TYPE;
   switch (fact.kind) {
     case 'turnStarted':
-      return { providerThreadId, origin: fact.origin };
-    case 'itemStarted':
-      return { providerThreadId, item: { type: 'agentMessage', id: fact.itemId, text: '' } };
+      return { threadId, type: T.turnStarted, turnId, scope, data: { providerThreadId, origin: fact.origin } };
+    case 'itemStarted': {
+      const item = { type: 'agentMessage' as const, id: fact.itemId, text: '' };
+      return { threadId, type: T.itemStarted, turnId, scope, data: { providerThreadId, item } };
+    }
     case 'itemDelta':
-      return { providerThreadId, itemId: fact.itemId, delta: fact.delta };
-    case 'itemCompleted':
-      return { providerThreadId, item: { type: 'agentMessage', id: fact.itemId, text: fact.text } };
+      return { threadId, type: T.itemDelta, turnId, scope, data: { providerThreadId, itemId: fact.itemId, delta: fact.delta } };
+    case 'itemCompleted': {
+      const item = { type: 'agentMessage' as const, id: fact.itemId, text: fact.text };
+      return { threadId, type: T.itemCompleted, turnId, scope, data: { providerThreadId, item } };
+    }
     case 'toolStarted':
-      return { providerThreadId, item: toolItemOf(fact.tool) };
+      return { threadId, type: T.itemStarted, turnId, scope, data: { providerThreadId, item: toolItemOf(fact.tool) } };
     case 'toolOutputDelta':
-      return { providerThreadId, itemId: fact.itemId, delta: fact.delta };
+      return { threadId, type: T.commandOutputDelta, turnId, scope, data: { providerThreadId, itemId: fact.itemId, delta: fact.delta } };
     case 'toolCompleted':
-      return { providerThreadId, item: toolItemOf(fact.tool, fact.outcome) };
+      return { threadId, type: T.itemCompleted, turnId, scope, data: { providerThreadId, item: toolItemOf(fact.tool, fact.outcome) } };
     case 'tokenUsage':
-      return { providerThreadId, tokenUsage: { total: fact.total, last: fact.last } };
+      return { threadId, type: T.tokenUsage, turnId, scope, data: { providerThreadId, tokenUsage: { total: fact.total, last: fact.last } } };
     case 'turnCompleted': {
       const providerCheckpointId = checkpointIdOf(threadId, deps) ?? fact.turnId ?? '';
       const completed = { providerThreadId, status: fact.status, providerCheckpointId };
-      return fact.error ? { ...completed, error: fact.error } : completed;
+      return { threadId, type: T.turnCompleted, turnId, scope, data: fact.error ? { ...completed, error: fact.error } : completed };
     }
     case 'contextWindowUsage': {
       const window = deps.contextWindowFor?.(threadId);
       const known = window !== undefined && Number.isInteger(window) && window > 0;
       const modelContextWindow = known ? window : UNKNOWN_CONTEXT_WINDOW;
-      return { providerThreadId, contextWindowUsage: { usedTokens: fact.usedTokens, modelContextWindow, estimated: fact.estimated || !known } };
+      const contextWindowUsage = { usedTokens: fact.usedTokens, modelContextWindow, estimated: fact.estimated || !known };
+      return { threadId, type: T.contextWindowUsage, turnId, scope, data: { providerThreadId, contextWindowUsage } };
     }
     case 'unhandled':
-      return { providerThreadId, providerId, rawType: fact.rawType, rawEvent: fact.rawEvent };
+      return { threadId, type: T.providerUnhandled, turnId, scope, data: { providerThreadId, providerId, rawType: fact.rawType, rawEvent: fact.rawEvent } };
     case 'providerError':
-      return { providerThreadId, providerId, message: fact.message, willRetry: fact.willRetry };
+      return { threadId, type: T.providerError, turnId, scope, data: { providerThreadId, providerId, message: fact.message, willRetry: fact.willRetry } };
   }
 }
 

@@ -1,14 +1,7 @@
 import { defer, Observable, type OperatorFunction, type Subscription } from 'rxjs';
 import { JSON_RPC_ERROR, jsonRpcError } from '../protocol/jsonRpc';
-import { errorStep, okStep, type Step } from './stageValues';
+import { errorStep, okStep, type Step, type ThreadEvents, type PersistedEvents } from './stageValues';
 import type { EventStore, NewThreadEvent, StoredThreadEvent } from '../store/eventStore';
-import type { ThreadEvents } from './emitEvents';
-
-export interface PersistedEvents {
-  threadId: string;
-  rows: StoredThreadEvent[];
-  turnOpen: boolean;
-}
 
 /** Frames written in one `store.append` at most; bounds the latency a large backlog adds to its last frame. */
 export const PERSIST_MAX_BATCH_FRAMES = 512;

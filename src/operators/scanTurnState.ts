@@ -1,16 +1,9 @@
 import { defer, map, type Observable, type OperatorFunction } from 'rxjs';
 import { JSON_RPC_ERROR, jsonRpcError } from '../protocol/jsonRpc';
-import { errorStep, okStep, type Step } from './stageValues';
+import { errorStep, okStep, type Step, type ThreadFacts } from './stageValues';
 import type { TurnInput } from '../protocol/turnInput';
 import { reduceTurn } from '../turns/turnRules';
 import { INITIAL_TURN_STATE, type ThreadTurnState, type TurnFact } from '../turns/turnState';
-
-export interface ThreadFacts {
-  threadId: string;
-  facts: TurnFact[];
-  /** Whether a turn is open after this input: the thread's `status` (`active` / `idle`). */
-  turnOpen: boolean;
-}
 
 export interface ScanTurnStateDeps {
   newId(): string;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NewThreadEventSchema, StoredFieldsSchema, StoredThreadEventSchema } from './threadEvents';
 import { HostHelloSchema } from './hostContract';
 
 /**
@@ -25,20 +26,6 @@ export const LinkHelloResultSchema = z.strictObject({
 });
 export type LinkHelloResult = z.infer<typeof LinkHelloResultSchema>;
 
-const EventScopeSchema = z.union([
-  z.strictObject({ kind: z.literal('turn'), turnId: z.string() }),
-  z.strictObject({ kind: z.literal('thread') }),
-]);
-
-/** A row before the server gives it a seq; `data` is the pipeline's own payload, passed through untouched. */
-export const NewThreadEventSchema = z.strictObject({
-  threadId: z.string().min(1),
-  type: z.string().min(1),
-  turnId: z.string().nullable(),
-  scope: EventScopeSchema,
-  data: z.looseObject({ providerThreadId: z.string() }),
-});
-
 /**
  * One `store.append`. `batchId` is the idempotency key the ack names; `firstSeqs` makes the append
  * conditional: the daemon is the only writer of its threads, so it knows which seq each thread's first
@@ -53,7 +40,7 @@ export const AppendBatchSchema = z.strictObject({
 export type AppendBatch = z.infer<typeof AppendBatchSchema>;
 
 /** What the store gave each event of the batch, in the batch's order. */
-export const StoredRefSchema = z.strictObject({ seq: z.number().int().positive(), id: z.string(), createdAt: z.string() });
+export const StoredRefSchema = StoredFieldsSchema;
 export type StoredRef = z.infer<typeof StoredRefSchema>;
 export const AppendResultSchema = z.strictObject({ batchId: z.string(), stored: z.array(StoredRefSchema) });
 export type AppendResult = z.infer<typeof AppendResultSchema>;
@@ -64,7 +51,7 @@ export const ListParamsSchema = z.strictObject({
   limit: z.number().int().positive().optional(),
 });
 export const ListResultSchema = z.strictObject({
-  rows: z.array(NewThreadEventSchema.extend({ id: z.string(), seq: z.number().int().positive(), createdAt: z.string() })),
+  rows: z.array(StoredThreadEventSchema),
 });
 
 export const LastSeqParamsSchema = z.strictObject({ threadId: z.string().min(1) });

@@ -1,5 +1,21 @@
 import { z } from 'zod';
-import { PATH_LISTING_CONFIG } from './pathListingConfig';
+
+/**
+ * Every default and cap of `host.list_paths` / `host.list_files`, in one place (spec part 8 leaves them open).
+ * Requests outside these bounds are refused with `invalid_params`, never clamped silently.
+ */
+export const PATH_LISTING_CONFIG = {
+  /** Entries returned when a request names no `limit`: a quick-open list shows far fewer. */
+  defaultLimit: 100,
+  /** Largest accepted `limit`; a bigger answer is a download, not a search result. */
+  maxLimit: 10_000,
+  /** `includeFiles` when absent. */
+  defaultIncludeFiles: true,
+  /** `includeDirectories` when absent: rule 6 wants `workflows` to find the `.github/workflows` directory. */
+  defaultIncludeDirectories: true,
+  /** Longest accepted `query`, in UTF-16 units: longer than any file name (255 bytes on common file systems). */
+  maxQueryLength: 256,
+} as const;
 
 /** Host file commands (spec 2.7, 2.8 and part 4): request and result shapes. Defaults: PATH_LISTING_CONFIG. */
 

@@ -117,4 +117,70 @@ export const ThreadEventDataSchemas = {
   }),
 } satisfies Record<ThreadEventType, z.ZodType>;
 
+/**
+ * Where a thread event belongs: events emitted while a turn is open carry that turn's scope (rule E7);
+ * anything else is thread-scoped.
+ */
+export const EventScopeSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('turn'), turnId: z.string() }),
+  z.strictObject({ kind: z.literal('thread') }),
+]);
+export type EventScope = z.infer<typeof EventScopeSchema>;
+
+/**
+ * A row of one event type. The row itself is strict; its `data` is loose, so a field a daemon adds within the
+ * same protocol version travels through the link and the store instead of being stripped.
+ */
+function rowOf<Type extends ThreadEventType, Shape extends z.ZodRawShape>(type: Type, data: z.ZodObject<Shape>) {
+  return z.strictObject({
+    threadId: z.string().min(1),
+    type: z.literal(type),
+    turnId: z.string().nullable(),
+    scope: EventScopeSchema,
+    data: z.looseObject(data.shape),
+  });
+}
+
+const T = THREAD_EVENT_TYPE;
+const D = ThreadEventDataSchemas;
+
+/**
+ * A thread event before the store gives it a `seq` (spec 2.5): the one definition of a row, which the
+ * pipeline produces (`emitEvents`), the daemon link carries and the stores keep.
+ */
+export const NewThreadEventSchema = z.discriminatedUnion('type', [
+  rowOf(T.turnStarted, D[T.turnStarted]),
+  rowOf(T.turnCompleted, D[T.turnCompleted]),
+  rowOf(T.itemStarted, D[T.itemStarted]),
+  rowOf(T.itemDelta, D[T.itemDelta]),
+  rowOf(T.commandOutputDelta, D[T.commandOutputDelta]),
+  rowOf(T.itemCompleted, D[T.itemCompleted]),
+  rowOf(T.tokenUsage, D[T.tokenUsage]),
+  rowOf(T.contextWindowUsage, D[T.contextWindowUsage]),
+  rowOf(T.providerUnhandled, D[T.providerUnhandled]),
+  rowOf(T.providerError, D[T.providerError]),
+]);
+export type NewThreadEvent = z.infer<typeof NewThreadEventSchema>;
+
+/** What the store adds: `seq` is 1, 2, 3… per thread with no gap and no duplicate. */
+export const StoredFieldsSchema = z.strictObject({ id: z.string(), seq: z.number().int().positive(), createdAt: z.string() });
+export type StoredFields = z.infer<typeof StoredFieldsSchema>;
+
+export type StoredThreadEvent = NewThreadEvent & StoredFields;
+/**
+ * A stored row from a new one and the store's fields. Built field by field: a spread of both objects cost
+ * ~2 µs per event in bench:hosts profiles. The cast is sound because `type` and `data` travel together.
+ */
+export function storedRowOf(event: NewThreadEvent, id: string, seq: number, createdAt: string): StoredThreadEvent {
+  const { threadId, type, turnId, scope, data } = event;
+  return { id, threadId, seq, type, turnId, scope, data, createdAt } as StoredThreadEvent;
+}
+
+export const StoredThreadEventSchema: z.ZodType<StoredThreadEvent> = z.discriminatedUnion(
+  'type',
+  NewThreadEventSchema.options.map((row) => row.extend(StoredFieldsSchema.shape)) as unknown as [
+    (typeof NewThreadEventSchema.options)[number],
+  ],
+) as unknown as z.ZodType<StoredThreadEvent>;
+
 export const ZERO_TOKENS: TokenCounts = { totalTokens: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };

@@ -54,11 +54,12 @@ export function toRow(document: EventDocument | EarlierEventDocument): StoredThr
   const { threadId, seq } = document;
   if ('row' in document) {
     const { id, type, turnId, scope, data, createdAt } = JSON.parse(document.row) as RowText;
-    return { id, threadId, seq, type, turnId, scope: scope ?? impliedScope(turnId), data, createdAt };
+    // Our own file: the row was checked on its way in, so its type and data belong together.
+    return { id, threadId, seq, type, turnId, scope: scope ?? impliedScope(turnId), data, createdAt } as StoredThreadEvent;
   }
   const { id, type, turnId, createdAt } = document;
   const scope = JSON.parse(document.scope) as EventScope;
-  return { id, threadId, seq, type, turnId, scope, data: JSON.parse(document.data) as StoredThreadEvent['data'], createdAt };
+  return { id, threadId, seq, type, turnId, scope, data: JSON.parse(document.data) as unknown, createdAt } as StoredThreadEvent;
 }
 
 /** Rule E7: a row inside a turn carries that turn's scope, any other row the thread's. */

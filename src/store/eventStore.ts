@@ -1,26 +1,7 @@
 import type { ObservableInput } from 'rxjs';
 
-/**
- * Where a thread event belongs: events emitted while a turn is open carry that turn's scope (rule E7);
- * anything else is thread-scoped.
- */
-export type EventScope = { kind: 'turn'; turnId: string } | { kind: 'thread' };
-
-/** A thread event before the store gives it a `seq` (spec 2.5). `data.providerThreadId` is always set. */
-export interface NewThreadEvent {
-  threadId: string;
-  type: string;
-  turnId: string | null;
-  scope: EventScope;
-  data: { providerThreadId: string } & Record<string, unknown>;
-}
-
-/** The stored row: `seq` is 1, 2, 3… per thread with no gap and no duplicate. */
-export interface StoredThreadEvent extends NewThreadEvent {
-  id: string;
-  seq: number;
-  createdAt: string;
-}
+export type { EventScope, NewThreadEvent, StoredThreadEvent } from '../protocol/threadEvents';
+import type { NewThreadEvent, StoredThreadEvent } from '../protocol/threadEvents';
 
 export interface ListEventsOptions {
   /** Rows with `seq > afterSeq` (a cursor; 0 reads from the start). */

@@ -6,6 +6,7 @@ import { lockDataDir } from './dataDirLock';
 import { documentId, toDocument, toRow, type EventDocument } from './eventDocument';
 import type { EventStore, ListEventsOptions, NewThreadEvent, StoredThreadEvent } from './eventStore';
 import { dropTornLastLine } from './tornTail';
+import { storedRowOf } from '../protocol/threadEvents';
 
 /** The file, inside the data dir, that holds every thread's events (one JSON document per line). */
 export const EVENTS_FILE_NAME = 'thread-events.db';
@@ -112,8 +113,7 @@ function createStore(db: Datastore<EventDocument>, context: StoreContext): NedbE
     const rows = events.map((event): StoredThreadEvent => {
       const seq = next.get(event.threadId)! + 1;
       next.set(event.threadId, seq);
-      const { threadId, type, turnId, scope, data } = event;
-      return { id: newId(), threadId, seq, type, turnId, scope, data, createdAt };
+      return storedRowOf(event, newId(), seq, createdAt);
     });
     try {
       await db.insert(rows.map(toDocument));

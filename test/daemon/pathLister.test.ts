@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { PATH_LISTING_CONFIG } from '../../src/protocol/pathListingConfig';
+import { PATH_LISTING_CONFIG } from '../../src/protocol/hostFiles';
 import { createPathLister } from '../../src/daemon/pathLister';
 import type { ListPathsRequest } from '../../src/protocol/hostFiles';
 import { createTempTree, removeTempTree, writeTree, type TreeSpec } from '../helpers/tempTree';

@@ -1,6 +1,6 @@
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { threadEvents } from '../../pipelines/thread-events';
-import type { PersistedEvents } from '../../src/operators/persistWithSeq';
+import type { PersistedEvents } from '../../src/operators/stageValues';
 import type { Step } from '../../src/operators/stageValues';
 import type { EventStore, StoredThreadEvent } from '../../src/store/eventStore';
 import { createMemoryEventStore } from '../../src/store/memoryEventStore';

@@ -29,7 +29,7 @@ function scriptedLink(answer: (method: string, params: unknown) => JsonRpcRespon
   };
 }
 
-const event = { threadId: 'thr_a', type: 'turn/started', turnId: 't1', scope: { kind: 'turn' as const, turnId: 't1' }, data: { providerThreadId: 'thr_a' } };
+const event = { threadId: 'thr_a', type: 'turn/started' as const, turnId: 't1', scope: { kind: 'turn' as const, turnId: 't1' }, data: { providerThreadId: 'thr_a', origin: 'client' as const } };
 
 describe('link: the remote daemon event store', () => {
   it('sends a batch as the text it journaled and answers with the stored rows', async () => {

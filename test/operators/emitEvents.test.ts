@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { map } from 'rxjs';
 import { emitEvents, UNKNOWN_CONTEXT_WINDOW } from '../../src/operators/emitEvents';
-import type { ThreadFacts } from '../../src/operators/scanTurnState';
 import type { OpenToolItem, TurnFact } from '../../src/turns/turnState';
-import type { Step } from '../../src/operators/stageValues';
+import type { Step, ThreadFacts } from '../../src/operators/stageValues';
 import { ThreadEventDataSchemas, type ThreadEventType } from '../../src/protocol/threadEvents';
 import { testScheduler } from '../helpers/marbles';
 

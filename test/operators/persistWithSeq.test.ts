@@ -1,20 +1,21 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { delay, from, lastValueFrom, map, toArray, type ObservableInput } from 'rxjs';
-import type { ThreadEvents } from '../../src/operators/emitEvents';
+import type { ThreadEvents } from '../../src/operators/stageValues';
 import { persistWithSeq } from '../../src/operators/persistWithSeq';
 import type { Step } from '../../src/operators/stageValues';
 import type { EventStore, NewThreadEvent, StoredThreadEvent } from '../../src/store/eventStore';
 import { createMemoryEventStore } from '../../src/store/memoryEventStore';
 import { sequentialIds, testScheduler } from '../helpers/marbles';
 
-const event = (threadId: string, type = 'item/agentMessage/delta'): NewThreadEvent => ({
-  threadId,
-  type,
-  turnId: null,
-  scope: { kind: 'thread' },
-  data: { providerThreadId: threadId },
-});
+const event = (threadId: string, type = 'item/agentMessage/delta'): NewThreadEvent =>
+  ({
+    threadId,
+    type,
+    turnId: null,
+    scope: { kind: 'thread' },
+    data: { providerThreadId: threadId },
+  }) as NewThreadEvent; // only seqs and order matter here, not what the row says
 const step = (correlationId: number, ...events: NewThreadEvent[]): Step<ThreadEvents> => ({
   correlationId,
   ok: true,

@@ -4,6 +4,7 @@ import { restoreTurnState } from '../../src/turns/restoreTurnState';
 import { INITIAL_TURN_STATE, type ThreadTurnState } from '../../src/turns/turnState';
 import type { Step } from '../../src/operators/stageValues';
 import type { TurnInput } from '../../src/protocol/turnInput';
+import type { StoredThreadEvent } from '../../src/protocol/threadEvents';
 import { sequentialIds, testScheduler } from '../helpers/marbles';
 import * as b from '../helpers/pipelineSdk';
 
@@ -105,7 +106,8 @@ describe('scanTurnState()', () => {
 });
 
 describe('restoreTurnState() with tool items', () => {
-  const row = (seq: number, type: string, data: Record<string, unknown>) => ({ id: `r${seq}`, threadId: 'A', seq, type, turnId: 'old', scope: { kind: 'turn' as const, turnId: 'old' }, data: { providerThreadId: 'A', ...data }, createdAt: '' });
+  const row = (seq: number, type: string, data: Record<string, unknown>) =>
+    ({ id: `r${seq}`, threadId: 'A', seq, type, turnId: 'old', scope: { kind: 'turn' as const, turnId: 'old' }, data: { providerThreadId: 'A', ...data }, createdAt: '' }) as StoredThreadEvent;
   const command = { type: 'commandExecution', id: 'call_1', command: 'make', status: 'inProgress', aggregatedOutput: '' };
   const rows = [
     row(1, 'turn/started', { origin: 'client' }),

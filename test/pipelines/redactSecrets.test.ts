@@ -1,11 +1,12 @@
 import { map } from 'rxjs';
 import { REDACTED, redactSecrets } from '../../pipelines/stages/redactSecrets';
-import type { ThreadEvents } from '../../src/operators/emitEvents';
+import type { ThreadEvents } from '../../src/operators/stageValues';
 import type { Step } from '../../src/operators/stageValues';
 import type { NewThreadEvent } from '../../src/store/eventStore';
 import { testScheduler } from '../helpers/marbles';
 
-const row = (type: string, data: Record<string, unknown>): NewThreadEvent => ({ threadId: 'A', type, turnId: 't', scope: { kind: 'turn', turnId: 't' }, data: { providerThreadId: 'A', ...data } });
+const row = (type: string, data: Record<string, unknown>): NewThreadEvent =>
+  ({ threadId: 'A', type, turnId: 't', scope: { kind: 'turn', turnId: 't' }, data: { providerThreadId: 'A', ...data } }) as NewThreadEvent;
 const step = (...events: NewThreadEvent[]): Step<ThreadEvents> => ({ correlationId: 1, ok: true, value: { threadId: 'A', events, turnOpen: true } });
 
 describe('redactSecrets() stage', () => {

@@ -3,16 +3,17 @@ import { lastValueFrom, Subject, take, toArray } from 'rxjs';
 import { threadRowsFrom } from '../../src/server/sse/threadRowsFrom';
 import type { StoredThreadEvent } from '../../src/store/eventStore';
 
-const row = (seq: number): StoredThreadEvent => ({
-  id: `r${seq}`,
-  threadId: 'thr_a',
-  seq,
-  type: 'item/agentMessage/delta',
-  turnId: 't1',
-  scope: { kind: 'turn', turnId: 't1' },
-  data: { providerThreadId: 'p' },
-  createdAt: '2026-01-01T00:00:00.000Z',
-});
+const row = (seq: number): StoredThreadEvent =>
+  ({
+    id: `r${seq}`,
+    threadId: 'thr_a',
+    seq,
+    type: 'item/agentMessage/delta',
+    turnId: 't1',
+    scope: { kind: 'turn', turnId: 't1' },
+    data: { providerThreadId: 'p' },
+    createdAt: '2026-01-01T00:00:00.000Z',
+  }) as StoredThreadEvent; // only seqs and order matter here, not what the row says
 
 /** A store whose rows the test controls, answering asynchronously like nedb. */
 function storeOf(rows: StoredThreadEvent[]) {

@@ -7,13 +7,14 @@ import type { NewThreadEvent } from '../../src/store/eventStore';
 import { EVENTS_FILE_NAME, openNedbEventStore } from '../../src/store/nedbEventStore';
 import { makeTempDir } from '../helpers/pipelineTempDir';
 
-const event = (threadId: string, data: Record<string, unknown> = {}): NewThreadEvent => ({
-  threadId,
-  type: 'item/agentMessage/delta',
-  turnId: 't1',
-  scope: { kind: 'turn', turnId: 't1' },
-  data: { providerThreadId: threadId, ...data },
-});
+const event = (threadId: string, data: Record<string, unknown> = {}): NewThreadEvent =>
+  ({
+    threadId,
+    type: 'item/agentMessage/delta',
+    turnId: 't1',
+    scope: { kind: 'turn', turnId: 't1' },
+    data: { providerThreadId: threadId, ...data },
+  }) as NewThreadEvent; // only seqs and order matter here, not what the row says
 
 /** A line as the store wrote rows before they became one text field (`data` and `scope` as JSON text). */
 const earlierLine = (threadId: string, seq: number, storedThreadId = threadId) =>
@@ -54,7 +55,7 @@ describe('openNedbEventStore', () => {
       { ...event('A'), turnId: 't2', scope: { kind: 'thread' } },
       { ...event('A'), turnId: null, scope: { kind: 'turn', turnId: 't3' } },
       { ...event('A'), turnId: 't4', scope: { kind: 'turn', turnId: 't5' } },
-      { ...event('A', { nested: { list: [1, 'two', null], quote: 'say "hi"\n' } }), type: 'provider/unhandled' },
+      { ...event('A', { nested: { list: [1, 'two', null], quote: 'say "hi"\n' } }), type: 'provider/unhandled' } as NewThreadEvent,
     ]);
     expect(await store.list('A')).to.deep.equal(appended);
     expect(await store.list('A', { afterSeq: 2, limit: 3 })).to.deep.equal(appended.slice(2, 5));

@@ -1,8 +1,10 @@
 import { defer, type Observable } from 'rxjs';
 import { nameIndexOf } from '../score/nameIndex';
-import { PATH_LISTING_CONFIG } from '../../protocol/pathListingConfig';
 import { createTreeSnapshot, type TreeSnapshot, type TreeSnapshotOptions } from '../walk/treeSnapshot';
 import type { Listing } from '../walk/walkEntry';
+
+/** Roots whose walked tree stays cached for fast keystroke searches (least recently used is dropped). */
+export const MAX_CACHED_ROOTS = 8;
 
 export interface CachedWalksOptions extends TreeSnapshotOptions {
   maxCachedRoots?: number;
@@ -16,7 +18,7 @@ export interface CachedWalks {
 }
 
 export function createCachedWalks(options: CachedWalksOptions = {}): CachedWalks {
-  const maxRoots = options.maxCachedRoots ?? PATH_LISTING_CONFIG.maxCachedRoots;
+  const maxRoots = options.maxCachedRoots ?? MAX_CACHED_ROOTS;
   // Map iteration order is insertion order: re-inserting on use makes the first key the least recent.
   const snapshots = new Map<string, TreeSnapshot>();
 

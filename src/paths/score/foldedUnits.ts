@@ -12,11 +12,6 @@ export interface FoldedUnits {
   readonly bonus: Int8Array;
 }
 
-/** How many folded units `text` has (equal to its length for ASCII, the common case). */
-export function foldedLengthOf(text: string): number {
-  return isAscii(text) ? text.length : foldForMatch(text).text.length;
-}
-
 /**
  * Writes the folded units of `text` and their bonuses at `at` and returns how many were written.
  * `folded` may pass `foldForMatch(text)` when the caller already has it.

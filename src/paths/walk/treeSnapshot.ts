@@ -1,6 +1,5 @@
 import { stat, statSync, type Stats } from 'node:fs';
 import { HostCommandError } from '../../protocol/hostCommandError';
-import { PATH_LISTING_CONFIG } from '../../protocol/pathListingConfig';
 import type { DirectoryStamp } from './directoryFacts';
 import { applyContents, flatten, newNode, type DirectoryNode } from './directoryNode';
 import { sharedDirectoryReader, type DirectoryReader } from './directoryReader';
@@ -19,6 +18,13 @@ export interface TreeSnapshot {
   /** Directory reads so far (a fresh walk reads every directory once). */
   readonly directoriesRead: number;
 }
+
+/**
+ * git's racy-timestamp rule: a directory whose mtime is this close to the moment it was read may have
+ * changed again within the same timestamp tick, so it is re-read on the next call. 2 s covers the
+ * coarsest common file-system granularity (FAT) and the kernel's coarse clock lagging `Date.now()`.
+ */
+export const RACY_WINDOW_MS = 2_000;
 
 export interface TreeSnapshotOptions {
   racyWindowMs?: number;
@@ -40,7 +46,7 @@ export interface TreeSnapshotOptions {
 
 export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = {}): TreeSnapshot {
   const context: WalkContext = {
-    racyWindowMs: options.racyWindowMs ?? PATH_LISTING_CONFIG.racyWindowMs,
+    racyWindowMs: options.racyWindowMs ?? RACY_WINDOW_MS,
     clock: options.clock ?? Date.now,
     reader: options.reader ?? sharedDirectoryReader(),
     counters: { directoriesRead: 0 },

@@ -7,13 +7,14 @@ import type { AppendBatch } from '../../../src/protocol/daemonLink';
 import type { NewThreadEvent } from '../../../src/store/eventStore';
 import { openNedbEventStore, type NedbEventStore } from '../../../src/store/nedbEventStore';
 
-const event = (threadId: string, type: string, turnId: string | null = 't1'): NewThreadEvent => ({
-  threadId,
-  type,
-  turnId,
-  scope: turnId ? { kind: 'turn', turnId } : { kind: 'thread' },
-  data: { providerThreadId: threadId },
-});
+const event = (threadId: string, type: string, turnId: string | null = 't1'): NewThreadEvent =>
+  ({
+    threadId,
+    type,
+    turnId,
+    scope: turnId ? { kind: 'turn', turnId } : { kind: 'thread' },
+    data: { providerThreadId: threadId },
+  }) as NewThreadEvent; // only seqs and order matter here, not what the row says
 
 const batch = (batchId: string, firstSeqs: Record<string, number>, ...events: NewThreadEvent[]): AppendBatch => ({ batchId, firstSeqs, events });
 

@@ -5,13 +5,14 @@ import { openNedbEventStore } from '../../../src/store/nedbEventStore';
 import { storedThreadStatus } from '../../../src/server/threads/storedThreadStatus';
 import { makeTempDir } from '../../helpers/pipelineTempDir';
 
-const row = (type: string, turnId: string | null = 't1'): NewThreadEvent => ({
-  threadId: 'thr_a',
-  type,
-  turnId,
-  scope: turnId ? { kind: 'turn', turnId } : { kind: 'thread' },
-  data: { providerThreadId: 'thr_a' },
-});
+const row = (type: string, turnId: string | null = 't1'): NewThreadEvent =>
+  ({
+    threadId: 'thr_a',
+    type,
+    turnId,
+    scope: turnId ? { kind: 'turn', turnId } : { kind: 'thread' },
+    data: { providerThreadId: 'thr_a' },
+  }) as NewThreadEvent; // only seqs and order matter here, not what the row says
 const deltas = (count: number, turnId = 't1') => Array.from({ length: count }, () => row('item/agentMessage/delta', turnId));
 
 describe('storedThreadStatus (a thread whose host is away)', () => {
