@@ -9,8 +9,7 @@ import { loadHostIdentity } from '../daemon/hostIdentity';
 import { connectInProcess } from '../link/inProcessLink';
 import { localHostFiles } from '../daemon/localHostFiles';
 import type { AgentProvider } from '../daemon/providers/agentProvider';
-import { createHostPresence, type HostPresence } from './hosts/hostPresence';
-import { withPresence } from './hosts/withPresence';
+import { createHostPresence, trackPresence, type HostPresence } from './hosts/hostPresence';
 import { createThreadIngest } from '../ingest/threadIngest';
 import { createDaemonLinkRoute } from './daemonLink/daemonLinkRoute';
 import { openRegistry, type Registry } from '../registry/registry';
@@ -69,7 +68,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   // Presence hears of every link that comes and goes (embedded or remote): the threads' reconnect grace.
   // Every hello re-opens that host's agent threads, so their sessions (and extensions) resume unprompted.
   const presence = createHostPresence({ graceMs: config.hostReconnectGraceMs });
-  const hosts = reopenThreadsOnAttach(withPresence(createHostDirectory({ registry }), presence), { registry, log });
+  const hosts = createHostDirectory({ registry });
+  trackPresence(hosts.changes$, presence);
+  reopenThreadsOnAttach(hosts, { registry, log });
 
   const daemonDir = path.join(config.dataDir, 'daemon');
   const daemon = createHostDaemon({

@@ -1,3 +1,4 @@
+import { Subject, type Observable } from 'rxjs';
 import { HostRequestError } from '../../protocol/hostErrors';
 import type { HostLink, HostRequestOptions } from '../../link/hostLink';
 import type { HostMethod, HostParams, HostResult } from '../../protocol/hostContract';
@@ -15,6 +16,12 @@ import { notFound, Problem } from '../http/problem';
 export type HostView = HostRecord & { online: boolean };
 
 /**
+ * A host's link came up (after its record is stored) or went away. A link replaced by a newer one of the
+ * same host is not a departure: only the current link's close is reported.
+ */
+export type HostChange = { kind: 'attached'; host: HostRecord; link: HostLink } | { kind: 'detached'; hostId: string };
+
+/**
  * The server's side of every host link, whatever the transport: registers a host when its daemon says hello,
  * marks it offline when the link drops, and turns host requests into HTTP problems (502 offline, 504 timeout).
  */
@@ -28,6 +35,8 @@ export interface HostDirectory {
   list(): Promise<HostView[]>;
   get(hostId: string): Promise<HostView | undefined>;
   closeAll(): Promise<void>;
+  /** Presence and thread re-opening follow this instead of wrapping `attach`. */
+  readonly changes$: Observable<HostChange>;
 }
 
 export class ProtocolMismatch extends Error {
@@ -38,6 +47,7 @@ export class ProtocolMismatch extends Error {
 
 export function createHostDirectory(deps: { registry: Registry; now?: () => Date }): HostDirectory {
   const links = new Map<string, HostLink>();
+  const changes = new Subject<HostChange>();
   const now = deps.now ?? (() => new Date());
   const view = (record: HostRecord): HostView =>
     links.has(record.id) ? { ...record, online: true, lastSeenAt: now().toISOString() } : { ...record, online: false };
@@ -64,10 +74,13 @@ export function createHostDirectory(deps: { registry: Registry; now?: () => Date
           if (links.get(record.id) !== link) return;
           links.delete(record.id);
           deps.registry.hosts.put({ ...record, lastSeenAt: now().toISOString() }).catch(() => {});
+          changes.next({ kind: 'detached', hostId: record.id });
         },
       });
+      changes.next({ kind: 'attached', host: record, link });
       return record;
     },
+    changes$: changes.asObservable(),
     isOnline: (hostId) => links.has(hostId),
     linkOf: (hostId) => links.get(hostId),
     async call(hostId, method, params, options) {

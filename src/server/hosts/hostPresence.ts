@@ -1,3 +1,6 @@
+import type { Observable, Subscription } from 'rxjs';
+import type { HostChange } from './hostDirectory';
+
 /** `runtime` of a thread (spec 2.4), as the API shows it. */
 export interface ThreadRuntime {
   displayStatus: 'active' | 'idle' | 'host-reconnecting' | 'waiting-for-host';
@@ -48,4 +51,9 @@ export function createHostPresence(options: HostPresenceOptions = {}): HostPrese
       return { displayStatus: 'waiting-for-host', hostReconnectGraceExpiresAt: null };
     },
   };
+}
+
+/** Keeps `presence` in step with the host directory's links, whatever the transport (embedded, WebSocket). */
+export function trackPresence(changes$: Observable<HostChange>, presence: HostPresence): Subscription {
+  return changes$.subscribe((change) => (change.kind === 'attached' ? presence.connected(change.host.id) : presence.disconnected(change.hostId)));
 }

@@ -1,4 +1,4 @@
-import { catchError, count, defer, EMPTY, from, lastValueFrom, mergeMap } from 'rxjs';
+import { catchError, count, defer, EMPTY, from, lastValueFrom, mergeMap, type Subscription } from 'rxjs';
 import type { HostLink } from '../../link/hostLink';
 import type { Registry } from '../../registry/registry';
 import type { HostRecord, ThreadRecord } from '../../registry/records';
@@ -13,22 +13,19 @@ import { keepProviderThreadId, openThreadOnHost } from './openThreadOnHost';
 export const REOPEN_CONCURRENCY = 2;
 
 /**
- * The host directory, re-opening a host's threads every time a daemon says hello (first start, restart,
- * reconnect), so each agent session resumes and its extensions run again without waiting for a prompt.
- * Only threads whose provider the host runs are opened; intake-only threads have nothing to start. The hello
- * is never held up: `attach` answers at once and the threads open in the background, newest first.
+ * Re-opens a host's threads every time its daemon says hello (first start, restart, reconnect), so each agent
+ * session resumes and its extensions run again without waiting for a prompt. Only threads whose provider the
+ * host runs are opened; intake-only threads have nothing to start. The hello is never held up: the threads
+ * open in the background, newest first.
  */
-export function reopenThreadsOnAttach(hosts: HostDirectory, deps: { registry: Registry; log(message: string): void }): HostDirectory {
-  return {
-    ...hosts,
-    async attach(link) {
-      const record = await hosts.attach(link);
-      void reopenThreads({ hosts, ...deps }, record, link).catch((error: unknown) =>
-        deps.log(`re-opening the threads of host ${record.id} failed: ${messageOf(error)}`),
-      );
-      return record;
-    },
-  };
+export function reopenThreadsOnAttach(hosts: HostDirectory, deps: { registry: Registry; log(message: string): void }): Subscription {
+  return hosts.changes$.subscribe((change) => {
+    if (change.kind !== 'attached') return;
+    const { host, link } = change;
+    void reopenThreads({ hosts, ...deps }, host, link).catch((error: unknown) =>
+      deps.log(`re-opening the threads of host ${host.id} failed: ${messageOf(error)}`),
+    );
+  });
 }
 
 async function reopenThreads(deps: { hosts: HostDirectory; registry: Registry; log(message: string): void }, host: HostRecord, link: HostLink): Promise<void> {
