@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { HostCommandError } from '../protocol/hostCommandError';
+import { HostCommandError } from '../protocol/hostErrors';
 import { PATH_LISTING_CONFIG } from '../protocol/hostFiles';
 import { createPathLister } from '../daemon/pathLister';
 

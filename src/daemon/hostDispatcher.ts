@@ -1,12 +1,11 @@
-import { HostCommandError } from '../protocol/hostCommandError';
 import { issuesAt, JSON_RPC_ERROR, jsonRpcError, type JsonRpcError, JsonRpcRequestSchema, type JsonRpcId, type JsonRpcResponse, type ServeRequest } from '../protocol/jsonRpc';
 import { hostCommands, isHostMethod, type HostMethod, type HostResult, type ParsedHostParams } from '../protocol/hostContract';
-import { HOST_COMMAND_FAILED, HostCommandRefused } from '../protocol/hostErrors';
+import { HostCommandError } from '../protocol/hostErrors';
 
 /** One async function per contract command, given already-validated params. */
 export type HostHandlers = { [M in HostMethod]: (params: ParsedHostParams<M>) => Promise<HostResult<M>> };
 
-/** Thrown-by-handler errors that are not HostCommandRefused are bugs; the peer learns only that it failed. */
+/** Thrown-by-handler errors that are not HostCommandError are bugs; the peer learns only that it failed. */
 export type HostDispatcher = ServeRequest;
 
 /**
@@ -40,15 +39,9 @@ export function createHostDispatcher(handlers: HostHandlers, log: (message: stri
 }
 
 function asRefused(error: unknown): JsonRpcError | undefined {
-  if (error instanceof HostCommandRefused) {
-    const data = error.details === undefined ? { hostCode: error.hostCode } : { hostCode: error.hostCode, details: error.details };
-    return jsonRpcError(error.rpcCode, error.message, data);
-  }
-  if (error instanceof HostCommandError) {
-    const { code, details } = error;
-    return jsonRpcError(HOST_COMMAND_FAILED, error.message, details === undefined ? { hostCode: code } : { hostCode: code, details });
-  }
-  return undefined;
+  if (!(error instanceof HostCommandError)) return undefined;
+  const { code, details } = error;
+  return jsonRpcError(error.rpcCode, error.message, details === undefined ? { hostCode: code } : { hostCode: code, details });
 }
 
 function idOf(message: unknown): JsonRpcId {

@@ -1,6 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { HostCommandError } from '../protocol/hostCommandError';
+import { HostCommandError } from '../protocol/hostErrors';
 import type {
   BrowseDirectoryRequest,
   BrowseDirectoryResult,

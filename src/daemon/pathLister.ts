@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { lastValueFrom } from 'rxjs';
 import { searchPaths$, type PathSearch } from '../../pipelines/path-search';
-import { HostCommandError } from '../protocol/hostCommandError';
+import { HostCommandError } from '../protocol/hostErrors';
 import { parseHostRequest } from '../protocol/parseHostRequest';
 import {
   ListFilesRequestSchema,

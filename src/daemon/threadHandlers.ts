@@ -1,6 +1,6 @@
 import { THREAD_STOP_METHOD } from '../protocol/signals';
 import type { HostHandlers } from './hostDispatcher';
-import { HostCommandRefused } from '../protocol/hostErrors';
+import { HostCommandError } from '../protocol/hostErrors';
 import type { ProviderRegistry } from './providerRegistry';
 import type { AgentProvider, AgentThread } from './providers/agentProvider';
 import { startThreadAgent, type ThreadAgentDeps } from './startThreadAgent';
@@ -34,7 +34,7 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
 
   const sessionOf = (threadId: string): ThreadSession => {
     const session = sessions.get(threadId);
-    if (!session) throw new HostCommandRefused('thread_not_open', `thread ${threadId} is not open on this host`);
+    if (!session) throw new HostCommandError('thread_not_open', `thread ${threadId} is not open on this host`);
     return session;
   };
 
@@ -46,13 +46,13 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
   };
 
   // An agent started while closing would outlive dispose() and keep its extensions' timers running.
-  const closingRefusal = () => new HostCommandRefused('host_closing', 'the host daemon is shutting down');
+  const closingRefusal = () => new HostCommandError('host_closing', 'the host daemon is shutting down');
 
   const agentOf = (session: ThreadSession, provider: AgentProvider): Promise<AgentThread> => {
     if (closing && !session.agent) return Promise.reject(closingRefusal());
     return (session.agent ??= startThreadAgent(deps, session.params, provider).catch((error: unknown) => {
       session.agent = undefined; // the next command tries again (e.g. after the model was configured)
-      throw new HostCommandRefused('agent_failed', `the ${provider.id} agent could not start: ${messageOf(error)}`);
+      throw new HostCommandError('agent_failed', `the ${provider.id} agent could not start: ${messageOf(error)}`);
     }));
   };
 
@@ -73,13 +73,13 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
     'thread.prompt': async ({ threadId, prompt }) => {
       const session = sessionOf(threadId);
       if (!session.provider) {
-        throw new HostCommandRefused('no_agent_provider', `this host has no agent provider "${session.params.provider}"; post events through the intake instead`);
+        throw new HostCommandError('no_agent_provider', `this host has no agent provider "${session.params.provider}"; post events through the intake instead`);
       }
       const agent = await agentOf(session, session.provider);
       const followUp = (await deps.ingest.threadStatus(threadId)) === 'active';
       // The provider brackets the prompt with <id>/prompt/started and …/settled itself (E5).
       await agent.prompt(prompt).catch((error: unknown) => {
-        throw new HostCommandRefused('agent_failed', `the ${session.provider!.id} agent refused the prompt: ${messageOf(error)}`);
+        throw new HostCommandError('agent_failed', `the ${session.provider!.id} agent refused the prompt: ${messageOf(error)}`);
       });
       return { followUp, providerThreadId: agent.providerThreadId };
     },
@@ -121,5 +121,5 @@ function threadIdOf(frame: unknown): string | undefined {
 /** The ingest's own JSON-RPC error (code, message, zod issue path) travels back unchanged. */
 function seqsOf(outcome: IngestOutcome): number[] {
   if (outcome.ok) return outcome.rows.map((row) => row.seq);
-  throw new HostCommandRefused('ingest_rejected', outcome.error.message, outcome.error.data, outcome.error.code);
+  throw new HostCommandError('ingest_rejected', outcome.error.message, outcome.error.data, outcome.error.code);
 }

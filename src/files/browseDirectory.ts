@@ -6,7 +6,7 @@ import {
   type BrowseDirectoryResult,
   type BrowseEntry,
 } from '../protocol/hostFiles';
-import { HostCommandError } from '../protocol/hostCommandError';
+import { HostCommandError } from '../protocol/hostErrors';
 import { parseHostRequest } from '../protocol/parseHostRequest';
 
 /**

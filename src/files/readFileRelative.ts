@@ -5,7 +5,7 @@ import {
   type ReadFileRelativeRequest,
   type ReadFileResult,
 } from '../protocol/hostFiles';
-import { HostCommandError } from '../protocol/hostCommandError';
+import { HostCommandError } from '../protocol/hostErrors';
 import { parseHostRequest } from '../protocol/parseHostRequest';
 import { readRegularFile } from './readRegularFile';
 

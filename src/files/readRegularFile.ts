@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { ReadFileResult } from '../protocol/hostFiles';
 import { FILE_READ_CONFIG } from './fileReadConfig';
-import { HostCommandError } from '../protocol/hostCommandError';
+import { HostCommandError } from '../protocol/hostErrors';
 import { readToEnd } from './readToEnd';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

@@ -7,7 +7,7 @@ import { z } from 'zod';
  */
 export const HOST_COMMAND_FAILED = -32000;
 
-/** Why a host command refused. File commands use the first six; thread commands the rest. */
+/** Why a host command refused: the one list. File commands use the first six; thread commands the rest. */
 export const HostErrorCodeSchema = z.enum([
   'invalid_params',
   'not_found',
@@ -27,16 +27,37 @@ export type HostErrorCode = z.infer<typeof HostErrorCodeSchema>;
 export const HostErrorDataSchema = z.object({ hostCode: HostErrorCodeSchema, details: z.unknown().optional() });
 export type HostErrorData = z.infer<typeof HostErrorDataSchema>;
 
-/** Thrown by daemon-side handlers; the dispatcher turns it into a JSON-RPC error with HostErrorData. */
-export class HostCommandRefused extends Error {
+/**
+ * Suggested HTTP status per code, for the server's problem+json mapping (problem `code` = the host code).
+ * `host_closing` has none: a caller sees it as any other host failure, 502 `host_error`.
+ */
+export const HOST_ERROR_HTTP_STATUS: Readonly<Record<Exclude<HostErrorCode, 'host_closing'>, number>> = {
+  invalid_params: 400,
+  not_found: 404,
+  not_a_file: 409,
+  not_a_directory: 409,
+  too_large: 413,
+  forbidden: 403,
+  thread_not_open: 409,
+  no_agent_provider: 409,
+  agent_failed: 502,
+  ingest_rejected: 400,
+};
+
+/**
+ * The one error a daemon-side command throws when it refuses (file and thread commands alike); the dispatcher
+ * turns it into a JSON-RPC error with HostErrorData. `code` is stable, `message` is for people.
+ */
+export class HostCommandError extends Error {
   constructor(
-    readonly hostCode: HostErrorCode,
+    readonly code: HostErrorCode,
     message: string,
     readonly details?: unknown,
     /** A JSON-RPC code other than HOST_COMMAND_FAILED, e.g. the ingest's own -32602. */
     readonly rpcCode: number = HOST_COMMAND_FAILED,
   ) {
     super(message);
+    this.name = 'HostCommandError';
   }
 }
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { HostCommandError } from './hostCommandError';
+import { HostCommandError } from './hostErrors';
 
 /** Parses a host command request, turning schema issues into one readable `invalid_params` error. */
 export function parseHostRequest<S extends z.ZodType>(schema: S, input: unknown, command: string): z.infer<S> {

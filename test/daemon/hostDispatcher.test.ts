@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { HostCommandError } from '../../src/protocol/hostCommandError';
 import { createHostDispatcher, type HostHandlers } from '../../src/daemon/hostDispatcher';
-import { HostCommandRefused } from '../../src/protocol/hostErrors';
+import { HostCommandError } from '../../src/protocol/hostErrors';
 
 const unused = async (): Promise<never> => {
   throw new Error('not used in this test');
@@ -26,7 +25,7 @@ describe('host daemon: JSON-RPC dispatcher of the contract', () => {
         return { realPath: path, kind: 'directory' };
       },
       'thread.status': async ({ threadId }) => {
-        if (threadId === 'thr_refused') throw new HostCommandRefused('thread_not_open', 'not open');
+        if (threadId === 'thr_refused') throw new HostCommandError('thread_not_open', 'not open');
         return { status: 'idle' };
       },
     }),

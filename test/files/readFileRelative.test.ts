@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { HOST_COMMAND_ERROR_HTTP_STATUS, type HostCommandError } from '../../src/protocol/hostCommandError';
+import { HOST_ERROR_HTTP_STATUS, type HostCommandError } from '../../src/protocol/hostErrors';
 import { readFileRelative } from '../../src/files/readFileRelative';
 import { createTempTree, removeTempTree } from '../helpers/tempTree';
 
@@ -36,7 +36,7 @@ describe('readFileRelative (host.read_file_relative)', () => {
       name: error.name,
       code: error.code,
       details: error.details,
-      status: HOST_COMMAND_ERROR_HTTP_STATUS[error.code],
+      status: HOST_ERROR_HTTP_STATUS[error.code as keyof typeof HOST_ERROR_HTTP_STATUS],
     });
     expect(shape(missing)).to.deep.equal({ name: 'HostCommandError', code: 'not_found', details: undefined, status: 404 });
     for (const path of ['skills/.hidden.md', 'skills/.private/notes.md', 'link-into-dot.md']) {

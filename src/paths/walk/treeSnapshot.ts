@@ -1,5 +1,5 @@
 import { stat, statSync, type Stats } from 'node:fs';
-import { HostCommandError } from '../../protocol/hostCommandError';
+import { HostCommandError } from '../../protocol/hostErrors';
 import type { DirectoryStamp } from './directoryFacts';
 import { applyContents, flatten, newNode, type DirectoryNode } from './directoryNode';
 import { sharedDirectoryReader, type DirectoryReader } from './directoryReader';

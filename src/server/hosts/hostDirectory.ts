@@ -3,7 +3,7 @@ import { HostRequestError } from '../../protocol/hostErrors';
 import type { HostLink, HostRequestOptions } from '../../link/hostLink';
 import type { HostMethod, HostParams, HostResult } from '../../protocol/hostContract';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../protocol/protocolVersion';
-import { HOST_COMMAND_ERROR_HTTP_STATUS } from '../../protocol/hostCommandError';
+import { HOST_ERROR_HTTP_STATUS } from '../../protocol/hostErrors';
 import type { Registry } from '../../registry/registry';
 import type { HostRecord } from '../../registry/records';
 import { notFound, Problem } from '../http/problem';
@@ -110,18 +110,6 @@ export function createHostDirectory(deps: { registry: Registry; now?: () => Date
   };
 }
 
-/**
- * Host file codes keep the statuses the file commands suggest; the thread commands add their own. Anything
- * else is a 502.
- */
-const STATUS_OF_HOST_CODE: Readonly<Record<string, number>> = {
-  ...HOST_COMMAND_ERROR_HTTP_STATUS,
-  thread_not_open: 409,
-  no_agent_provider: 409,
-  agent_failed: 502,
-  ingest_rejected: 400,
-};
-
 export function problemFromHostError(error: unknown, hostId: string, method: string): Problem {
   if (!(error instanceof HostRequestError)) return new Problem(502, 'host_error', `host ${hostId} failed ${method}`);
   const { failure } = error;
@@ -134,7 +122,7 @@ export function problemFromHostError(error: unknown, hostId: string, method: str
       return new Problem(502, 'host_error', `host ${hostId} answered ${method} with an unexpected result`);
     case 'refused': {
       // Own keys only: a remote daemon's code such as `constructor` must not find Object.prototype's.
-      const status = failure.hostCode && Object.hasOwn(STATUS_OF_HOST_CODE, failure.hostCode) ? STATUS_OF_HOST_CODE[failure.hostCode] : undefined;
+      const status = failure.hostCode && Object.hasOwn(HOST_ERROR_HTTP_STATUS, failure.hostCode) ? HOST_ERROR_HTTP_STATUS[failure.hostCode as keyof typeof HOST_ERROR_HTTP_STATUS] : undefined;
       if (!status) return new Problem(502, 'host_error', `host ${hostId} failed ${method}: ${error.message}`);
       return new Problem(status, failure.hostCode!, error.message);
     }
