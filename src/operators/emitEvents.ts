@@ -11,6 +11,7 @@ export interface ThreadEvents {
   threadId: string;
   events: NewThreadEvent[];
   turnOpen: boolean;
+  graceFor?: string;
 }
 
 export interface EmitEventsDeps {
@@ -22,6 +23,11 @@ export interface EmitEventsDeps {
   checkpointIdFor?(threadId: string): string | undefined;
   /** Named in `provider/unhandled` and `provider/error` rows. */
   providerId?: string;
+  /**
+   * The ingest's process, stamped on `turn/started` (`processEpoch`): a run belongs to a process, so a later
+   * process that finds the turn open knows its run was lost (`onRestored`). Left out when not given.
+   */
+  processEpoch?: string;
 }
 
 export const DEFAULT_PROVIDER_ID = 'pi';
@@ -40,11 +46,13 @@ export const UNKNOWN_CONTEXT_WINDOW = 0;
 export function emitEvents(deps: EmitEventsDeps = {}): OperatorFunction<Step<ThreadFacts>, Step<ThreadEvents>> {
   return map((step): Step<ThreadEvents> => {
     if (!step.ok) return step;
-    const { threadId, facts, turnOpen } = step.value;
+    const { threadId, facts, turnOpen, graceFor } = step.value;
     try {
       const providerThreadId = deps.providerThreadIdFor?.(threadId) ?? threadId;
       const events = facts.map((fact) => eventOf(fact, threadId, providerThreadId, deps));
-      return okStep(step.correlationId, { threadId, events, turnOpen });
+      const value: ThreadEvents = { threadId, events, turnOpen };
+      if (graceFor !== undefined) value.graceFor = graceFor;
+      return okStep(step.correlationId, value);
     } catch (cause) {
       return errorStep(step.correlationId, jsonRpcError(JSON_RPC_ERROR.internalError, 'Internal error while emitting events', String(cause)));
     }
@@ -82,7 +90,7 @@ function dataOf(fact: TurnFact, threadId: string, providerThreadId: string, deps
   const providerId = deps.providerId ?? DEFAULT_PROVIDER_ID;
   switch (fact.kind) {
     case 'turnStarted':
-      return { providerThreadId, origin: fact.origin };
+      return deps.processEpoch === undefined ? { providerThreadId, origin: fact.origin } : { providerThreadId, origin: fact.origin, processEpoch: deps.processEpoch };
     case 'itemStarted':
       return { providerThreadId, item: { type: 'agentMessage', id: fact.itemId, text: '' } };
     case 'itemDelta':

@@ -8,6 +8,8 @@ export interface PersistedEvents {
   threadId: string;
   rows: StoredThreadEvent[];
   turnOpen: boolean;
+  /** Passed through from the turn rules: the turn whose grace this frame started (the ingest times it). */
+  graceFor?: string;
 }
 
 /** Frames written in one `store.append` at most; bounds the latency a large backlog adds to its last frame. */
@@ -61,8 +63,10 @@ export function persistWithSeq(
                 subscriber.next(step);
                 continue;
               }
-              const { threadId, events: own, turnOpen } = step.value;
-              subscriber.next(okStep(step.correlationId, { threadId, rows: rows.slice(offset, offset + own.length), turnOpen }));
+              const { threadId, events: own, turnOpen, graceFor } = step.value;
+              const persisted: PersistedEvents = { threadId, rows: rows.slice(offset, offset + own.length), turnOpen };
+              if (graceFor !== undefined) persisted.graceFor = graceFor;
+              subscriber.next(okStep(step.correlationId, persisted));
               offset += own.length;
             }
           },

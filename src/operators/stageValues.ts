@@ -1,4 +1,5 @@
 import type { JsonRpcError } from '../protocol/jsonRpc';
+import type { DriverInput } from '../turns/ruleInput';
 
 /**
  * What flows between stages: the frame's correlation id plus either a value or the JSON-RPC error that
@@ -7,11 +8,14 @@ import type { JsonRpcError } from '../protocol/jsonRpc';
  */
 export type Step<T> = { correlationId: number } & ({ ok: true; value: T } | { ok: false; error: JsonRpcError });
 
-export interface IngestFrame {
-  correlationId: number;
-  /** A parsed JSON value or a raw JSON string. */
-  frame: unknown;
-}
+export type IngestFrame =
+  | {
+      correlationId: number;
+      /** A parsed JSON value or a raw JSON string. */
+      frame: unknown;
+    }
+  /** An input the ingest made itself (a restored state, a grace that ended): never read from the wire. */
+  | { correlationId: number; input: DriverInput };
 
 export function okStep<T>(correlationId: number, value: T): Step<T> {
   return { correlationId, ok: true, value };
