@@ -21,10 +21,10 @@ function applyRow(state: ThreadTurnState, row: StoredThreadEvent): ThreadTurnSta
   const { turn, item } = state;
   switch (row.type) {
     case THREAD_EVENT_TYPE.turnStarted:
+      // Tools running outside any turn keep running into it, as in the live rules (turnTransition.openTurn).
       return {
         ...state,
         item: null,
-        tools: [],
         turn: {
           id: row.turnId ?? '',
           origin: TurnOriginSchema.catch('agent').parse(data['origin']),

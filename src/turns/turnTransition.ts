@@ -37,6 +37,8 @@ export class TurnTransition {
 
   /** E1: only called when no turn is open. */
   openTurn(): OpenTurn {
+    // A message streamed outside any turn is a thread-scoped item: it completes there, not inside the new turn.
+    this.completeItem();
     const promptsOutstanding = this.state.promptsForNextTurn;
     const turn: OpenTurn = {
       id: this.newId(),
