@@ -36,7 +36,9 @@ function parseArgs(argv: string[]): ReplayArgs | string {
 
 /**
  * Feeds each line of a recorded session (one envelope per line) through the thread-event pipeline into a
- * store and prints every stored row of the threads it touched, one JSON object per line, in seq order.
+ * store and prints every stored row of the threads it touched, one JSON object per line, in seq order: the
+ * final state, so pending turn graces end with the input. Each run is its own process: a second run on the
+ * same `--data-dir` closes a turn the first left open (docs/events.md "Restart").
  */
 async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
@@ -72,6 +74,8 @@ async function main(argv: string[]): Promise<number> {
       );
     }
     await Promise.all(outcomes);
+    // At the end of the recording nothing more can arrive: a turn waiting out its grace closes now.
+    await ingest.elapseGraces();
     await ingest.close();
     for (const threadId of threadIds) {
       for (const row of await store.list(threadId)) process.stdout.write(`${JSON.stringify(row)}\n`);

@@ -31,6 +31,8 @@ export const DaemonConfigSchema = z.strictObject({
   reconnectMaxMs: z.coerce.number().int().positive().default(10_000),
   /** Largest frame the daemon accepts from the server. */
   maxPayloadBytes: z.coerce.number().int().positive().default(64 * 1024 * 1024),
+  /** How long a stop or a failed settle waits for the run's `agent_end` before the turn closes without it. */
+  turnGraceMs: z.coerce.number().int().positive().default(5_000),
   /** Wait before re-sending a store request the server failed (e.g. while it restarts). */
   storeRetryMs: z.coerce.number().int().positive().default(1000),
   /**

@@ -38,6 +38,11 @@ export const ConfigSchema = z.strictObject({
   daemonHelloTimeoutMs: z.coerce.number().int().positive().default(5_000),
   /** Largest WebSocket frame on a daemon link (a batch of events, a file read); a bigger one closes the link. */
   daemonLinkMaxPayloadBytes: z.coerce.number().int().positive().default(64 * 1024 * 1024),
+  /**
+   * How long a stop, or a prompt that settled with an error, waits for the run's `agent_end` before the turn
+   * closes without it (`interrupted` / `failed`): a turn never stays open on a run that died.
+   */
+  turnGraceMs: z.coerce.number().int().positive().default(5_000),
   /** How long a host command may take before the HTTP caller gets 504. */
   hostCommandTimeoutMs: z.coerce.number().int().positive().default(15_000),
   /** Default and largest `limit` of `GET /threads/:id/events`. */

@@ -23,7 +23,10 @@ export interface HostDaemonDeps {
     providerThreadIdFor(threadId: string): string;
     contextWindowFor(threadId: string): number | undefined;
     checkpointIdFor(threadId: string): string | undefined;
+    turnGraceMs?: number;
   }): ThreadIngest;
+  /** How long a stop or a failed settle waits for the run's `agent_end` (the ingest's default when unset). */
+  turnGraceMs?: number;
   log?(message: string): void;
 }
 
@@ -47,6 +50,7 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
     // Read synchronously while the frame that closes a turn (the run's agent_end) passes the pipeline; pi has
     // stored the run's last message by then and nothing newer (docs/pi.md "Sessions … checkpoints").
     checkpointIdFor: (threadId) => agents.get(threadId)?.checkpointId?.(),
+    ...(deps.turnGraceMs === undefined ? {} : { turnGraceMs: deps.turnGraceMs }),
   });
   const threads = createThreadHandlers({ ingest, providers, dataDir: deps.dataDir, providerThreadIds, agents, log });
   const { dispose, ...threadHandlers } = threads;

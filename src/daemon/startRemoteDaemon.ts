@@ -22,6 +22,7 @@ export interface RemoteDaemonSettings {
   maxPayloadBytes: number;
   storeRetryMs: number;
   protocolVersion: number;
+  turnGraceMs?: number;
 }
 
 export interface RemoteDaemonOptions {
@@ -69,6 +70,7 @@ export async function startRemoteDaemon(options: RemoteDaemonOptions): Promise<R
     providers: options.providers ?? [],
     files: options.files ?? localHostFiles(),
     createIngest: createThreadIngest,
+    ...(config.turnGraceMs === undefined ? {} : { turnGraceMs: config.turnGraceMs }),
     log,
   });
   link.start({ hello: { ...daemon.hello, protocolVersion: config.protocolVersion }, dispatch: daemon.dispatch });

@@ -59,6 +59,9 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
   return {
     'thread.open': async (params) => {
       if (closing) throw closingRefusal();
+      // Reading the thread back now closes a turn whose run died with an earlier process (docs/events.md
+      // "Restart") at once, rather than when its next frame or status question comes.
+      await deps.ingest.threadStatus(params.threadId).catch((error: unknown) => deps.log(`thread ${params.threadId}: ${messageOf(error)}`));
       const session = sessions.get(params.threadId) ?? openSession(params);
       if (!session.provider) return { providerThreadId: providerThreadIds.get(params.threadId)!, agent: false };
       // Opening starts the agent: its extensions run, and may start turns, before any prompt arrives. A start

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Subject, type Subscription } from 'rxjs';
+import { Subject, type SchedulerLike } from 'rxjs';
 import { threadEvents } from '../../pipelines/thread-events';
-import { restoreTurnState } from '../turns/restoreTurnState';
-import type { ThreadTurnState } from '../turns/turnState';
 import { JSON_RPC_ERROR, jsonRpcError, type JsonRpcError } from '../protocol/jsonRpc';
 import type { IngestFrame } from '../operators/stageValues';
 import type { EventStore, StoredThreadEvent } from '../store/eventStore';
+import type { DriverInput } from '../turns/ruleInput';
+import { createGraceTimers, DEFAULT_TURN_GRACE_MS } from './graceTimers';
+import { createThreadHydration } from './threadHydration';
 
 export type IngestOutcome = { ok: true; rows: StoredThreadEvent[] } | { ok: false; error: JsonRpcError };
 export type ThreadStatus = 'active' | 'idle';
@@ -15,6 +16,11 @@ export interface ThreadIngest {
   ingest(frame: unknown): Promise<IngestOutcome>;
   /** `active` while a turn is open (spec part 3). */
   threadStatus(threadId: string): Promise<ThreadStatus>;
+  /**
+   * Ends every pending turn grace now, as if its time had passed, and resolves once their rows are stored
+   * (replay: at the end of a recording nothing more can arrive).
+   */
+  elapseGraces(): Promise<void>;
   /** Lets frames already accepted finish; later `ingest` calls are rejected. Does not close the store. */
   close(): Promise<void>;
 }
@@ -28,25 +34,25 @@ export interface ThreadIngestDeps {
   newId?(): string;
   /** Named in `provider/unhandled` rows; defaults to `pi`. */
   providerId?: string;
+  /** How long a stop or a failed settle waits for the run's `agent_end` (`turnGraceMs`, default 5 s). */
+  turnGraceMs?: number;
+  /** The clock of the graces; default `asyncScheduler` (tests: virtual time). */
+  scheduler?: SchedulerLike;
+  /** This process's epoch, stamped on `turn/started`; default a fresh UUID: each ingest is a process. */
+  processEpoch?: string;
 }
 
 /**
  * The one entry point for frames: pushes them through the long-lived thread-events pipeline and answers
- * each caller with its own frame's result. A thread's turn state is rebuilt from the store the first time
- * this process sees the thread, so a restart continues an open turn (same turn id, seq continues).
+ * each caller with its own frame's result. The first time this process sees a thread, its rows are read
+ * and handed to the turn rules as a `restored` input (threadHydration.ts), so seq and token totals continue
+ * and a turn whose run died with an earlier process is closed before anything else of the thread.
  */
 export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
   const newId = deps.newId ?? randomUUID;
+  const processEpoch = deps.processEpoch ?? randomUUID();
   const waiting = new Map<number, (outcome: IngestOutcome) => void>();
-  const restored = new Map<string, ThreadTurnState>();
-  const hydrations = new Map<string, Promise<void>>();
   const statuses = new Map<string, ThreadStatus>();
-  const hydrated = new Set<string>();
-  /** Threads whose pipeline state restarts from the store's even when it holds no rows (after `forget`). */
-  const mustRestart = new Set<string>();
-  /** Frames per thread waiting for the thread's store read, in arrival order; later frames queue behind. */
-  const parked = new Map<string, IngestFrame[]>();
-
   let nextCorrelationId = 1;
   let closing: Promise<void> | undefined;
   let frames$ = new Subject<IngestFrame>();
@@ -57,48 +63,61 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
     waiting.delete(correlationId);
   };
 
-  /** The pipeline takes a thread's state read from the store once, with the thread's next frame. */
-  const takeRestoredState = (threadId: string): ThreadTurnState | undefined => {
-    const state = restored.get(threadId);
-    if (state) restored.delete(threadId);
-    return state;
+  const expectAnswer = () => {
+    const correlationId = nextCorrelationId++;
+    const outcome = new Promise<IngestOutcome>((resolve) => waiting.set(correlationId, resolve));
+    return { correlationId, outcome, answered: outcome };
   };
 
-  /**
-   * A failed append lost rows the pipeline's turn state had already counted: the thread's next frames wait
-   * for a fresh read of the store, and the pipeline restarts the thread from what was really stored.
-   */
-  const forget = (threadIds: ReadonlySet<string>) => {
-    for (const threadId of threadIds) {
-      hydrated.delete(threadId);
-      hydrations.delete(threadId);
-      restored.delete(threadId);
-      mustRestart.add(threadId);
-    }
+  const hydration = createThreadHydration({
+    read: (threadId) => Promise.resolve(deps.store.list(threadId)),
+    processEpoch,
+    send: (frame) => (closing ? answer(frame.correlationId, closedOutcome()) : frames$.next(frame)),
+    refuse: (frame, error) => answer(frame.correlationId, { ok: false, error }),
+    expectAnswer,
+  });
+
+  /** Graces whose `graceElapsed` is on its way through the pipeline. */
+  const elapsing = new Set<Promise<IngestOutcome>>();
+  const timers = createGraceTimers({
+    graceMs: deps.turnGraceMs ?? DEFAULT_TURN_GRACE_MS,
+    ...(deps.scheduler ? { scheduler: deps.scheduler } : {}),
+    elapsed: (threadId, turnId) => {
+      const outcome = admit(threadId, { kind: 'graceElapsed', threadId, turnId });
+      elapsing.add(outcome);
+      void outcome.then(() => elapsing.delete(outcome));
+    },
+  });
+
+  const admit = (threadId: string, input: DriverInput): Promise<IngestOutcome> => {
+    const { correlationId, outcome } = expectAnswer();
+    hydration.admit(threadId, { correlationId, input });
+    return outcome;
   };
 
-  const start = (): Subscription => {
+  const start = (): void => {
     frames$ = new Subject<IngestFrame>();
     let finished!: () => void;
     done = new Promise((resolve) => (finished = resolve));
-    return frames$
-      .pipe(threadEvents({ ...deps, newId, takeRestoredState, storeFailed: forget }))
+    frames$
+      .pipe(threadEvents({ ...deps, newId, processEpoch, storeFailed: (threadIds) => hydration.forget(threadIds) }))
       .subscribe({
         next: (step) => {
           if (!step.ok) return answer(step.correlationId, { ok: false, error: step.error });
-          statuses.set(step.value.threadId, step.value.turnOpen ? 'active' : 'idle');
-          answer(step.correlationId, { ok: true, rows: step.value.rows });
+          const { threadId, turnOpen, graceFor, rows } = step.value;
+          statuses.set(threadId, turnOpen ? 'active' : 'idle');
+          // Timed from when the stop (or failed settle) is stored: the grace is what the run gets after that.
+          if (graceFor !== undefined && !closing) timers.start(threadId, graceFor);
+          answer(step.correlationId, { ok: true, rows });
         },
         error: (cause: unknown) => {
           // Stages turn bad input into values, so this is a bug; forget in-memory state and start again
           // from the store rather than leave every later frame unanswered.
           const error = jsonRpcError(JSON_RPC_ERROR.internalError, 'The thread-event pipeline failed', String(cause));
           // Parked frames never reached the failed pipeline: they go into the new one once their read ends.
-          const stillParked = new Set([...parked.values()].flat().map((frame) => frame.correlationId));
+          const stillParked = hydration.parkedIds();
           for (const correlationId of [...waiting.keys()]) if (!stillParked.has(correlationId)) answer(correlationId, { ok: false, error });
-          hydrations.clear();
-          hydrated.clear();
-          restored.clear();
+          hydration.reset();
           finished();
           if (!closing) start();
         },
@@ -107,86 +126,28 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
   };
   start();
 
-  const expectAnswer = () => {
-    const correlationId = nextCorrelationId++;
-    const outcome = new Promise<IngestOutcome>((resolve) => waiting.set(correlationId, resolve));
-    return { correlationId, outcome };
-  };
-
-  const push = (value: unknown): Promise<IngestOutcome> => {
-    const { correlationId, outcome } = expectAnswer();
-    frames$.next({ correlationId, frame: value });
-    return outcome;
-  };
-
-  /**
-   * Parks a frame of a thread whose store read is still running. The first parked frame starts the wait;
-   * the read's end releases the thread's frames in arrival order in one go, so a burst on new threads costs
-   * an array push per frame instead of an async wait each.
-   */
-  const park = (threadId: string, value: unknown): Promise<IngestOutcome> => {
-    const { correlationId, outcome } = expectAnswer();
-    const frame = { correlationId, frame: value };
-    const queued = parked.get(threadId);
-    if (queued) {
-      queued.push(frame);
-      return outcome;
-    }
-    parked.set(threadId, [frame]);
-    hydrate(threadId).then(
-      () => release(threadId, (next) => (closing ? answer(next.correlationId, closedOutcome()) : frames$.next(next))),
-      (cause: unknown) => {
-        const error = jsonRpcError(JSON_RPC_ERROR.internalError, 'Could not read the thread from the store', String(cause));
-        release(threadId, (next) => answer(next.correlationId, { ok: false, error }));
-      },
-    );
-    return outcome;
-  };
-
-  const release = (threadId: string, deliver: (frame: IngestFrame) => void) => {
-    const queued = parked.get(threadId) ?? [];
-    parked.delete(threadId);
-    for (const frame of queued) deliver(frame);
-  };
-
-  /** Reads a thread's rows once and hands its turn state to the pipeline (a thread without rows needs none). */
-  const hydrate = (threadId: string): Promise<void> => {
-    const current = hydrations.get(threadId);
-    if (current) return current;
-    const hydration: Promise<void> = Promise.resolve(deps.store.list(threadId)).then(
-      (rows) => {
-        // A reset while this read ran (a failed append, a pipeline restart) wants a newer read: it counts.
-        if (hydrations.get(threadId) !== hydration) return hydrate(threadId);
-        const state = restoreTurnState(rows);
-        if (rows.length > 0 || mustRestart.delete(threadId)) restored.set(threadId, state);
-        statuses.set(threadId, state.turn ? 'active' : 'idle');
-        hydrated.add(threadId);
-      },
-      (cause: unknown) => {
-        if (hydrations.get(threadId) === hydration) hydrations.delete(threadId);
-        throw cause;
-      },
-    );
-    hydrations.set(threadId, hydration);
-    return hydration;
-  };
-
   return {
     ingest(frame) {
       if (closing) return Promise.resolve(closedOutcome());
       const value = parseIfJson(frame);
       const threadId = threadIdOf(value);
-      // Fast path: a thread already read from the store with no frame still waiting for that read can go
-      // straight in; otherwise wait behind the read (and behind earlier frames of the thread, in order).
-      if (threadId === undefined || (hydrated.has(threadId) && !parked.has(threadId))) return push(value);
-      return park(threadId, value);
+      const { correlationId, outcome } = expectAnswer();
+      // Without a thread id the frame is rejected by validation: it needs no store read.
+      if (threadId === undefined) frames$.next({ correlationId, frame: value });
+      else hydration.admit(threadId, { correlationId, frame: value });
+      return outcome;
     },
     async threadStatus(threadId) {
-      await hydrate(threadId);
+      await hydration.restored(threadId);
       return statuses.get(threadId) ?? 'idle';
+    },
+    async elapseGraces() {
+      timers.elapseAll();
+      await Promise.all([...elapsing]);
     },
     close() {
       closing ??= (async () => {
+        timers.cancelAll();
         frames$.complete();
         await done;
       })();

@@ -14,6 +14,11 @@ export interface EmitEventsDeps {
   checkpointIdFor?(threadId: string): string | undefined;
   /** Named in `provider/unhandled` and `provider/error` rows. */
   providerId?: string;
+  /**
+   * The ingest's process, stamped on `turn/started` (`processEpoch`): a run belongs to a process, so a later
+   * process that finds the turn open knows its run was lost (`onRestored`). Left out when not given.
+   */
+  processEpoch?: string;
 }
 
 export const DEFAULT_PROVIDER_ID = 'pi';
@@ -32,11 +37,13 @@ export const UNKNOWN_CONTEXT_WINDOW = 0;
 export function emitEvents(deps: EmitEventsDeps = {}): OperatorFunction<Step<ThreadFacts>, Step<ThreadEvents>> {
   return map((step): Step<ThreadEvents> => {
     if (!step.ok) return step;
-    const { threadId, facts, turnOpen } = step.value;
+    const { threadId, facts, turnOpen, graceFor } = step.value;
     try {
       const providerThreadId = deps.providerThreadIdFor?.(threadId) ?? threadId;
       const events = facts.map((fact) => eventOf(fact, threadId, providerThreadId, deps));
-      return okStep(step.correlationId, { threadId, events, turnOpen });
+      const value: ThreadEvents = { threadId, events, turnOpen };
+      if (graceFor !== undefined) value.graceFor = graceFor;
+      return okStep(step.correlationId, value);
     } catch (cause) {
       return errorStep(step.correlationId, jsonRpcError(JSON_RPC_ERROR.internalError, 'Internal error while emitting events', String(cause)));
     }
@@ -55,7 +62,13 @@ function eventOf(fact: TurnFact, threadId: string, providerThreadId: string, dep
   const T = THREAD_EVENT_TYPE;
   switch (fact.kind) {
     case 'turnStarted':
-      return { threadId, type: T.turnStarted, turnId, scope, data: { providerThreadId, origin: fact.origin } };
+      return {
+        threadId,
+        type: T.turnStarted,
+        turnId,
+        scope,
+        data: deps.processEpoch === undefined ? { providerThreadId, origin: fact.origin } : { providerThreadId, origin: fact.origin, processEpoch: deps.processEpoch },
+      };
     case 'itemStarted': {
       const item = { type: 'agentMessage' as const, id: fact.itemId, text: '' };
       return { threadId, type: T.itemStarted, turnId, scope, data: { providerThreadId, item } };

@@ -54,8 +54,10 @@ export function persistWithSeq(
                 subscriber.next(step);
                 continue;
               }
-              const { threadId, events: own, turnOpen } = step.value;
-              subscriber.next(okStep(step.correlationId, { threadId, rows: rows.slice(offset, offset + own.length), turnOpen }));
+              const { threadId, events: own, turnOpen, graceFor } = step.value;
+              const persisted: PersistedEvents = { threadId, rows: rows.slice(offset, offset + own.length), turnOpen };
+              if (graceFor !== undefined) persisted.graceFor = graceFor;
+              subscriber.next(okStep(step.correlationId, persisted));
               offset += own.length;
             }
           },

@@ -1,6 +1,7 @@
 import type { JsonRpcError } from '../protocol/jsonRpc';
 import type { NewThreadEvent, StoredThreadEvent } from '../protocol/threadEvents';
 import type { TurnFact } from '../turns/turnState';
+import type { DriverInput } from '../turns/ruleInput';
 
 /**
  * What flows between stages: the frame's correlation id plus either a value or the JSON-RPC error that
@@ -9,11 +10,14 @@ import type { TurnFact } from '../turns/turnState';
  */
 export type Step<T> = { correlationId: number } & ({ ok: true; value: T } | { ok: false; error: JsonRpcError });
 
-export interface IngestFrame {
-  correlationId: number;
-  /** A parsed JSON value or a raw JSON string. */
-  frame: unknown;
-}
+export type IngestFrame =
+  | {
+      correlationId: number;
+      /** A parsed JSON value or a raw JSON string. */
+      frame: unknown;
+    }
+  /** An input the ingest made itself (a restored state, a grace that ended): never read from the wire. */
+  | { correlationId: number; input: DriverInput };
 
 /**
  * The value of each stage's output, in pipeline order: `scanTurnState` → facts, `emitEvents` → events,
@@ -23,18 +27,22 @@ export interface ThreadFacts {
   threadId: string;
   facts: TurnFact[];
   turnOpen: boolean;
+  /** The turn whose grace this input started: the ingest sends a `graceElapsed` for it after `turnGraceMs`. */
+  graceFor?: string;
 }
 
 export interface ThreadEvents {
   threadId: string;
   events: NewThreadEvent[];
   turnOpen: boolean;
+  graceFor?: string;
 }
 
 export interface PersistedEvents {
   threadId: string;
   rows: StoredThreadEvent[];
   turnOpen: boolean;
+  graceFor?: string;
 }
 
 export function okStep<T>(correlationId: number, value: T): Step<T> {

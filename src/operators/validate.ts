@@ -12,6 +12,7 @@ import {
   parsePromptSignalMethod,
 } from '../protocol/signals';
 import type { TurnInput } from '../protocol/turnInput';
+import type { RuleInput } from '../turns/ruleInput';
 import { plainFrameOf } from './plainFrame';
 
 /**
@@ -22,8 +23,10 @@ import { plainFrameOf } from './plainFrame';
  * out:    --A----B----C--|     A: ok(sdk input) B: error(-32700) C: error(-32601)
  * ```
  */
-export function validate(): OperatorFunction<IngestFrame, Step<TurnInput>> {
-  return map(({ correlationId, frame }) => {
+export function validate(): OperatorFunction<IngestFrame, Step<RuleInput>> {
+  return map((ingestFrame): Step<RuleInput> => {
+    if ('input' in ingestFrame) return okStep(ingestFrame.correlationId, ingestFrame.input); // the ingest's own
+    const { correlationId, frame } = ingestFrame;
     const parsed = parseFrame(frame);
     return 'error' in parsed ? errorStep(correlationId, parsed.error) : okStep(correlationId, parsed.input);
   });

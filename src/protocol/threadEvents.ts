@@ -84,7 +84,12 @@ const base = { providerThreadId: z.string() };
 
 /** `data` of each event type, as stored; clients may validate rows with these. */
 export const ThreadEventDataSchemas = {
-  [THREAD_EVENT_TYPE.turnStarted]: z.object({ ...base, origin: TurnOriginSchema }),
+  [THREAD_EVENT_TYPE.turnStarted]: z.object({
+    ...base,
+    origin: TurnOriginSchema,
+    /** The ingest process that ran the turn: a later process that finds the turn open knows its run was lost. */
+    processEpoch: z.string().optional(),
+  }),
   [THREAD_EVENT_TYPE.turnCompleted]: z.object({
     ...base,
     status: TurnStatusSchema,

@@ -80,6 +80,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     providers: options.providers ?? [],
     files: options.files ?? localHostFiles(),
     createIngest: createThreadIngest,
+    turnGraceMs: config.turnGraceMs,
     log,
   });
   await hosts.attach(connectInProcess(daemon, { timeoutMs: config.hostCommandTimeoutMs }));

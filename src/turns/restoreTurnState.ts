@@ -3,8 +3,10 @@ import type { StoredThreadEvent } from '../store/eventStore';
 import { INITIAL_TURN_STATE, type OpenToolItem, type ThreadTurnState, type ToolSubject } from './turnState';
 
 /**
- * Rebuilds a thread's turn state from its stored rows (in seq order) after a restart, so an open turn keeps
- * its id and its streamed item keeps growing. What rows cannot tell is documented in docs/events.md: prompt
+ * Rebuilds a thread's turn state from its stored rows (in seq order). The ingest hands it to the turn rules
+ * as a `restored` input, which closes a turn whose run belonged to an earlier process (`onRestored`); a turn
+ * of this process (read again after a failed append) keeps its id and its streamed item keeps growing. What
+ * rows cannot tell is documented in docs/events.md: prompt
  * bookkeeping restarts empty (settles then follow E5 literally), a retried run counts as streaming once
  * its first item appears, and a running command's output is what its deltas added (see commandOutput.ts).
  */
@@ -19,10 +21,10 @@ function applyRow(state: ThreadTurnState, row: StoredThreadEvent): ThreadTurnSta
   const { turn, item } = state;
   switch (row.type) {
     case THREAD_EVENT_TYPE.turnStarted:
+      // Tools running outside any turn keep running into it, as in the live rules (turnTransition.openTurn).
       return {
         ...state,
         item: null,
-        tools: [],
         turn: {
           id: row.turnId ?? '',
           origin: TurnOriginSchema.catch('agent').parse(data['origin']),
@@ -31,6 +33,8 @@ function applyRow(state: ThreadTurnState, row: StoredThreadEvent): ThreadTurnSta
           promptsOutstanding: 0,
           settled: false,
           stopRequested: false,
+          closesAfterGrace: false,
+          ...(typeof data['processEpoch'] === 'string' ? { processEpoch: data['processEpoch'] } : {}),
         },
       };
     case THREAD_EVENT_TYPE.turnCompleted:

@@ -1,8 +1,8 @@
 import { AgentEndSchema, AgentSettledSchema, messageRoleOf, textDeltaOf, type SdkEvent } from '../protocol/sdkEvents';
 import { errorMessageOf } from '../protocol/signals';
-import type { TurnInput } from '../protocol/turnInput';
 import { addTokens, runOutcomeOf, type RunOutcome } from './runOutcome';
-import { closeIfDue, onPromptSettled, onPromptStarted, onStop } from './promptRules';
+import { closeIfDue, onGraceElapsed, onPromptSettled, onPromptStarted, onRestored, onStop } from './promptRules';
+import type { RuleInput } from './ruleInput';
 import { onToolEnd, onToolStart, onToolUpdate } from './toolRules';
 import { TurnTransition } from './turnTransition';
 import type { OpenTurn, ThreadTurnState, TurnFact } from './turnState';
@@ -20,11 +20,14 @@ export const RECOGNISED_SILENT_EVENTS: ReadonlySet<string> = new Set([
 export interface TurnStep {
   state: ThreadTurnState;
   facts: TurnFact[];
+  /** The turn whose grace this input started: a `graceElapsed` for it is due `turnGraceMs` from now. */
+  graceFor?: string;
 }
 
 /** The turn rules (E1–E7) for one thread, as a pure function of its state and one input. */
-export function reduceTurn(state: ThreadTurnState, input: TurnInput, newId: () => string): TurnStep {
-  const t = new TurnTransition(state, newId);
+export function reduceTurn(state: ThreadTurnState, input: RuleInput, newId: () => string): TurnStep {
+  // A restore replaces the thread's state with what its rows tell, then applies the restore rule to it.
+  const t = new TurnTransition(input.kind === 'restored' ? input.state : state, newId);
   switch (input.kind) {
     case 'sdk':
       onSdkEvent(t, input.event, input.envelope);
@@ -38,11 +41,18 @@ export function reduceTurn(state: ThreadTurnState, input: TurnInput, newId: () =
     case 'stop':
       onStop(t);
       break;
+    case 'restored':
+      onRestored(t, input.processEpoch);
+      break;
+    case 'graceElapsed':
+      onGraceElapsed(t, input.turnId);
+      break;
   }
-  return { state: t.state, facts: t.facts };
+  return t.graceFor === undefined ? { state: t.state, facts: t.facts } : { state: t.state, facts: t.facts, graceFor: t.graceFor };
 }
 
 function onSdkEvent(t: TurnTransition, event: SdkEvent, envelope: unknown): void {
+  if (!t.state.turn && t.state.orphanRun && event.type !== 'agent_start') return onOrphanEvent(t, event, envelope);
   switch (event.type) {
     case 'agent_start':
       if (!t.state.turn) t.openTurn();
@@ -92,6 +102,16 @@ function onAgentEnd(t: TurnTransition, event: SdkEvent, envelope: unknown): void
   }
   const { status, error } = statusOfRun(turn, outcome);
   t.closeTurn(status, error, outcome);
+}
+
+/**
+ * An event of a run whose turn was already closed without it (grace elapsed, or its process ended): kept as
+ * a thread-scoped `provider/unhandled` row, so it never reopens, extends or duplicates that turn and is never
+ * lost. The run's own end (`agent_end`, pi 1.x `agent_settled`) is its last event.
+ */
+function onOrphanEvent(t: TurnTransition, event: SdkEvent, envelope: unknown): void {
+  t.emit({ kind: 'unhandled', rawType: `sdk/${event.type}`, rawEvent: envelope });
+  if (event.type === 'agent_end' || event.type === 'agent_settled') t.state.orphanRun = false;
 }
 
 function statusOfRun(turn: OpenTurn, outcome: RunOutcome): { status: 'completed' | 'failed' | 'interrupted'; error?: string } {

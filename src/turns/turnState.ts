@@ -23,6 +23,13 @@ export interface OpenTurn {
   settleError?: string;
   /** A user stop arrived while the run was streaming: its `agent_end` closes the turn as `interrupted`. */
   stopRequested: boolean;
+  /**
+   * A stop, or a settle with an error, is waiting for the run's `agent_end`: when the grace ends first (a
+   * `graceElapsed` input for this turn), the turn closes without it. Turns never get stuck on a dead run.
+   */
+  closesAfterGrace: boolean;
+  /** The process whose run this turn is (`turn/started.processEpoch`); only known for a turn read back from rows. */
+  processEpoch?: string;
 }
 
 /** What a tool item shows, decided at `tool_execution_start` from pi's tool name and arguments. */
@@ -70,6 +77,12 @@ export interface ThreadTurnState {
    * inherits them, so it is client-started and its settle is matched (E5).
    */
   unsettledPromptsOfLastTurn: number;
+  /**
+   * The last turn was closed before its run reported its end (grace elapsed, or the run belonged to a process
+   * that ended): the run may still send events. Until the next `agent_start` they are stored as thread-scoped
+   * `provider/unhandled` rows, so they never reopen, extend or duplicate the closed turn and are never lost.
+   */
+  orphanRun: boolean;
   totals: TokenCounts;
 }
 
@@ -80,6 +93,7 @@ export const INITIAL_TURN_STATE: ThreadTurnState = {
   promptsForNextTurn: 0,
   promptStartedSeen: false,
   unsettledPromptsOfLastTurn: 0,
+  orphanRun: false,
   totals: ZERO_TOKENS,
 };
 

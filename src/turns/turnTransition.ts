@@ -12,6 +12,8 @@ export type FactBody = DistributiveOmit<TurnFact, 'turnId'>;
 export class TurnTransition {
   readonly facts: TurnFact[] = [];
   readonly state: ThreadTurnState;
+  /** Set when this step started the grace of the open turn: the ingest then schedules its `graceElapsed`. */
+  graceFor: string | undefined;
 
   constructor(previous: ThreadTurnState, private readonly newId: () => string) {
     // Explicit copies rather than spreads: this runs once per streamed token.
@@ -23,6 +25,7 @@ export class TurnTransition {
       promptsForNextTurn: previous.promptsForNextTurn,
       promptStartedSeen: previous.promptStartedSeen,
       unsettledPromptsOfLastTurn: previous.unsettledPromptsOfLastTurn,
+      orphanRun: previous.orphanRun,
       totals: previous.totals,
     };
   }
@@ -34,6 +37,8 @@ export class TurnTransition {
 
   /** E1: only called when no turn is open. */
   openTurn(): OpenTurn {
+    // A message streamed outside any turn is a thread-scoped item: it completes there, not inside the new turn.
+    this.completeItem();
     const promptsOutstanding = this.state.promptsForNextTurn;
     const turn: OpenTurn = {
       id: this.newId(),
@@ -43,8 +48,10 @@ export class TurnTransition {
       promptsOutstanding,
       settled: false,
       stopRequested: false,
+      closesAfterGrace: false,
     };
     this.state.turn = turn;
+    this.state.orphanRun = false;
     this.state.promptsForNextTurn = 0;
     this.state.unsettledPromptsOfLastTurn = 0;
     this.state.item = null;
@@ -81,8 +88,18 @@ export class TurnTransition {
     }
   }
 
-  /** Rule E2's order; without an `agent_end` (settle, stop, agent_settled) there is no usage to report. */
-  closeTurn(status: TurnStatus, error?: string, outcome?: RunOutcome): void {
+  /** The open turn closes when its grace ends unless its run reports its end first (see `graceElapsed`). */
+  startGrace(turn: OpenTurn): void {
+    if (turn.closesAfterGrace) return; // one deadline per turn: the first stop or failed settle set it
+    turn.closesAfterGrace = true;
+    this.graceFor = turn.id;
+  }
+
+  /**
+   * Rule E2's order; without an `agent_end` (settle, stop, agent_settled) there is no usage to report.
+   * `runGoesOn`: the turn closes while its run has not reported its end (see `orphanRun`).
+   */
+  closeTurn(status: TurnStatus, error?: string, outcome?: RunOutcome, runGoesOn = false): void {
     this.abandonTools();
     this.completeItem(outcome?.finalText);
     if (outcome) {
@@ -100,6 +117,7 @@ export class TurnTransition {
     this.state.unsettledPromptsOfLastTurn = this.state.turn?.promptsOutstanding ?? 0;
     this.state.turn = null;
     this.state.item = null;
+    this.state.orphanRun = runGoesOn;
   }
 
   /**
@@ -124,5 +142,7 @@ function copyTurn(turn: OpenTurn): OpenTurn {
     settled: turn.settled,
     settleError: turn.settleError,
     stopRequested: turn.stopRequested,
+    closesAfterGrace: turn.closesAfterGrace,
+    processEpoch: turn.processEpoch,
   };
 }

@@ -5,6 +5,7 @@ import { JSON_RPC_ERROR } from '../../src/protocol/jsonRpc';
 import type { EventStore, StoredThreadEvent } from '../../src/store/eventStore';
 import { createMemoryEventStore } from '../../src/store/memoryEventStore';
 import { openNedbEventStore } from '../../src/store/nedbEventStore';
+import { RUN_LOST_MESSAGE } from '../../src/turns/ruleInput';
 import { threadViolations } from '../helpers/pipelineInvariants';
 import * as b from '../helpers/pipelineSdk';
 import { makeTempDir } from '../helpers/pipelineTempDir';
@@ -131,13 +132,15 @@ describe('createThreadIngest', () => {
     beforeEach(async () => (temp = await makeTempDir()));
     afterEach(() => temp.remove());
 
-    /** Ingests `frames` one by one, then stops the ingest and closes the store: a process that ended. */
+    /** Ingests `frames` one by one, then stops the ingest and closes the store: a process that ended. Returns A's row count. */
     const ranBefore = async (frames: unknown[]) => {
       const store = await openNedbEventStore({ dataDir: temp.dir });
       const ingest = createThreadIngest({ store });
       for (const frame of frames) await ingest.ingest(frame);
       await ingest.close();
+      const stored = (await store.list('A')).length;
       await store.close();
+      return stored;
     };
 
     /** The next process on the same data dir. */
@@ -147,24 +150,42 @@ describe('createThreadIngest', () => {
       return { store, ingest, close: async () => (await ingest.close(), await store.close()) };
     };
 
-    it('continues the open turn with the same turn id and seq after a restart mid-turn', async () => {
+    /** The rows after the earlier process's own: what the restore and the frames sent since stored. */
+    const lateRows = (rows: StoredThreadEvent[], from: number) => rows.filter((row) => row.seq > from);
+
+    it('closes the turn a run of the earlier process left open, before any other row: interrupted, with the reason (issue 12)', async () => {
       const frames = b.clientTurn('A', 'hi', ['Hel', 'lo', ' world']);
       const half = frames.findIndex((frame) => JSON.stringify(frame).includes('"delta":"lo"')) + 1;
-      await ranBefore(frames.slice(0, half));
+      const storedBefore = await ranBefore(frames.slice(0, half));
 
       const { store: store2, ingest: ingest2, close } = await restarted();
-      expect(await ingest2.threadStatus('A')).to.equal('active');
+      expect(await ingest2.threadStatus('A')).to.equal('idle');
+      // What the dead run still sends (an intake agent that outlived the process) stays outside the closed turn.
       for (const frame of frames.slice(half)) await ingest2.ingest(frame);
       const rows = await store2.list('A');
       expect(threadViolations(rows)).to.deep.equal([]);
-      expect(new Set(rows.map((row) => row.turnId)).size).to.equal(1);
-      expect(rows.find((row) => row.type === 'item/completed')!.data['item']).to.deep.include({ text: 'Hello world' });
+      const after = lateRows(rows, storedBefore);
+      expect(after[0]!.type).to.equal('item/completed'); // the half-streamed message, completed with the turn
+      expect(after[1]!.type).to.equal('turn/completed');
+      expect(after[1]!.data).to.deep.include({ status: 'interrupted', error: { message: RUN_LOST_MESSAGE } });
+      const late = after.slice(2);
+      expect(late.length).to.be.greaterThan(0);
+      expect(late.every((row) => row.type === 'provider/unhandled' && row.turnId === null && row.scope.kind === 'thread')).to.equal(true);
+      expect(late.map((row) => row.data['rawType'])).to.include('sdk/agent_end');
       expect(rows.filter((row) => row.type === 'turn/completed')).to.have.lengthOf(1);
       expect(await ingest2.threadStatus('A')).to.equal('idle');
+
+      // The next prompt starts a new turn (followUp: false) whose answer is its own.
+      for (const frame of b.clientTurn('A', 'again', ['new answer'])) await ingest2.ingest(frame);
+      const all = await store2.list('A');
+      expect(threadViolations(all)).to.deep.equal([]);
+      const turnIds = new Set(all.filter((row) => row.type === 'turn/started').map((row) => row.turnId));
+      expect(turnIds.size).to.equal(2);
+      expect(all.filter((row) => row.type === 'turn/completed').at(-1)!.data).to.deep.include({ status: 'completed' });
       await close();
     });
 
-    it('continues the open turn when the rest of it arrives all at once while the thread is still being read back', async () => {
+    it('closes the dead turn first when the rest of the old run and other threads arrive all at once while the thread is still being read back', async () => {
       const frames = b.clientTurn('A', 'hi', ['Hel', 'lo', ' world']);
       const half = frames.findIndex((frame) => JSON.stringify(frame).includes('"delta":"lo"'));
       await ranBefore(frames.slice(0, half));
@@ -175,9 +196,13 @@ describe('createThreadIngest', () => {
       const answered = outcomes.flatMap(rowsOf);
       const rows = await store2.list('A');
       expect(threadViolations(rows)).to.deep.equal([]);
-      expect(answered.filter((row) => row.threadId === 'A')).to.deep.equal(rows.slice(rows.length - answered.filter((row) => row.threadId === 'A').length));
-      expect(new Set(rows.map((row) => row.turnId)).size).to.equal(1);
-      expect(rows.find((row) => row.type === 'item/completed')!.data['item']).to.deep.include({ text: 'Hello world' });
+      const closedAt = rows.findIndex((row) => row.type === 'turn/completed');
+      expect(rows[closedAt]!.data).to.deep.include({ status: 'interrupted', error: { message: RUN_LOST_MESSAGE } });
+      // Every row answered to a frame of A comes after the restore closed the turn, in send order.
+      const answeredA = answered.filter((row) => row.threadId === 'A');
+      expect(answeredA).to.deep.equal(rows.slice(rows.length - answeredA.length));
+      expect(answeredA[0]!.seq).to.be.greaterThan(rows[closedAt]!.seq);
+      expect(answeredA.every((row) => row.type === 'provider/unhandled' && row.turnId === null)).to.equal(true);
       expect(rows.filter((row) => row.type === 'turn/completed')).to.have.lengthOf(1);
       expect(threadViolations(await store2.list('B'))).to.deep.equal([]);
       await close();

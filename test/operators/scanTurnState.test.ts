@@ -3,27 +3,26 @@ import { scanTurnState } from '../../src/operators/scanTurnState';
 import { restoreTurnState } from '../../src/turns/restoreTurnState';
 import { INITIAL_TURN_STATE, type ThreadTurnState } from '../../src/turns/turnState';
 import type { Step } from '../../src/operators/stageValues';
-import type { TurnInput } from '../../src/protocol/turnInput';
 import type { StoredThreadEvent } from '../../src/protocol/threadEvents';
+import { RUN_LOST_MESSAGE, type RuleInput } from '../../src/turns/ruleInput';
 import { sequentialIds, testScheduler } from '../helpers/marbles';
 import * as b from '../helpers/pipelineSdk';
 
-const sdkStep = (correlationId: number, threadId: string, event: { type: string }): Step<TurnInput> => ({
+const sdkStep = (correlationId: number, threadId: string, event: { type: string }): Step<RuleInput> => ({
   correlationId,
   ok: true,
   value: { kind: 'sdk', threadId, event, envelope: b.sdk(threadId, event) },
 });
 
-/** A `takeRestoredState` that hands `state` over for `threadId` once, as the ingest does after a store read. */
-function handOverOnce(threadId: string, state: ThreadTurnState) {
-  let pending: ThreadTurnState | undefined = state;
-  return (asked: string) => {
-    if (asked !== threadId || !pending) return undefined;
-    const taken = pending;
-    pending = undefined;
-    return taken;
-  };
-}
+/** This process's epoch in these tests; rows of its own turns carry it in `turn/started.processEpoch`. */
+const EPOCH = 'epoch-now';
+
+/** The state read back from the store, handed over as an input, as the ingest does after a store read. */
+const restoredStep = (correlationId: number, threadId: string, state: ThreadTurnState): Step<RuleInput> => ({
+  correlationId,
+  ok: true,
+  value: { kind: 'restored', threadId, state, processEpoch: EPOCH },
+});
 
 describe('scanTurnState()', () => {
   it('keeps turn state per thread when threads interleave in one stream', () => {
@@ -57,35 +56,39 @@ describe('scanTurnState()', () => {
 
   it('passes a rejected frame through untouched', () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      const rejected: Step<TurnInput> = { correlationId: 9, ok: false, error: { code: -32600, message: 'Invalid Request' } };
+      const rejected: Step<RuleInput> = { correlationId: 9, ok: false, error: { code: -32600, message: 'Invalid Request' } };
       expectObservable(cold('x|', { x: rejected }).pipe(scanTurnState({ newId: sequentialIds('t') }))).toBe('x|', { x: rejected });
     });
   });
 
-  it('restarts a thread from a state handed over mid-stream (a failed append lost rows it had counted)', () => {
+  it('restarts a thread from a state handed over mid-stream as an input (a failed append lost rows it had counted)', () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      let handOver: ((threadId: string) => ThreadTurnState | undefined) | undefined;
-      const deps = { newId: sequentialIds('t'), takeRestoredState: (threadId: string) => handOver?.(threadId) };
-      const input = cold('a-b-c|', { a: sdkStep(1, 'A', b.agentStart()), b: sdkStep(2, 'A', b.agentStart()), c: sdkStep(3, 'A', b.agentStart()) });
-      const out = input.pipe(scanTurnState(deps));
-      // After a, the turn it opened was never stored: the store's state (no turn) is handed over before c.
-      cold('---x|').subscribe(() => (handOver = handOverOnce('A', INITIAL_TURN_STATE)));
-      expectObservable(out).toBe('a-b-c|', {
+      const deps = { newId: sequentialIds('t') };
+      // After a, the turn it opened was never stored: the store's state (no turn) is handed over (r) before c.
+      const input = cold('a-b-r-c|', {
+        a: sdkStep(1, 'A', b.agentStart()),
+        b: sdkStep(2, 'A', b.agentStart()),
+        r: restoredStep(4, 'A', INITIAL_TURN_STATE),
+        c: sdkStep(3, 'A', b.agentStart()),
+      });
+      expectObservable(input.pipe(scanTurnState(deps))).toBe('a-b-r-c|', {
         a: { correlationId: 1, ok: true, value: { threadId: 'A', turnOpen: true, facts: [{ kind: 'turnStarted', origin: 'agent', turnId: 't1' }] } },
         b: { correlationId: 2, ok: true, value: { threadId: 'A', turnOpen: true, facts: [] } },
+        r: { correlationId: 4, ok: true, value: { threadId: 'A', turnOpen: false, facts: [] } },
         c: { correlationId: 3, ok: true, value: { threadId: 'A', turnOpen: true, facts: [{ kind: 'turnStarted', origin: 'agent', turnId: 't2' }] } },
       });
     });
   });
 
-  it('continues a restored open turn with its id instead of opening a new one', () => {
+  it('continues a restored open turn of this process with its id instead of opening a new one', () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const restored = restoreTurnState([
-        { id: 'r1', threadId: 'A', seq: 1, type: 'turn/started', turnId: 'old', scope: { kind: 'turn', turnId: 'old' }, data: { providerThreadId: 'A', origin: 'agent' }, createdAt: '' },
+        { id: 'r1', threadId: 'A', seq: 1, type: 'turn/started', turnId: 'old', scope: { kind: 'turn', turnId: 'old' }, data: { providerThreadId: 'A', origin: 'agent', processEpoch: EPOCH }, createdAt: '' },
       ]);
-      const deps = { newId: sequentialIds('t'), takeRestoredState: handOverOnce('A', restored) };
-      const input = cold('a-b|', { a: sdkStep(1, 'A', b.agentStart()), b: sdkStep(2, 'A', b.agentEnd([])) });
-      expectObservable(input.pipe(scanTurnState(deps))).toBe('a-b|', {
+      const deps = { newId: sequentialIds('t') };
+      const input = cold('r-a-b|', { r: restoredStep(9, 'A', restored), a: sdkStep(1, 'A', b.agentStart()), b: sdkStep(2, 'A', b.agentEnd([])) });
+      expectObservable(input.pipe(scanTurnState(deps))).toBe('r-a-b|', {
+        r: { correlationId: 9, ok: true, value: { threadId: 'A', turnOpen: true, facts: [] } },
         a: { correlationId: 1, ok: true, value: { threadId: 'A', turnOpen: true, facts: [] } },
         b: {
           correlationId: 2,
@@ -108,6 +111,7 @@ describe('scanTurnState()', () => {
 describe('restoreTurnState() with tool items', () => {
   const row = (seq: number, type: string, data: Record<string, unknown>) =>
     ({ id: `r${seq}`, threadId: 'A', seq, type, turnId: 'old', scope: { kind: 'turn' as const, turnId: 'old' }, data: { providerThreadId: 'A', ...data }, createdAt: '' }) as StoredThreadEvent;
+  const ownRows = (rows: StoredThreadEvent[]) => rows.map((r) => (r.type === 'turn/started' ? ({ ...r, data: { ...r.data, processEpoch: EPOCH } } as StoredThreadEvent) : r));
   const command = { type: 'commandExecution', id: 'call_1', command: 'make', status: 'inProgress', aggregatedOutput: '' };
   const rows = [
     row(1, 'turn/started', { origin: 'client' }),
@@ -119,16 +123,45 @@ describe('restoreTurnState() with tool items', () => {
 
   it('continues a command that was running at the restart: its next snapshot adds only what is new, its end completes it', () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      const deps = { newId: sequentialIds('t'), takeRestoredState: handOverOnce('A', restoreTurnState(rows)) };
-      const input = cold('a-b|', { a: sdkStep(1, 'A', b.toolOutput('call_1', 'a\nb\n')), b: sdkStep(2, 'A', b.toolEnd('call_1', 'bash', 'a\nb\n')) });
+      const deps = { newId: sequentialIds('t') };
+      const input = cold('ra-b|', {
+        r: restoredStep(9, 'A', restoreTurnState(ownRows(rows))),
+        a: sdkStep(1, 'A', b.toolOutput('call_1', 'a\nb\n')),
+        b: sdkStep(2, 'A', b.toolEnd('call_1', 'bash', 'a\nb\n')),
+      });
       const tool = { kind: 'commandExecution', command: 'make', id: 'call_1', output: 'a\nb\n', outputBytes: 4 };
-      expectObservable(input.pipe(scanTurnState(deps))).toBe('a-b|', {
+      expectObservable(input.pipe(scanTurnState(deps))).toBe('ra-b|', {
+        r: { correlationId: 9, ok: true, value: { threadId: 'A', turnOpen: true, facts: [] } },
         a: { correlationId: 1, ok: true, value: { threadId: 'A', turnOpen: true, facts: [{ kind: 'toolOutputDelta', itemId: 'call_1', delta: 'b\n', turnId: 'old' }] } },
         b: {
           correlationId: 2,
           ok: true,
           value: { threadId: 'A', turnOpen: true, facts: [{ kind: 'toolCompleted', tool, outcome: { status: 'completed', text: 'a\nb\n', exitCode: 0 }, turnId: 'old' }] },
         },
+      });
+    });
+  });
+
+  it('closes a restored turn of an earlier process before anything else: running tools failed, then interrupted with the reason', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const input = cold('r-a|', { r: restoredStep(9, 'A', restoreTurnState(rows)), a: sdkStep(1, 'A', b.toolEnd('call_1', 'bash', 'a\nb\n')) });
+      const tool = { kind: 'commandExecution', command: 'make', id: 'call_1', output: 'a\n', outputBytes: 2 };
+      const lateEnd = b.sdk('A', b.toolEnd('call_1', 'bash', 'a\nb\n'));
+      expectObservable(input.pipe(scanTurnState({ newId: sequentialIds('t') }))).toBe('r-a|', {
+        r: {
+          correlationId: 9,
+          ok: true,
+          value: {
+            threadId: 'A',
+            turnOpen: false,
+            facts: [
+              { kind: 'toolCompleted', tool, outcome: { status: 'failed', text: 'a\n' }, turnId: 'old' },
+              { kind: 'turnCompleted', status: 'interrupted', error: { message: RUN_LOST_MESSAGE }, turnId: 'old' },
+            ],
+          },
+        },
+        // The dead run's late event is kept, outside the closed turn.
+        a: { correlationId: 1, ok: true, value: { threadId: 'A', turnOpen: false, facts: [{ kind: 'unhandled', rawType: 'sdk/tool_execution_end', rawEvent: lateEnd, turnId: null }] } },
       });
     });
   });
