@@ -81,6 +81,6 @@ export const LINK_CLOSE = {
   badHello: 4002,
   /** The same host connected again; the older link gives way. */
   replaced: 4003,
-  /** The server is shutting down; the daemon reconnects. */
-  serverClosing: 4004,
+  /** The server is shutting down (RFC 6455 "going away", which any client knows); the daemon reconnects. */
+  serverClosing: 1001,
 } as const;

@@ -6,6 +6,7 @@ import { hasBearer } from '../http/authMiddleware';
 import type { HostDirectory } from '../hosts/hostDirectory';
 import type { UpgradeRoute } from '../http/upgrades';
 import { startWsHeartbeat } from '../http/wsHeartbeat';
+import { closeGoingAway } from '../http/closeGoingAway';
 import type { EventStore } from '../../store/eventStore';
 import { createLinkStoreHandler } from './linkStoreHandler';
 import { DAEMON_LINK_PATH, LINK_CLOSE, LINK_METHOD, LinkHelloParamsSchema, type LinkHelloResult } from '../../protocol/daemonLink';
@@ -101,11 +102,8 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
     handle: (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)),
     async close() {
       stopHeartbeat();
-      for (const socket of wss.clients) socket.close(LINK_CLOSE.serverClosing, 'the server is shutting down');
-      const gone = new Promise<void>((resolve) => wss.close(() => resolve()));
-      const timer = setTimeout(() => wss.clients.forEach((socket) => socket.terminate()), 1000);
-      await gone;
-      clearTimeout(timer);
+      // 1001, not an application code: any WebSocket client knows "going away", and a daemon redials after it.
+      await closeGoingAway(wss, 'the server is shutting down');
     },
   };
 }
