@@ -7,7 +7,7 @@ import { answersPing } from './answersPing';
  * another daemon with a copy of this one's data dir (the same host id) cannot take the id over and drop
  * the real host offline; the embedded host's id is never taken from outside. One exception: a linked socket
  * of ours that no longer answers a ping is a dead link the heartbeat has not caught yet (the same daemon
- * redialling after a network drop); it is dropped and the newcomer takes its place.
+ * redialling after a network drop); the newcomer takes its place, as a reconnect always did.
  */
 export interface HostIdClaims {
   /** Reserves `hostId` for a hello, or says why it is taken. Every reservation ends with `settle`. */
@@ -23,7 +23,8 @@ export function createHostIdClaims(hosts: HostDirectory, probeMs: number): HostI
     const linked = socketOf.get(hostId);
     if (!linked) return 'it is the embedded host, or linked through another route';
     if (await answersPing(linked.socket, probeMs)) return `its link from ${linked.from} is alive`;
-    linked.socket.terminate();
+    // Left to the directory, which closes a replaced link only once the new one holds the id: closing it
+    // here first would mark the host offline (and its threads reconnecting) for a moment.
     return undefined;
   };
 
