@@ -6,7 +6,9 @@ import { startRemoteDaemon } from '../daemon/startRemoteDaemon';
 /**
  * `npm run daemon -- --server http://HOST:PORT --token T [--name N] [--data-dir D]`: a host daemon on this
  * machine that connects out to a server. Prints `daemon host_… linking to ws://…` first; exits 2 when the
- * server refuses it for good (wrong token, other protocol version), with the reason, and never loops.
+ * server refuses it for good (wrong token, other protocol version), with the reason, and never loops. When
+ * its host id is online already (a copied data dir), it prints how to get a new identity and retries only
+ * at the longest backoff (`--reconnect-max-ms`).
  */
 async function main(): Promise<void> {
   const config = loadDaemonConfig(process.argv.slice(2), process.env);

@@ -49,6 +49,8 @@ export async function resolvePath(requested: string): Promise<ResolvePathResult>
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new HostCommandError('not_found', `no such path: ${requested}`);
     if (code === 'EACCES' || code === 'EPERM') throw new HostCommandError('forbidden', `not allowed to read ${requested}`);
+    // Within the contract's MAX_PATH_BYTES yet too long for this host's file system (macOS: PATH_MAX 1024).
+    if (code === 'ENAMETOOLONG') throw new HostCommandError('invalid_params', `the path is too long for this host: ${requested}`);
     throw error;
   }
 }

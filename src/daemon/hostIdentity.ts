@@ -10,8 +10,13 @@ export type HostIdentity = z.infer<typeof HostIdentitySchema>;
 
 const IDENTITY_FILE = 'host.json';
 
+/** The file holding a data dir's host id: deleting it (daemon stopped) gives the next start a new id. */
+export function identityFileOf(dataDir: string): string {
+  return path.join(dataDir, IDENTITY_FILE);
+}
+
 export async function loadHostIdentity(dataDir: string, name: string = os.hostname()): Promise<HostIdentity> {
-  const file = path.join(dataDir, IDENTITY_FILE);
+  const file = identityFileOf(dataDir);
   try {
     const stored = HostIdentitySchema.parse(JSON.parse(await readFile(file, 'utf8')));
     return stored.name === name ? stored : await save({ ...stored, name });

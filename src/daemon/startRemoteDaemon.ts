@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { createHostDaemon, type HostDaemon } from './hostDaemon';
 import type { HostFileOperations } from './hostFileHandlers';
-import { loadHostIdentity } from './hostIdentity';
+import { identityFileOf, loadHostIdentity } from './hostIdentity';
 import { localHostFiles } from './localHostFiles';
 import type { AgentProvider } from './providers/agentProvider';
 import { createThreadIngest } from '../ingest/threadIngest';
@@ -60,6 +60,7 @@ export async function startRemoteDaemon(options: RemoteDaemonOptions): Promise<R
     heartbeatMs: config.heartbeatMs,
     reconnect: { initialMs: config.reconnectInitialMs, maxMs: config.reconnectMaxMs },
     maxPayloadBytes: config.maxPayloadBytes,
+    identityFile: identityFileOf(config.dataDir),
     log,
   });
   const store = createRemoteEventStore({ link, outbox, retryMs: config.storeRetryMs, log });

@@ -73,5 +73,7 @@ function refusalFor(error: NodeJS.ErrnoException, label: string, notFound: () =>
   if (error.code === 'ENOENT' || error.code === 'ENOTDIR' || error.code === 'ELOOP') return notFound();
   if (error.code === 'EACCES' || error.code === 'EPERM') return new HostCommandError('forbidden', `permission denied: ${label}`);
   if (error.code === 'EISDIR') return new HostCommandError('not_a_file', `is a directory, not a file: ${label}`);
+  // Within MAX_PATH_BYTES yet too long for this host's file system (macOS: PATH_MAX 1024).
+  if (error.code === 'ENAMETOOLONG') return new HostCommandError('invalid_params', `the path is too long for this host: ${label}`);
   return new HostCommandError('not_found', `cannot read ${label}: ${error.code ?? error.message}`);
 }

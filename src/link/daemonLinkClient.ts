@@ -14,6 +14,8 @@ export interface DaemonLinkClientOptions {
   heartbeatMs?: number;
   reconnect: ReconnectPolicy;
   maxPayloadBytes: number;
+  /** Where this daemon's host id is kept, named in the advice when the server says the id is taken. */
+  identityFile?: string;
   log(message: string): void;
 }
 
@@ -65,10 +67,22 @@ export function createDaemonLinkClient(options: DaemonLinkClientOptions): Daemon
     refuse(new LinkRefused(message));
   };
 
-  const redial = () => {
+  const redial = (delay = reconnectDelay(failures++, options.reconnect)) => {
     if (closed) return;
-    const delay = reconnectDelay(failures++, options.reconnect);
     retryTimer = setTimeout(dial, delay);
+  };
+
+  // Not a refusal for good: the other holder of the id may be a dead link the server is about to drop, or a
+  // daemon that stops. But retrying cannot help soon, so the retry waits the longest backoff, every time.
+  const idTaken = (reason: string) => {
+    const delay = options.reconnect.maxMs;
+    const identity = options.identityFile ?? "this daemon's host.json";
+    options.log(
+      `the server refused this daemon: ${reason}. Host ${daemon!.hello.hostId} is online already. If this data dir was ` +
+        `copied from another daemon, stop this one, delete ${identity} and start it again to get a new host id. ` +
+        `Retrying in ${delay / 1000} s.`,
+    );
+    redial(delay);
   };
 
   const dial = () => {
@@ -88,6 +102,7 @@ export function createDaemonLinkClient(options: DaemonLinkClientOptions): Daemon
       if (refusedStatus === 401) return giveUp(`the server at ${url} refused the token (HTTP 401); check --token`);
       if (code === LINK_CLOSE.protocolMismatch) return giveUp(`the server refused this daemon: ${reason}`);
       if (code === LINK_CLOSE.badHello) return giveUp(`the server refused this daemon's hello: ${reason}`);
+      if (code === LINK_CLOSE.duplicateHost) return idTaken(reason);
       if (wasUp) options.log(`link to ${url} dropped (${code}${reason ? ` ${reason}` : ''}); reconnecting`);
       redial();
     });

@@ -68,6 +68,11 @@ export const LINK_CLOSE = {
   badHello: 4002,
   /** The same host connected again; the older link gives way. */
   replaced: 4003,
-  /** The server is shutting down; the daemon reconnects. */
-  serverClosing: 4004,
+  /**
+   * The hello's host id is linked already, by a peer that still answers (another daemon with a copy of this
+   * one's data dir), or is the server's embedded host. The daemon retries slowly: the other may go away.
+   */
+  duplicateHost: 4005,
+  /** The server is shutting down (RFC 6455 "going away", which any client knows); the daemon reconnects. */
+  serverClosing: 1001,
 } as const;

@@ -9,10 +9,11 @@ import {
   ReadFileRelativeRequestSchema,
   ReadFileRequestSchema,
   ReadFileResultSchema,
+  hostPath,
 } from './hostFiles';
 
 /** `host.resolve_path`: where a path really leads on the host (symlinks followed), for the server's root guard. */
-export const ResolvePathParamsSchema = z.strictObject({ path: z.string().min(1) });
+export const ResolvePathParamsSchema = z.strictObject({ path: hostPath });
 export const ResolvePathResultSchema = z.strictObject({
   realPath: z.string(),
   kind: z.enum(['file', 'directory', 'other']),

@@ -19,7 +19,33 @@ export const PATH_LISTING_CONFIG = {
 
 /** Host file commands (spec 2.7, 2.8 and part 4): request and result shapes. Defaults: PATH_LISTING_CONFIG. */
 
-const absolutePath = z.string().min(1).refine((value) => value.startsWith('/'), 'must be an absolute path');
+/**
+ * Longest path a host file command takes, in UTF-8 bytes: Linux's PATH_MAX (4096) less its NUL. A longer
+ * one cannot name a file, so it is refused as `invalid_params` before any system call (which would fail
+ * with ENAMETOOLONG deep inside a handler).
+ */
+export const MAX_PATH_BYTES = 4095;
+/** Longest name of one path segment, in UTF-8 bytes: NAME_MAX of ext4, APFS, NTFS and most others. */
+export const MAX_NAME_BYTES = 255;
+
+/** Why `value` is too long to be a path on a host, or undefined when it is not. */
+export function pathTooLong(value: string): string | undefined {
+  if (Buffer.byteLength(value) > MAX_PATH_BYTES) return `is longer than ${MAX_PATH_BYTES} bytes`;
+  const longName = value.split('/').find((name) => Buffer.byteLength(name) > MAX_NAME_BYTES);
+  if (longName !== undefined) return `has a name longer than ${MAX_NAME_BYTES} bytes (${longName.slice(0, 32)}…)`;
+  return undefined;
+}
+
+/** A path as host file commands take it: not empty, within MAX_PATH_BYTES and MAX_NAME_BYTES. */
+export const hostPath = z
+  .string()
+  .min(1)
+  .check((ctx) => {
+    const reason = pathTooLong(ctx.value);
+    if (reason) ctx.issues.push({ code: 'custom', message: `the path ${reason}`, input: ctx.value });
+  });
+
+const absolutePath = hostPath.refine((value) => value.startsWith('/'), 'must be an absolute path');
 
 /** `host.list_paths`; `type` is tolerated because the daemon command carries it (spec part 4). */
 export const ListPathsRequestSchema = z.strictObject({
@@ -107,7 +133,7 @@ export type BrowseDirectoryResult = z.infer<typeof BrowseDirectoryResultSchema>;
 export const ReadFileRelativeRequestSchema = z.strictObject({
   type: z.literal('host.read_file_relative').optional(),
   rootPath: absolutePath,
-  path: z.string().min(1),
+  path: hostPath,
   dotfiles: z.enum(['allow', 'deny']),
 });
 export type ReadFileRelativeRequest = z.infer<typeof ReadFileRelativeRequestSchema>;

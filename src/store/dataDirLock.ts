@@ -32,7 +32,8 @@ const TAKEOVER_WAIT_MS = 20;
 /**
  * One process per data dir: nedb keeps the whole data set in memory and appends to one file, so two writers
  * would silently lose each other's rows. A lock left by a crashed process is taken over: its pid is gone, or
- * it is our own pid but not a lock we took (a container restarts its service as pid 1 again).
+ * it is our own pid but not a lock we took (a container restarts its service as pid 1 again), or the pid
+ * now belongs to a process that started later than the holder did (pids are reused).
  */
 export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   // The real path: the same dir reached through a symlink is the same lock.
@@ -49,7 +50,7 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
     }
     const seen = await fs.readFile(lockPath, 'utf8').catch(() => undefined);
     if (seen === undefined) continue; // released between our two calls: try again
-    if (isHeld(lockPath, seen)) throw new DataDirLockedError(dataDir, Number.parseInt(seen, 10));
+    if (await isHeld(lockPath, seen)) throw new DataDirLockedError(dataDir, Number.parseInt(seen, 10));
     await removeStaleLock(lockPath, seen);
   }
   throw new Error(`Could not take the lock ${lockPath}: other processes kept taking it over`);
@@ -58,13 +59,15 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
 /**
  * Creates `file` naming this process as its holder, in one step, failing with EEXIST if it exists: a file
  * created empty and written afterwards could be read empty in between, and taken for a stale one. The pid
- * says who holds it; the nonce tells this holder's file from any other with the same pid.
+ * says who holds it; the nonce tells this holder's file from any other with the same pid; the start
+ * identity (where the system tells it) tells this process from a later one given the same pid.
  */
 async function createHeld(file: string): Promise<void> {
   const draft = `${file}.draft-${randomUUID()}`;
   heldByThisProcess.add(draft);
   try {
-    await fs.writeFile(draft, `${process.pid} ${randomUUID()}`, { flag: 'wx' });
+    const started = await startIdentityOf(process.pid);
+    await fs.writeFile(draft, `${process.pid} ${randomUUID()}${started === undefined ? '' : ` ${started}`}`, { flag: 'wx' });
     await fs.link(draft, file);
     heldByThisProcess.add(file);
   } finally {
@@ -79,12 +82,36 @@ function existed(error: NodeJS.ErrnoException): false {
   return false;
 }
 
-/** Whether the process a lock, claim or draft names (its content starts with the pid) still holds it. */
-function isHeld(file: string, content: string): boolean {
-  const holder = Number.parseInt(content, 10);
+/**
+ * Whether the process a lock, claim or draft names still holds it. The content is `<pid> <nonce> [<start
+ * identity>]`; a file without the identity (older versions, systems without /proc) trusts the pid alone.
+ */
+async function isHeld(file: string, content: string): Promise<boolean> {
+  const [pidText, , recordedStart] = content.trim().split(' ');
+  const holder = Number.parseInt(pidText ?? '', 10);
   if (!Number.isInteger(holder)) return false;
   if (holder === process.pid) return heldByThisProcess.has(file);
-  return isRunning(holder);
+  if (!isRunning(holder)) return false;
+  if (recordedStart === undefined) return true;
+  const runningStart = await startIdentityOf(holder);
+  // Unreadable (another user's process under hidepid, a race with its exit): the pid's word stands.
+  return runningStart === undefined || runningStart === recordedStart;
+}
+
+/**
+ * When process `pid` started, as `<boot id>:<start time in clock ticks since boot>` from /proc (Linux);
+ * undefined elsewhere. A reused pid has a later start time; after a reboot, another boot id.
+ */
+async function startIdentityOf(pid: number): Promise<string | undefined> {
+  try {
+    const [bootId, stat] = await Promise.all([fs.readFile('/proc/sys/kernel/random/boot_id', 'utf8'), fs.readFile(`/proc/${pid}/stat`, 'utf8')]);
+    // Fields after the command name, which sits in parentheses and may hold spaces or parentheses itself;
+    // the start time is field 22 of the line, the 20th after the name.
+    const startTicks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return startTicks && /^\d+$/.test(startTicks) ? `${bootId.trim()}:${startTicks}` : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -99,7 +126,7 @@ async function removeLeftovers(lockPath: string): Promise<void> {
     const file = path.join(dir, name);
     const content = await fs.readFile(file, 'utf8').catch(() => '');
     // No pid yet: another process is writing its draft this very moment.
-    if (Number.isInteger(Number.parseInt(content, 10)) && !isHeld(file, content)) await fs.rm(file, { force: true });
+    if (Number.isInteger(Number.parseInt(content, 10)) && !(await isHeld(file, content))) await fs.rm(file, { force: true });
   }
 }
 
@@ -116,7 +143,7 @@ async function removeStaleLock(lockPath: string, stale: string): Promise<void> {
   if (!(await createHeld(claim).then(() => true, existed))) {
     // A claim whose process died mid-takeover (an earlier life of ours included) would block every start.
     const claimer = await fs.readFile(claim, 'utf8').catch(() => undefined);
-    if (claimer !== undefined && !isHeld(claim, claimer)) await fs.rm(claim, { force: true });
+    if (claimer !== undefined && !(await isHeld(claim, claimer))) await fs.rm(claim, { force: true });
     await new Promise((resolve) => setTimeout(resolve, TAKEOVER_WAIT_MS));
     return;
   }

@@ -22,6 +22,7 @@ describe('npm start (as a newcomer runs it)', function () {
   after(async () => {
     await running?.stop();
     await rm(dataDir, { recursive: true, force: true });
+    await rm(folder, { recursive: true, force: true });
   });
 
   it('prints "listening on" first and where the token is; projects, threads and events survive a restart', async () => {

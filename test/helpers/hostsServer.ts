@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { HostPresence } from '../../src/server/hosts/hostPresence';
 import { DaemonConfigSchema, type DaemonConfig } from '../../src/config/daemonConfig';
 import { createDaemonLinkRoute } from '../../src/server/daemonLink/daemonLinkRoute';
@@ -62,6 +62,8 @@ export async function startHostsServer(options: HostsServerOptions = {}): Promis
   const gatedLinkBase = `http://127.0.0.1:${(linkServer.address() as AddressInfo).port}`;
   const linkBase = t.server.url;
   const daemons: RunningRemoteDaemon[] = [];
+  /** Data dirs made here (not the ones a test passed in): removed once their daemons have stopped. */
+  const madeDataDirs: string[] = [];
 
   return {
     ...t,
@@ -70,7 +72,8 @@ export async function startHostsServer(options: HostsServerOptions = {}): Promis
     presence,
     logs,
     async daemon(overrides = {}) {
-      const dataDir = overrides.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'ats-daemon-')));
+      let dataDir = overrides.dataDir;
+      if (dataDir === undefined) madeDataDirs.push((dataDir = await mkdtemp(path.join(os.tmpdir(), 'ats-daemon-'))));
       const config = DaemonConfigSchema.parse({ server: linkBase, token: TEST_TOKEN, name: 'remote', reconnectInitialMs: 50, reconnectMaxMs: 200, storeRetryMs: 50 });
       const running = await startRemoteDaemon({ config: { ...config, ...overrides, dataDir }, log });
       daemons.push(running);
@@ -81,6 +84,7 @@ export async function startHostsServer(options: HostsServerOptions = {}): Promis
       await route.close();
       await new Promise<void>((resolve) => linkServer.close(() => resolve()));
       await t.close();
+      await Promise.all(madeDataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
     },
   };
 }

@@ -1,11 +1,9 @@
 import { expect } from 'chai';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { eventually } from '../helpers/serverEventually';
 import { agentStart, assistantStart, textDelta } from '../helpers/serverFrames';
 import { rpc } from '../helpers/serverHarness';
 import { startHostsServer, type HostsServer } from '../helpers/hostsServer';
+import { suiteTempDirs } from '../helpers/tempDirs';
 
 const LIMIT = 64 * 1024;
 
@@ -17,11 +15,13 @@ describe("link: batches kept within the server's frame limit", () => {
     s = await startHostsServer({ maxPayloadBytes: LIMIT });
     const { hostId } = await s.daemon();
     await eventually(async () => ((await s.json('/hosts')).find((h: { id: string; online: boolean }) => h.id === hostId && h.online) ? true : undefined), 'online');
-    const folder = await mkdtemp(path.join(os.tmpdir(), 'ats-frame-limit-'));
+    const folder = await tempDir('ats-frame-limit-');
     const project = await s.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId } } });
     threadId = (await s.json('/threads', { body: { projectId: project.id, provider: 'pi', model: 'fake/model', title: 't' } })).id;
   });
   after(() => s.closeAll());
+
+  const tempDir = suiteTempDirs();
 
   it('splits a group commit bigger than the limit into batches that fit: all stored, in order, gapless', async () => {
     const socket = await s.intake();

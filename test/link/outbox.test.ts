@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { appendFile, mkdtemp, readFile } from 'node:fs/promises';
-import os from 'node:os';
+import { appendFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { openOutbox, OUTBOX_FILE_NAME } from '../../src/link/outbox';
 import type { AppendBatch } from '../../src/protocol/daemonLink';
+import { suiteTempDirs } from '../helpers/tempDirs';
 
 const batch = (batchId: string): AppendBatch => ({
   batchId,
@@ -12,8 +12,10 @@ const batch = (batchId: string): AppendBatch => ({
 });
 
 describe('link: the daemon outbox of unacked batches', () => {
+  const tempDir = suiteTempDirs();
+
   it('keeps unacked batches across a reopen (a daemon restart), oldest first, and forgets acked ones', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'ats-outbox-'));
+    const dir = await tempDir('ats-outbox-');
     const outbox = await openOutbox(dir);
     outbox.add(batch('b1'));
     outbox.add(batch('b2'));
@@ -23,7 +25,7 @@ describe('link: the daemon outbox of unacked batches', () => {
   });
 
   it('ignores a line torn by a crash mid-write and empties the file once nothing is pending', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'ats-outbox-'));
+    const dir = await tempDir('ats-outbox-');
     const outbox = await openOutbox(dir);
     outbox.add(batch('b1'));
     await appendFile(path.join(dir, OUTBOX_FILE_NAME), '{"add": {"batchId": "b2", "eve');

@@ -1,13 +1,11 @@
 import { expect } from 'chai';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type WebSocket from 'ws';
 import { eventually } from '../helpers/serverEventually';
 import { collectAnswers, deltasOf, openTurn, streamDeltas } from '../helpers/hostsIntake';
 import { startLinkProxy, type LinkProxy } from '../helpers/hostsProxy';
 import { startHostsServer, type HostsServer } from '../helpers/hostsServer';
 import { gateStore, type StoreGate } from '../helpers/hostsStoreGate';
+import { suiteTempDirs } from '../helpers/tempDirs';
 
 describe('link: drops, re-sends and heartbeats (real sockets through a TCP proxy)', () => {
   let s: HostsServer;
@@ -29,7 +27,7 @@ describe('link: drops, re-sends and heartbeats (real sockets through a TCP proxy
     s = await startHostsServer({ heartbeatMs: 100, wrapStore: (store) => (gate = gateStore(store)).store });
     proxy = await startLinkProxy(s.gatedLinkBase);
     hostId = (await s.daemon({ server: proxy.url, heartbeatMs: 100 })).hostId;
-    folder = await mkdtemp(path.join(os.tmpdir(), 'ats-reconnect-'));
+    folder = await tempDir('ats-reconnect-');
     await online(true);
   });
   beforeEach(async () => (socket = await s.intake()));
@@ -73,6 +71,8 @@ describe('link: drops, re-sends and heartbeats (real sockets through a TCP proxy
       expect(deltas.length).to.be.at.least(acked);
     });
   }
+
+  const tempDir = suiteTempDirs();
 
   it('notices a frozen link through heartbeats (both sides), marks the host offline and relinks when it thaws', async () => {
     proxy.freeze();

@@ -1,7 +1,4 @@
 import { expect } from 'chai';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { lastValueFrom, from } from 'rxjs';
 import type { JsonRpcResponse } from '../../src/protocol/jsonRpc';
 import type { DaemonLinkClient } from '../../src/link/daemonLinkClient';
@@ -10,6 +7,7 @@ import { LINK_METHOD } from '../../src/protocol/daemonLink';
 import { openOutbox } from '../../src/link/outbox';
 import { createRemoteEventStore } from '../../src/link/remoteEventStore';
 import { LinkProtocolError } from '../../src/link/rpcPeer';
+import { suiteTempDirs } from '../helpers/tempDirs';
 
 /** A link that hands every request to `answer`, which may throw as a peer's bad answer would. */
 function scriptedLink(answer: (method: string, params: unknown) => JsonRpcResponse): DaemonLinkClient & { requests: { method: string; params: unknown }[] } {
@@ -32,8 +30,10 @@ function scriptedLink(answer: (method: string, params: unknown) => JsonRpcRespon
 const event = { threadId: 'thr_a', type: 'turn/started' as const, turnId: 't1', scope: { kind: 'turn' as const, turnId: 't1' }, data: { providerThreadId: 'thr_a', origin: 'client' as const } };
 
 describe('link: the remote daemon event store', () => {
+  const tempDir = suiteTempDirs();
+
   it('sends a batch as the text it journaled and answers with the stored rows', async () => {
-    const outbox = await openOutbox(await mkdtemp(path.join(os.tmpdir(), 'ats-remote-store-')));
+    const outbox = await openOutbox(await tempDir('ats-remote-store-'));
     const link = scriptedLink((method, params) => {
       if (method === LINK_METHOD.lastSeq) return { jsonrpc: '2.0', id: 1, result: { lastSeq: 4 } };
       const batch = JSON.parse((params as JsonText).text);
@@ -49,7 +49,7 @@ describe('link: the remote daemon event store', () => {
   });
 
   it('asks again after an answer that is not JSON-RPC, keeping the batch journaled until a real answer comes', async () => {
-    const outbox = await openOutbox(await mkdtemp(path.join(os.tmpdir(), 'ats-remote-store-')));
+    const outbox = await openOutbox(await tempDir('ats-remote-store-'));
     const logs: string[] = [];
     let appends = 0;
     const pendingWhileAsked: number[] = [];

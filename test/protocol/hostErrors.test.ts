@@ -1,10 +1,8 @@
 import { expect } from 'chai';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { eventually } from '../helpers/serverEventually';
 import { startLinkProxy, type LinkProxy } from '../helpers/hostsProxy';
 import { startHostsServer, type HostsServer } from '../helpers/hostsServer';
+import { suiteTempDirs } from '../helpers/tempDirs';
 
 describe('link: a remote host that does not answer (504) or is gone (502)', () => {
   let s: HostsServer;
@@ -21,13 +19,15 @@ describe('link: a remote host that does not answer (504) or is gone (502)', () =
     proxy = await startLinkProxy(s.linkBase);
     hostId = (await s.daemon({ server: proxy.url })).hostId;
     await online(true);
-    const folder = await mkdtemp(path.join(os.tmpdir(), 'ats-host-errors-'));
+    const folder = await tempDir('ats-host-errors-');
     projectId = (await s.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId } } })).id;
   });
   after(async () => {
     await s.closeAll();
     await proxy.close();
   });
+
+  const tempDir = suiteTempDirs();
 
   it('answers 504 host_timeout when the host does not answer within hostCommandTimeoutMs', async () => {
     proxy.freeze();

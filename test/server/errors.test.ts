@@ -1,10 +1,9 @@
 import { expect } from 'chai';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { connectInProcess } from '../../src/link/inProcessLink';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/protocol/protocolVersion';
 import { startTestServer, type TestServer } from '../helpers/serverHarness';
+import { suiteTempDirs } from '../helpers/tempDirs';
 
 /** Every error body: problem+json, a stable code, the status repeated, and never a stack trace. */
 async function expectProblem(response: Response, status: number, code: string): Promise<any> {
@@ -25,10 +24,12 @@ describe('server: bad input and security', () => {
 
   before(async () => {
     t = await startTestServer({ config: { maxBodyBytes: 1024 } });
-    const folder = await mkdtemp(path.join(os.tmpdir(), 'ats-errors-'));
+    const folder = await tempDir('ats-errors-');
     projectId = (await t.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId: t.server.hostId } } })).id;
   });
   after(() => t.close());
+
+  const tempDir = suiteTempDirs();
 
   it('answers 401 problem+json on every route without a bearer token, except /health', async () => {
     const routes: [string, string][] = [
@@ -135,7 +136,7 @@ describe('server: bad input and security', () => {
 
   it('answers 502 host_offline when the host is not connected, and lists it offline', async () => {
     const other = await startTestServer();
-    const folder = await mkdtemp(path.join(os.tmpdir(), 'ats-offline-'));
+    const folder = await tempDir('ats-offline-');
     const project = await other.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId: other.server.hostId } } });
     const thread = await other.json('/threads', { body: { projectId: project.id, provider: 'pi', model: 'm', title: 't' } });
     await other.server.hosts.closeAll();

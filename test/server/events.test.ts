@@ -1,13 +1,11 @@
 import { expect } from 'chai';
 import { once } from 'node:events';
-import { mkdtemp } from 'node:fs/promises';
 import type { Socket } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import type WebSocket from 'ws';
 import { agentStart, assistantStart, textDelta } from '../helpers/serverFrames';
 import { openSse, openStalledSse, type StalledSseClient } from '../helpers/serverSse';
 import { projectWithThread, rpc, startTestServer, type TestServer } from '../helpers/serverHarness';
+import { suiteTempDirs } from '../helpers/tempDirs';
 
 describe('server: reading thread events (page cursor and SSE)', () => {
   let t: TestServer;
@@ -16,7 +14,7 @@ describe('server: reading thread events (page cursor and SSE)', () => {
 
   /** A thread whose turn is open and has streamed `count` deltas: seqs 1 (turn/started), 2 (item/started), then deltas. */
   async function threadWithRows(deltas: number): Promise<string> {
-    const folder = await mkdtemp(path.join(os.tmpdir(), 'ats-events-'));
+    const folder = await tempDir('ats-events-');
     const threadId = (await projectWithThread(t, folder)).thread.id;
     await rpc(socket, agentStart(threadId, nextId++));
     await rpc(socket, assistantStart(threadId, nextId++));
@@ -44,7 +42,7 @@ describe('server: reading thread events (page cursor and SSE)', () => {
 
   /** A thread on another server whose turn is open: seqs 1 and 2 are stored. */
   async function openThreadOn(on: TestServer, writer: WebSocket): Promise<string> {
-    const folder = await mkdtemp(path.join(os.tmpdir(), 'ats-events-other-'));
+    const folder = await tempDir('ats-events-other-');
     const threadId = (await projectWithThread(on, folder)).thread.id;
     await rpc(writer, agentStart(threadId, nextId++));
     await rpc(writer, assistantStart(threadId, nextId++));
@@ -67,6 +65,8 @@ describe('server: reading thread events (page cursor and SSE)', () => {
     socket.close();
     await t.close();
   });
+
+  const tempDir = suiteTempDirs();
 
   it('pages by cursor: afterSeq + limit never skip or repeat a seq', async () => {
     const threadId = await threadWithRows(10);
@@ -219,7 +219,7 @@ describe('server: reading thread events (page cursor and SSE)', () => {
 
   it('SSE: shutting the server down ends open streams instead of hanging on them', async () => {
     const other = await startTestServer();
-    const folder = await mkdtemp(path.join(os.tmpdir(), 'ats-events-close-'));
+    const folder = await tempDir('ats-events-close-');
     const threadId = (await projectWithThread(other, folder)).thread.id;
     const response = await fetch(`${other.server.url}/api/v1/threads/${threadId}/events/stream`, { headers: { authorization: `Bearer ${other.server.token}` } });
     const ended = (async () => {

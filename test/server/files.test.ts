@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/serverHarness';
+import { suiteTempDirs } from '../helpers/tempDirs';
 
 describe('server: POST /files/read only inside registered roots', () => {
   let t: TestServer;
@@ -19,7 +19,7 @@ describe('server: POST /files/read only inside registered roots', () => {
 
   before(async () => {
     t = await startTestServer();
-    const base = await mkdtemp(path.join(os.tmpdir(), 'ats-files-'));
+    const base = await tempDir('ats-files-');
     root = path.join(base, 'project');
     outside = path.join(base, 'secret.txt');
     await mkdir(path.join(root, 'docs'), { recursive: true });
@@ -31,6 +31,8 @@ describe('server: POST /files/read only inside registered roots', () => {
     await t.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: root, hostId: t.server.hostId } } });
   });
   after(() => t.close());
+
+  const tempDir = suiteTempDirs();
 
   it('reads a file inside a project root (spec 2.8: content, sizeBytes, sha256)', async () => {
     const result = await t.json('/files/read', { body: { hostId: t.server.hostId, path: path.join(root, 'docs', 'a.md') } });

@@ -1,11 +1,9 @@
 import { expect } from 'chai';
-import { mkdtemp } from 'node:fs/promises';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import WebSocket from 'ws';
 import { agentEnd, agentStart, assistantStart, sdk, textDelta } from '../helpers/serverFrames';
 import { projectWithThread, rpc, startTestServer, type TestServer } from '../helpers/serverHarness';
+import { suiteTempDirs } from '../helpers/tempDirs';
 
 describe('server: agent intake over WebSocket', () => {
   let t: TestServer;
@@ -14,12 +12,14 @@ describe('server: agent intake over WebSocket', () => {
 
   before(async () => {
     t = await startTestServer({ config: { intakeMaxPayloadBytes: 64 * 1024, wsHeartbeatMs: 200, intakeMaxInFlight: 8 } });
-    const folder = await mkdtemp(path.join(os.tmpdir(), 'ats-intake-'));
+    const folder = await tempDir('ats-intake-');
     threadId = (await projectWithThread(t, folder)).thread.id;
   });
   beforeEach(async () => (socket = await t.intake()));
   afterEach(() => socket.close());
   after(() => t.close());
+
+  const tempDir = suiteTempDirs();
 
   it('answers a request after its rows are stored, listing their seqs (E1, E2 through the daemon pipeline)', async () => {
     const started = await rpc(socket, agentStart(threadId, 1));
@@ -43,7 +43,7 @@ describe('server: agent intake over WebSocket', () => {
   });
 
   it('keeps the send order of many frames sent back to back: rows in that order, seqs gapless', async () => {
-    const folder = await mkdtemp(path.join(os.tmpdir(), 'ats-intake-order-'));
+    const folder = await tempDir('ats-intake-order-');
     const ordered = (await projectWithThread(t, folder)).thread.id;
     socket.send(JSON.stringify(agentStart(ordered)));
     socket.send(JSON.stringify(assistantStart(ordered)));

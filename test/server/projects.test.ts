@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/protocol/protocolVersion';
 import { startTestServer, type TestServer } from '../helpers/serverHarness';
+import { suiteTempDirs } from '../helpers/tempDirs';
 
 describe('server: hosts, projects, environments and their paths', () => {
   let t: TestServer;
@@ -11,7 +11,7 @@ describe('server: hosts, projects, environments and their paths', () => {
 
   before(async () => {
     t = await startTestServer();
-    root = await mkdtemp(path.join(os.tmpdir(), 'ats-projects-'));
+    root = await tempDir('ats-projects-');
     await mkdir(path.join(root, '.github', 'workflows'), { recursive: true });
     await writeFile(path.join(root, '.github', 'workflows', 'ci.yml'), 'on: push\n');
     await mkdir(path.join(root, 'src'));
@@ -19,6 +19,8 @@ describe('server: hosts, projects, environments and their paths', () => {
     await writeFile(path.join(root, 'README.md'), '# demo\n');
   });
   after(() => t.close());
+
+  const tempDir = suiteTempDirs();
 
   it('lists the embedded host at once: host_ id, online, protocol version, last seen', async () => {
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -1,10 +1,9 @@
 import { expect } from 'chai';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { agentEnd, agentStart, sdk } from '../helpers/serverFrames';
 import { fakeProvider } from '../helpers/serverFakeProvider';
 import { rpc, startTestServer, type TestServer } from '../helpers/serverHarness';
+import { suiteTempDirs } from '../helpers/tempDirs';
 
 describe('server: threads', () => {
   let t: TestServer;
@@ -25,10 +24,12 @@ describe('server: threads', () => {
 
   before(async () => {
     t = await startTestServer({ providers: [provider] });
-    folder = await mkdtemp(path.join(os.tmpdir(), 'ats-threads-'));
+    folder = await tempDir('ats-threads-');
     projectId = (await t.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId: t.server.hostId } } })).id;
   });
   after(() => t.close());
+
+  const tempDir = suiteTempDirs();
 
   it('creates a thread (thr_ id) in the project environment, idle, with runtime (spec 2.4)', async () => {
     const thread = await t.json('/threads', { body: { projectId, provider: 'fake', model: 'fake/model', title: 'first', permissionMode: 'accept-edits' } });

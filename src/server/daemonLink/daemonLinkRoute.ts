@@ -6,11 +6,14 @@ import { hasBearer } from '../http/authMiddleware';
 import type { HostDirectory } from '../hosts/hostDirectory';
 import type { UpgradeRoute } from '../http/upgrades';
 import { startWsHeartbeat } from '../http/wsHeartbeat';
+import { closeGoingAway } from '../http/closeGoingAway';
 import type { EventStore } from '../../store/eventStore';
 import { createLinkStoreHandler } from './linkStoreHandler';
 import { DAEMON_LINK_PATH, LINK_CLOSE, LINK_METHOD, LinkHelloParamsSchema, type LinkHelloResult } from '../../protocol/daemonLink';
 import { createRpcPeer } from '../../link/rpcPeer';
 import { wsHostLink } from './wsHostLink';
+import { DUPLICATE_PROBE_MS } from './answersPing';
+import { createHostIdClaims } from './hostIdClaims';
 
 export { DAEMON_LINK_PATH };
 
@@ -29,18 +32,26 @@ export interface DaemonLinkOptions {
   /** A socket that has not said hello by then is closed (4002). */
   helloTimeoutMs: number;
   maxPayloadBytes: number;
+  /** Wait for a linked host's ping answer before a hello with its id is refused (DUPLICATE_PROBE_MS). */
+  duplicateProbeMs?: number;
 }
+
+/** Short: a close reason holds at most 123 bytes. The server's log names the host and both addresses. */
+const DUPLICATE_REASON = 'this host id is already connected; a copied daemon data dir needs a new identity';
 
 /**
  * `ws://HOST:PORT/api/v1/daemon`: remote host daemons connect out to the server here. The first request must
- * be `link.hello`; a different protocol version is closed with 4001 and a reason naming both versions. After
- * it the host is attached to the directory (so host commands route to this socket) and its `store.*`
- * requests are served one at a time, in the order they came, so a read sees the link's earlier appends.
+ * be `link.hello`; a different protocol version is closed with 4001 and a reason naming both versions. A
+ * host id that is online already (the embedded host's, or a linked daemon's that still answers a ping) is
+ * closed with 4005 and the first link keeps it. After the hello the host is attached to the directory (so
+ * host commands route to this socket) and its `store.*` requests are served one at a time, in the order
+ * they came, so a read sees the link's earlier appends.
  */
 export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkOptions): UpgradeRoute & { close(): Promise<void> } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes });
   const stopHeartbeat = startWsHeartbeat(wss, options.heartbeatMs);
   const storeHandler = createLinkStoreHandler(deps.store);
+  const claims = createHostIdClaims(deps.hosts, options.duplicateProbeMs ?? DUPLICATE_PROBE_MS);
 
   wss.on('connection', (socket: WebSocket, req: IncomingMessage) => {
     const from = req.socket.remoteAddress ?? 'unknown';
@@ -64,8 +75,25 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
         return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, reason) };
       }
       clearTimeout(helloTimer);
+      const claim = await claims.claim(daemonHello.hostId);
+      if ('refused' in claim) {
+        deps.log(`daemon link from ${from} (${daemonHello.hostId}, ${daemonHello.name}) refused: host ${daemonHello.hostId} is already online: ${claim.refused}`);
+        socket.close(LINK_CLOSE.duplicateHost, DUPLICATE_REASON);
+        return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, DUPLICATE_REASON) };
+      }
+      // Gone while another link was probed: attaching it would list a host whose close has already passed.
+      if (socket.readyState !== socket.OPEN) {
+        claim.settle();
+        return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'the link closed during its hello') };
+      }
       const link = wsHostLink(peer, daemonHello, options.hostCommandTimeoutMs);
-      await deps.hosts.attach(link);
+      try {
+        await deps.hosts.attach(link);
+        claim.settle({ socket, from });
+      } catch (error) {
+        claim.settle();
+        throw error;
+      }
       hostId = daemonHello.hostId;
       deps.log(`host ${hostId} (${daemonHello.name}, ${daemonHello.platform}) connected from ${from}`);
       const result: LinkHelloResult = { protocolVersion: HOST_DAEMON_PROTOCOL_VERSION, heartbeatMs: options.heartbeatMs, maxPayloadBytes: options.maxPayloadBytes };
@@ -101,11 +129,8 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
     handle: (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)),
     async close() {
       stopHeartbeat();
-      for (const socket of wss.clients) socket.close(LINK_CLOSE.serverClosing, 'the server is shutting down');
-      const gone = new Promise<void>((resolve) => wss.close(() => resolve()));
-      const timer = setTimeout(() => wss.clients.forEach((socket) => socket.terminate()), 1000);
-      await gone;
-      clearTimeout(timer);
+      // 1001, not an application code: any WebSocket client knows "going away", and a daemon redials after it.
+      await closeGoingAway(wss, 'the server is shutting down');
     },
   };
 }

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Middleware } from 'koa';
 import { Problem } from './problem';
@@ -20,8 +20,17 @@ export function authMiddleware(token: string): Middleware {
 /** Shared with the WebSocket upgrades, which never pass through Koa. Constant-time so timing leaks nothing. */
 export function hasBearer(headers: IncomingHttpHeaders, token: string): boolean {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '');
-  if (!match) return false;
-  const given = Buffer.from(match[1]!);
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return match !== null && sameSecret(match[1]!, token);
+}
+
+/**
+ * Compares fixed-length digests, not the strings: an early return on a length mismatch would tell a prober
+ * the token's length, and timingSafeEqual itself throws on buffers of different lengths.
+ */
+export function sameSecret(given: string, expected: string): boolean {
+  return timingSafeEqual(sha256(given), sha256(expected));
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
 }

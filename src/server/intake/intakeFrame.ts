@@ -4,6 +4,7 @@ import { type JsonRpcResponse, issuesAt, JSON_RPC_ERROR, JsonRpcEnvelopeSchema, 
 import { parsePromptSignalMethod, SDK_MESSAGE_METHOD } from '../../protocol/signals';
 import type { Registry } from '../../registry/registry';
 import type { HostDirectory } from '../hosts/hostDirectory';
+import { INTAKE_MAX_DEPTH, nestsDeeperThan } from './frameDepth';
 
 /** Intake-specific JSON-RPC codes (server range): the thread's host is not connected / did not answer. */
 export const INTAKE_ERROR = { hostOffline: -32001, hostTimeout: -32002 } as const;
@@ -47,6 +48,11 @@ export async function dispatchIntakeFrame(deps: IntakeDeps, text: string): Promi
   const notification = envelope.data.id === undefined;
   const id = envelope.data.id ?? null;
   const refuse = (error: JsonRpcError) => answered(failure(id, error), notification);
+  // Refused here, the same for every host: deeper, the embedded link's copy and the remote link's send both
+  // overflow the stack, and the sender would hear "host offline" or "internal error" for a bad frame.
+  if (nestsDeeperThan(text, INTAKE_MAX_DEPTH)) {
+    return refuse(jsonRpcError(JSON_RPC_ERROR.invalidRequest, `invalid request: the frame nests arrays and objects deeper than ${INTAKE_MAX_DEPTH} levels`));
+  }
   try {
     const { method } = envelope.data;
     if (method !== SDK_MESSAGE_METHOD && !parsePromptSignalMethod(method)) {

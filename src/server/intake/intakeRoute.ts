@@ -3,6 +3,7 @@ import type { JsonRpcResponse } from '../../protocol/jsonRpc';
 import { hasBearer } from '../http/authMiddleware';
 import type { UpgradeRoute } from '../http/upgrades';
 import { startWsHeartbeat } from '../http/wsHeartbeat';
+import { closeGoingAway } from '../http/closeGoingAway';
 import { dispatchIntakeFrame, type IntakeDeps } from './intakeFrame';
 
 export const INTAKE_PATH = '/api/v1/intake';
@@ -52,8 +53,7 @@ export function createIntakeRoute(deps: IntakeDeps, options: IntakeOptions): Upg
     handle: (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)),
     async close() {
       stopHeartbeat();
-      for (const socket of wss.clients) socket.terminate();
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await closeGoingAway(wss, 'the server is shutting down');
     },
   };
 }

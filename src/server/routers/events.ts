@@ -5,18 +5,17 @@ import { mustGet } from '../http/lookups';
 import { parseInput } from '../http/parseInput';
 import { streamSse } from '../sse/sseResponse';
 import { threadRowsFrom } from '../sse/threadRowsFrom';
-
-const seqParam = z.coerce.number().int().nonnegative();
+import { decimalParam } from './decimalParam';
 
 /** Events of a thread: a page by cursor, or a live SSE stream from a cursor. */
 export function eventsRouter(deps: AppDeps): Router {
   const router = new Router();
   const { eventsPageDefault, eventsPageMax, sseHeartbeatMs, sseMaxBufferedBytes, sseStallMs } = deps.config;
   const PageQuerySchema = z.strictObject({
-    afterSeq: seqParam.default(0),
-    limit: z.coerce.number().int().min(1).max(eventsPageMax).default(eventsPageDefault),
+    afterSeq: decimalParam.default(0),
+    limit: decimalParam.pipe(z.number().min(1).max(eventsPageMax)).default(eventsPageDefault),
   });
-  const StreamQuerySchema = z.strictObject({ afterSeq: seqParam.optional() });
+  const StreamQuerySchema = z.strictObject({ afterSeq: decimalParam.optional() });
 
   router.get('/threads/:id/events', async (ctx) => {
     const query = parseInput(PageQuerySchema, ctx.query, 'query');
@@ -28,7 +27,7 @@ export function eventsRouter(deps: AppDeps): Router {
     const query = parseInput(StreamQuerySchema, ctx.query, 'query');
     // A browser reconnecting sends Last-Event-ID with the URL it first opened; the header is the newer cursor.
     const lastEventId = ctx.get('last-event-id');
-    const afterSeq = lastEventId ? parseInput(seqParam, lastEventId, 'query') : (query.afterSeq ?? 0);
+    const afterSeq = lastEventId ? parseInput(decimalParam, lastEventId, 'query') : (query.afterSeq ?? 0);
     const thread = await mustGet(deps.registry.threads, ctx.params.id!, 'thread');
     const source = { store: deps.store, live$: deps.hub.rowsOf$(thread.id), pageSize: eventsPageMax };
     ctx.respond = false;

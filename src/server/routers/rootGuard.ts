@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Registry } from '../../registry/registry';
 import type { HostDirectory } from '../hosts/hostDirectory';
 import { Problem } from '../http/problem';
+import { pathTooLong } from '../../protocol/hostFiles';
 
 /**
  * The filter `host.read_file` lacks (spec part 4: "no dot or name filter"): a path is served only when it
@@ -10,6 +11,7 @@ import { Problem } from '../http/problem';
  */
 export async function guardPathInRoots(deps: { registry: Registry; hosts: HostDirectory }, hostId: string, requested: string): Promise<string> {
   if (requested.includes('\0')) throw new Problem(400, 'invalid_path', 'the path contains a NUL byte');
+  refuseLongPath(requested);
   if (!path.posix.isAbsolute(requested)) throw new Problem(400, 'invalid_path', 'the path must be absolute');
   if (requested.split('/').includes('..')) throw outside(requested);
   const roots = await rootsOf(deps.registry, hostId);
@@ -21,6 +23,12 @@ export async function guardPathInRoots(deps: { registry: Registry; hosts: HostDi
     if (isInside(realRoot.realPath, target.realPath)) return target.realPath;
   }
   throw outside(requested);
+}
+
+/** The host would refuse it too (`invalid_params`): said here before the roots are read, with the same code. */
+export function refuseLongPath(requested: string): void {
+  const reason = pathTooLong(requested);
+  if (reason) throw new Problem(400, 'invalid_params', `the path ${reason}`);
 }
 
 async function rootsOf(registry: Registry, hostId: string): Promise<string[]> {

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../../src/protocol/protocolVersion';
@@ -8,6 +7,7 @@ import { agentEnd, agentStart, assistantStart, textDelta } from '../../helpers/s
 import { rpc, TEST_TOKEN } from '../../helpers/serverHarness';
 import { eventually } from '../../helpers/serverEventually';
 import { startHostsServer, type HostsServer } from '../../helpers/hostsServer';
+import { suiteTempDirs } from '../../helpers/tempDirs';
 
 describe('link: a remote daemon over /api/v1/daemon (both ends in one process)', () => {
   let s: HostsServer;
@@ -17,11 +17,13 @@ describe('link: a remote daemon over /api/v1/daemon (both ends in one process)',
   before(async () => {
     s = await startHostsServer();
     hostId = (await s.daemon()).hostId;
-    folder = await mkdtemp(path.join(os.tmpdir(), 'ats-link-root-'));
+    folder = await tempDir('ats-link-root-');
     await writeFile(path.join(folder, 'remote-only.txt'), 'hello from the remote host\n');
     await eventually(async () => ((await s.json('/hosts')).find((h: any) => h.id === hostId && h.online) ? true : undefined), 'remote host online');
   });
   after(() => s.closeAll());
+
+  const tempDir = suiteTempDirs();
 
   it('lists the remote host online with its protocol version after its hello', async () => {
     const host = (await s.json('/hosts')).find((h: any) => h.id === hostId);

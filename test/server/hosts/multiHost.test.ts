@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type WebSocket from 'ws';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../../src/protocol/protocolVersion';
@@ -12,6 +11,7 @@ import { gateStore, type StoreGate } from '../../helpers/hostsStoreGate';
 import { eventually } from '../../helpers/serverEventually';
 import { agentEnd, agentStart } from '../../helpers/serverFrames';
 import { rpc, TEST_TOKEN } from '../../helpers/serverHarness';
+import { suiteTempDirs } from '../../helpers/tempDirs';
 
 const GRACE_MS = 30_000;
 
@@ -39,8 +39,8 @@ describe('hosts: a server and two daemon processes on loopback (npm run daemon)'
     s = await startHostsServer({ graceMs: GRACE_MS, heartbeatMs: 200, wrapStore: (store) => (gate = gateStore(store)).store });
     proxy = await startLinkProxy(s.linkBase);
     for (const name of ['a', 'b'] as const) {
-      roots[name] = await mkdtemp(path.join(os.tmpdir(), `ats-host-${name}-root-`));
-      dataDirs[name] = await mkdtemp(path.join(os.tmpdir(), `ats-host-${name}-data-`));
+      roots[name] = await tempDir(`ats-host-${name}-root-`);
+      dataDirs[name] = await tempDir(`ats-host-${name}-data-`);
       await writeFile(path.join(roots[name], `only-on-${name}.txt`), `file of host ${name}\n`);
     }
     // Host a dials through the proxy so a test can cut its network; host b dials the server directly.
@@ -59,6 +59,8 @@ describe('hosts: a server and two daemon processes on loopback (npm run daemon)'
     await proxy.close();
     await s.closeAll();
   });
+
+  const tempDir = suiteTempDirs();
 
   it('lists both hosts online with their names and last-seen times; paths routes reach the right host', async () => {
     const hosts = await s.json('/hosts');
@@ -135,7 +137,7 @@ describe('hosts: a server and two daemon processes on loopback (npm run daemon)'
   });
 
   it('refuses a daemon of another protocol version: it exits with a message naming both versions', async () => {
-    const other = await runDaemon('a', s.linkBase, ['--data-dir', await mkdtemp(path.join(os.tmpdir(), 'ats-host-old-')), '--protocol-version', String(HOST_DAEMON_PROTOCOL_VERSION + 1)]);
+    const other = await runDaemon('a', s.linkBase, ['--data-dir', await tempDir('ats-host-old-'), '--protocol-version', String(HOST_DAEMON_PROTOCOL_VERSION + 1)]);
     expect(await other.exited).to.equal(2);
     expect(other.stderr()).to.contain(`host daemon protocol ${HOST_DAEMON_PROTOCOL_VERSION + 1} is not the server's ${HOST_DAEMON_PROTOCOL_VERSION}`);
     expect((await s.json('/hosts')).map((h: { id: string }) => h.id)).not.to.include(other.hostId);
@@ -143,7 +145,7 @@ describe('hosts: a server and two daemon processes on loopback (npm run daemon)'
 
   it('refuses a wrong token: the daemon exits with the 401, the server logs it and lists no new host', async () => {
     const before = (await s.json('/hosts')).length;
-    const intruder = await runDaemon('a', s.linkBase, ['--data-dir', await mkdtemp(path.join(os.tmpdir(), 'ats-host-bad-')), '--token', 'wrong-token-0123456789abcdef']);
+    const intruder = await runDaemon('a', s.linkBase, ['--data-dir', await tempDir('ats-host-bad-'), '--token', 'wrong-token-0123456789abcdef']);
     expect(await intruder.exited).to.equal(2);
     expect(intruder.stderr()).to.contain('refused the token (HTTP 401)');
     expect(s.logs.some((line) => line.includes('wrong or missing token'))).to.equal(true);

@@ -1,12 +1,10 @@
 import { expect } from 'chai';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { agentStart, textDelta } from '../../helpers/serverFrames';
 import { rpc } from '../../helpers/serverHarness';
 import { eventually } from '../../helpers/serverEventually';
 import { startLinkProxy, type LinkProxy } from '../../helpers/hostsProxy';
 import { startHostsServer, type HostsServer } from '../../helpers/hostsServer';
+import { suiteTempDirs } from '../../helpers/tempDirs';
 
 const GRACE_MS = 400;
 
@@ -24,7 +22,7 @@ describe('hosts: a thread whose host stays away past the reconnect grace (spec 2
     proxy = await startLinkProxy(s.linkBase);
     hostId = (await s.daemon({ server: proxy.url })).hostId;
     await online(true);
-    const folder = await mkdtemp(path.join(os.tmpdir(), 'ats-grace-'));
+    const folder = await tempDir('ats-grace-');
     const project = await s.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId } } });
     threadId = (await s.json('/threads', { body: { projectId: project.id, provider: 'pi', model: 'fake/model', title: 't' } })).id;
   });
@@ -32,6 +30,8 @@ describe('hosts: a thread whose host stays away past the reconnect grace (spec 2
     await s.closeAll();
     await proxy.close();
   });
+
+  const tempDir = suiteTempDirs();
 
   it('goes host-reconnecting, then waiting-for-host once the grace ran out, then idle again when the host returns', async () => {
     expect((await s.json(`/threads/${threadId}`)).runtime).to.deep.equal({ displayStatus: 'idle', hostReconnectGraceExpiresAt: null });
