@@ -1,28 +1,13 @@
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createIsolatedPiProvider } from '../../../src/daemon/providerFactories';
 import type { AgentThread } from '../../../src/daemon/providers/agentProvider';
 import { scriptByPrompt, startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../../helpers/fakeModelServer';
 import { createFrameLog, isMethod, isSdk, type FrameLog } from '../pi/frameLog';
-import { createPiSandbox, FAKE_CONTEXT_WINDOW, FAKE_MODEL, type PiSandbox, type PiSandboxOptions } from '../pi/piSandbox';
+import { createPiSandbox, FAKE_CONTEXT_WINDOW, FAKE_MODEL, TIMER_THROW_EXTENSION, type PiSandbox, type PiSandboxOptions } from '../pi/piSandbox';
 
 const text = (...chunks: string[]): ScriptedReply => ({ kind: 'text', chunks });
-
-/**
- * Throws from its own timer (not from an event handler pi would catch) once a user message says "Crash":
- * nothing can catch that, so it ends the process the agent runs in.
- */
-export const TIMER_THROW_EXTENSION = `
-export default function (pi) {
-  pi.on('message_end', (event) => {
-    const message = event.message;
-    const text = typeof message.content === 'string' ? message.content : (message.content ?? []).map((part) => part.text ?? '').join('');
-    if (message.role === 'user' && text.includes('Crash')) {
-      setTimeout(() => { throw new Error('extension timer exploded'); }, 30);
-    }
-  });
-}
-`;
 
 const SCRIPTS: Record<string, ScriptedReply[]> = {
   'Say hello': [text('Hello', ' there')],
@@ -33,7 +18,7 @@ const SCRIPTS: Record<string, ScriptedReply[]> = {
 };
 
 describe('isolated pi provider: each thread\'s agent in a process of its own (real pi SDK, fake model)', function () {
-  this.timeout(30_000);
+  this.timeout(60_000);
   let model: FakeModelServer;
   let cleanup: Array<() => Promise<void> | void>;
   let logs: string[];
@@ -122,5 +107,23 @@ describe('isolated pi provider: each thread\'s agent in a process of its own (re
     expect(readdirSync(sandbox.dataDir)).to.deep.equal(sessionFiles);
     const lastRequest = model.requests.at(-1)!;
     expect(JSON.stringify(lastRequest.messages)).to.contain('Remember me').and.contain('Noted.');
+  });
+
+  it('an agent process killed with SIGKILL mid-run: its prompt settles with "killed (SIGKILL)", and the next prompt answers', async () => {
+    const { thread, frames } = await open({ threadId: 'thr_killed' });
+    await thread.prompt('Think slowly');
+    await frames.waitFor((frame) => isSdk('message_update')(frame) && frame.params.message!.assistantMessageEvent?.type === 'text_delta');
+    // This test's only agent process: the child of this process that runs the agent entry.
+    const pids = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'agentProcessMain']).toString().trim().split('\n');
+    expect(pids).to.have.length(1);
+    process.kill(Number(pids[0]), 'SIGKILL');
+
+    const settled = await frames.waitFor(isMethod('pi/prompt/settled'));
+    expect(settled.params.error).to.deep.equal({ message: 'the agent process for this thread was killed (SIGKILL)' });
+    const before = frames.frames.length;
+    await thread.prompt('Say hello');
+    await frames.waitFor((frame) => frames.frames.indexOf(frame) >= before && isMethod('pi/prompt/settled')(frame));
+    expect(frames.frames.slice(before).filter(isSdk('message_update')).map((frame) => frame.params.message!.assistantMessageEvent)
+      .filter((event) => event.type === 'text_delta').map((event) => event.delta)).to.deep.equal(['Hello', ' there']);
   });
 });
