@@ -59,7 +59,7 @@ export function spawnAgentProcess(options: AgentProcessOptions): AgentProcess {
       case 'log':
         return log(message.message);
       case 'fatal':
-        fatal = message.message;
+        fatal ??= message.message; // the first exception is the cause; any later one happened while dying
         return;
       case 'reply':
         waiting.get(message.id)?.resolve(message.facts);
