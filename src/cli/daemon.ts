@@ -13,7 +13,7 @@ import { startRemoteDaemon } from '../daemon/startRemoteDaemon';
 async function main(): Promise<void> {
   const config = loadDaemonConfig(process.argv.slice(2), process.env);
   const log = (message: string) => console.error(message);
-  const running = await startRemoteDaemon({ config, providers: createProviders(config.agentProviders, log), log });
+  const running = await startRemoteDaemon({ config, providers: createProviders(config.agentProviders, log, config.agentIsolation), log });
   console.log(`daemon ${running.hostId} (${config.name}) linking to ${linkUrl(config.server)}; data in ${config.dataDir}`);
 
   let stopping = false;

@@ -9,7 +9,7 @@ import { startServer } from '../server/startServer';
 async function main(): Promise<void> {
   const config = loadConfig(process.argv.slice(2), process.env);
   const log = (message: string) => console.error(message);
-  const providers = createProviders(config.agentProviders, log);
+  const providers = createProviders(config.agentProviders, log, config.agentIsolation);
   const server = await startServer({ config, providers, log });
   console.log(`listening on ${server.url}`);
   console.log(server.tokenFile ? `token in ${server.tokenFile}` : 'token from ATS_TOKEN');

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { AGENT_ISOLATIONS } from '../daemon/providerFactories';
 import { AgentProvidersSettingSchema } from './agentProvidersSetting';
 import { loadSettings } from './loadSettings';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../protocol/protocolVersion';
@@ -21,6 +22,8 @@ export const DaemonConfigSchema = z.strictObject({
   dataDir: z.string().min(1).default(path.join(os.homedir(), '.agent-thread-daemon')),
   /** Agent providers this host runs, comma-separated, or `none` for intake-only threads. */
   agentProviders: AgentProvidersSettingSchema,
+  /** `process`: each thread's agent in a process of its own (a crash ends only its run); `none`: inside the daemon. */
+  agentIsolation: z.enum(AGENT_ISOLATIONS).default('process'),
   /**
    * Ping interval on the link; a link with no pong for one interval is dropped at the next tick and redialled.
    * Unset: the interval the server's hello answer names (its `wsHeartbeatMs`), so one setting serves both ends.

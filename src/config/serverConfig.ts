@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_HEARTBEAT_MS } from '../link/pingHeartbeat';
+import { AGENT_ISOLATIONS } from '../daemon/providerFactories';
 import { AgentProvidersSettingSchema } from './agentProvidersSetting';
 import { loadSettings, withAbsoluteDataDir } from './loadSettings';
 
@@ -18,6 +19,8 @@ export const ConfigSchema = z.strictObject({
   token: z.string().min(16).optional(),
   /** Agent providers of the embedded daemon, comma-separated (`pi`), or `none` for intake-only threads. */
   agentProviders: AgentProvidersSettingSchema,
+  /** `process`: each thread's agent in a process of its own (a crash ends only its run); `none`: inside the daemon. */
+  agentIsolation: z.enum(AGENT_ISOLATIONS).default('process'),
   /** Largest accepted HTTP request body (413 beyond). */
   maxBodyBytes: z.coerce.number().int().positive().default(1024 * 1024),
   /** Largest accepted WebSocket frame on the intake; a bigger frame closes only that socket (1009). */

@@ -1,14 +1,23 @@
-import { createPiProvider } from './providers/pi';
+import { isolateProvider } from './providers/isolated';
+import { createPiProvider, PI_PROVIDER_ID, piProviderModule, type PiProviderOptions } from './providers/pi';
 import type { AgentProvider } from './providers/agentProvider';
 
-type ProviderFactory = (log: (message: string) => void) => AgentProvider;
+/**
+ * Where each thread's agent runs: `process` (default) gives every thread a process of its own, so one agent's
+ * crash ends only its thread's run; `none` runs agents inside the daemon, ~10 MB instead of ~185 MB an idle
+ * thread (docs/pi.md), for a host with many threads that trusts its extensions.
+ */
+export const AGENT_ISOLATIONS = ['process', 'none'] as const;
+export type AgentIsolation = (typeof AGENT_ISOLATIONS)[number];
+
+type ProviderFactory = (log: (message: string) => void, isolation: AgentIsolation) => AgentProvider;
 
 /**
  * Every agent a daemon on this machine can run, by id: adding an agent is its folder under `providers/`
  * plus one line here. `agentProviders` in the server and daemon configs accepts exactly these keys.
  */
 const PROVIDER_FACTORIES = {
-  pi: (log) => createPiProvider({ log }),
+  pi: (log, isolation) => (isolation === 'process' ? createIsolatedPiProvider({}, log) : createPiProvider({ log })),
 } satisfies Record<string, ProviderFactory>;
 
 export type AgentProviderId = keyof typeof PROVIDER_FACTORIES;
@@ -16,9 +25,17 @@ export type AgentProviderId = keyof typeof PROVIDER_FACTORIES;
 /** The registry's ids, for `z.enum` in the configs (a non-empty tuple, as zod wants). */
 export const AGENT_PROVIDER_IDS = Object.keys(PROVIDER_FACTORIES) as [AgentProviderId, ...AgentProviderId[]];
 
-export function createProviders(ids: readonly string[], log: (message: string) => void): AgentProvider[] {
+export function createProviders(ids: readonly string[], log: (message: string) => void, isolation: AgentIsolation = 'process'): AgentProvider[] {
   return ids.map((id) => {
     if (!Object.hasOwn(PROVIDER_FACTORIES, id)) throw new Error(`unknown agent provider "${id}" (known: ${AGENT_PROVIDER_IDS.join(', ')})`);
-    return PROVIDER_FACTORIES[id as AgentProviderId](log);
+    return PROVIDER_FACTORIES[id as AgentProviderId](log, isolation);
   });
+}
+
+/**
+ * pi with each thread's agent in a process of its own (issue 12: one agent's crash ends only its thread's
+ * run). Options must survive JSON: each agent process builds its own `createPiProvider` from them.
+ */
+export function createIsolatedPiProvider(options: Omit<PiProviderOptions, 'log'>, log: (message: string) => void): AgentProvider {
+  return isolateProvider({ id: PI_PROVIDER_ID, factory: { ...piProviderModule, options: { ...options } }, log });
 }

@@ -15,6 +15,11 @@ describe('server config: flags and ATS_* env vars', () => {
     expect(config).to.deep.include({ port: 0, dataDir: '/tmp/b', host: '0.0.0.0', maxBodyBytes: 2048, agentProviders: [] });
   });
 
+  it('runs each thread\'s agent in a process of its own unless ATS_AGENT_ISOLATION=none', () => {
+    expect(loadConfig([], {}).agentIsolation).to.equal('process');
+    expect(loadConfig([], { ATS_AGENT_ISOLATION: 'none' }).agentIsolation).to.equal('none');
+  });
+
   const cases: [string[], NodeJS.ProcessEnv, RegExp][] = [
     [['--port', 'many'], {}, /--port/],
     [[], { ATS_PORT: '70000' }, /ATS_PORT/],
@@ -22,6 +27,7 @@ describe('server config: flags and ATS_* env vars', () => {
     [['--nope', '1'], {}, /unknown option --nope/],
     [['--port'], {}, /needs a value/],
     [[], { ATS_AGENT_PROVIDERS: 'claude' }, /--agent-providers/],
+    [[], { ATS_AGENT_ISOLATION: 'thread' }, /--agent-isolation \/ ATS_AGENT_ISOLATION/],
   ];
   for (const [argv, env, message] of cases) {
     it(`refuses ${JSON.stringify(argv)} ${JSON.stringify(env)} naming the setting`, () => {

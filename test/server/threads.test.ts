@@ -1,5 +1,8 @@
 import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import type { AgentProvider } from '../../src/daemon/providers/agentProvider';
 import { agentEnd, agentStart, sdk } from '../helpers/serverFrames';
 import { fakeProvider } from '../helpers/serverFakeProvider';
 import { rpc, startTestServer, type TestServer } from '../helpers/serverHarness';
@@ -137,5 +140,77 @@ describe('server: threads', () => {
     }
     expect((await t.api('/threads/thr_nope')).status).to.equal(404);
     expect((await t.api('/threads?projectId=')).status).to.equal(400);
+  });
+});
+
+describe('server: a thread whose agent cannot start or refuses its first prompt (issue 12)', () => {
+  let t: TestServer;
+  let projectId: string;
+  const NO_KEY = 'No API key for the "fake" models on this host. Add {"fake": {"type": "api_key", "key": "…"}} to ~/.pi/agent/auth.json on that host';
+  const UNKNOWN_MODEL = 'unknown model "broken/model": add it to ~/.pi/agent/models.json';
+  // `broken` never starts (unknown model); `keyless` starts but refuses every prompt, as pi does without a key.
+  const broken: AgentProvider = { id: 'broken', openThread: () => Promise.reject(new Error(UNKNOWN_MODEL)) };
+  const keyless: AgentProvider = {
+    id: 'keyless',
+    async openThread({ threadId, emit }) {
+      return {
+        providerThreadId: `session-${threadId}`,
+        async prompt() {
+          emit({ jsonrpc: '2.0', method: 'keyless/prompt/started', params: { threadId } });
+          emit({ jsonrpc: '2.0', method: 'keyless/prompt/settled', params: { threadId, error: { message: NO_KEY } } });
+          throw new Error(NO_KEY);
+        },
+        stop: async () => undefined,
+        dispose: async () => undefined,
+      };
+    },
+  };
+  const providerErrors = async (threadId: string) => {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const rows: Array<{ type: string; data: any }> = await t.json(`/threads/${threadId}/events?limit=1000`);
+      const errors = rows.filter((row) => row.type === 'provider/error');
+      if (errors.length > 0) return errors;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error('no provider/error row');
+  };
+
+  before(async () => {
+    t = await startTestServer({ providers: [broken, keyless] });
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'ats-threads-agent-'));
+    after(() => rm(folder, { recursive: true, force: true }));
+    projectId = (await t.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId: t.server.hostId } } })).id;
+  });
+  after(() => t.close());
+
+  for (const [provider, model, reason] of [
+    ['keyless', 'keyless/model', `the keyless agent refused the prompt: ${NO_KEY}`],
+    ['broken', 'broken/model', `the broken agent could not start: ${UNKNOWN_MODEL}`],
+  ] as const) {
+    it(`POST /threads with a prompt answers 201 with the thread when its agent fails (${provider}): the reason in agentError and one provider/error row`, async () => {
+      const response = await t.api('/threads', { body: { projectId, provider, model, title: 't', prompt: 'hello' } });
+      expect(response.status).to.equal(201);
+      const thread = (await response.json()) as any;
+      expect(thread.id).to.match(/^thr_/);
+      expect(response.headers.get('location')).to.equal(`/api/v1/threads/${thread.id}`);
+      expect(thread.agentError).to.deep.equal({ code: 'agent_failed', message: reason });
+      expect(thread).to.deep.include({ status: 'idle', provider, model });
+
+      const errors = await providerErrors(thread.id);
+      expect(errors.map((row) => [row.data.message, row.data.willRetry])).to.deep.equal([[reason.slice(reason.indexOf(': ') + 2), false]]);
+      expect(await t.json(`/threads/${thread.id}`)).to.include({ id: thread.id, status: 'idle' });
+      // A later prompt is a request of its own, and still says why it cannot run.
+      const again = await t.api(`/threads/${thread.id}/messages`, { body: { prompt: 'again' } });
+      expect(again.status).to.equal(502);
+      expect(((await again.json()) as any).code).to.equal('agent_failed');
+    });
+  }
+
+  it('POST /threads without a prompt whose agent cannot start: 201, and the reason is a provider/error row', async () => {
+    const response = await t.api('/threads', { body: { projectId, provider: 'broken', model: 'broken/model', title: 't' } });
+    expect(response.status).to.equal(201);
+    const thread = (await response.json()) as any;
+    expect(thread.agentError).to.equal(undefined);
+    expect((await providerErrors(thread.id)).map((row) => row.data.message)).to.deep.equal([UNKNOWN_MODEL]);
   });
 });

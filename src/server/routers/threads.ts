@@ -20,6 +20,9 @@ export const CreateThreadBodySchema = z.strictObject({
   prompt: z.string().min(1).optional(),
   permissionMode: z.string().min(1).optional(),
 });
+/** The host's refusal when the thread's agent cannot start or refuses a prompt (docs/api.md). */
+const AGENT_FAILED = 'agent_failed';
+
 export const PromptBodySchema = z.strictObject({ prompt: z.string().min(1) });
 export const ThreadsQuerySchema = z.strictObject({ projectId: z.string().min(1).optional() });
 
@@ -61,11 +64,18 @@ export function threadsRouter(deps: AppDeps): Router {
     // Opening starts the agent when the host runs its provider: providerThreadId is its session id from now on.
     const opened = await openThreadOnHost(deps, draft);
     let thread = await deps.registry.threads.insert({ ...draft, providerThreadId: opened.providerThreadId });
+    let agentError: { code: string; message: string } | undefined;
     if (body.prompt) {
-      // The thread exists even when its first prompt fails; the problem names it so the client can retry.
+      // The thread exists even when its first prompt fails. An agent that cannot run it (no key, unknown
+      // model) is the thread's state, not a failed request: 201, the reason in the body and, from the daemon,
+      // as a `provider/error` row (issue 12: the README's tour reads `.id`). Anything else names the thread.
       thread = await prompt(thread, body.prompt).then(
         (result) => result.thread,
         (error: unknown) => {
+          if (error instanceof Problem && error.code === AGENT_FAILED) {
+            agentError = { code: error.code, message: error.detail };
+            return thread;
+          }
           if (error instanceof Problem) throw new Problem(error.status, error.code, error.detail, { ...error.extensions, threadId: draft.id });
           throw error;
         },
@@ -73,7 +83,7 @@ export function threadsRouter(deps: AppDeps): Router {
     }
     ctx.status = 201;
     ctx.set('Location', `/api/v1/threads/${thread.id}`);
-    ctx.body = await viewOf(thread);
+    ctx.body = { ...(await viewOf(thread)), ...(agentError ? { agentError } : {}) };
   });
 
   router.get('/threads', async (ctx) => {

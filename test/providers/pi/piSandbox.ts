@@ -60,6 +60,22 @@ export default function (pi) {
 }
 `;
 
+/**
+ * Throws from its own timer (not from an event handler pi would catch) once a user message says "Crash":
+ * nothing can catch that, so it ends the process the agent runs in.
+ */
+export const TIMER_THROW_EXTENSION = `
+export default function (pi) {
+  pi.on('message_end', (event) => {
+    const message = event.message;
+    const text = typeof message.content === 'string' ? message.content : (message.content ?? []).map((part) => part.text ?? '').join('');
+    if (message.role === 'user' && text.includes('Crash')) {
+      setTimeout(() => { throw new Error('extension timer exploded'); }, 30);
+    }
+  });
+}
+`;
+
 /** A project extension whose `agent_end` handler is slow: pi's `prompt()` then resolves before `agent_end`. */
 export const SLOW_AGENT_END_EXTENSION = `
 export default function (pi) {

@@ -1,6 +1,8 @@
 import type { AgentProvider, AgentThread, OpenThreadOptions } from '../agentProvider';
+import { explainPiError } from './explainPiError';
 import { guardAgentFailures } from './guardAgentFailures';
 import { loadPiSdk } from './loadPiSdk';
+import { parseModelRef } from './modelRef';
 import { ensurePiOffline } from './offlineSafety';
 import { openPiSession } from './openPiSession';
 import { PI_PROVIDER_ID } from './piFrames';
@@ -32,17 +34,22 @@ export function createPiProvider(options: PiProviderOptions = {}): AgentProvider
     id: PI_PROVIDER_ID,
     async openThread(thread: OpenThreadOptions): Promise<AgentThread> {
       const sdk = await loadPiSdk();
+      const agentDir = options.agentDir ?? sdk.getAgentDir();
+      const { provider } = parseModelRef(thread.model);
+      const explainError = (error: unknown) => explainPiError(error, { agentDir, provider });
       const { session, extensionErrors } = await openPiSession(sdk, {
         cwd: thread.cwd,
         model: thread.model,
         permissionMode: thread.permissionMode,
-        agentDir: options.agentDir ?? sdk.getAgentDir(),
+        agentDir,
         sessionDir: thread.dataDir,
         resumeSessionId: thread.resumeProviderThreadId,
+      }).catch((error: unknown) => {
+        throw explainError(error);
       });
       for (const failure of extensionErrors) log(`pi extension ${failure.path} not loaded for ${thread.threadId}: ${failure.error}`);
       try {
-        return await startPiThread({ session, threadId: thread.threadId, providerId: PI_PROVIDER_ID, emit: thread.emit, log });
+        return await startPiThread({ session, threadId: thread.threadId, providerId: PI_PROVIDER_ID, emit: thread.emit, log, explainError });
       } catch (error) {
         session.dispose();
         throw error;

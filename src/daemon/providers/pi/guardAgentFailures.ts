@@ -13,7 +13,8 @@ let installed = false;
  * `--unhandled-rejections=strict` still ends the process, for whoever prefers that.
  *
  * An exception thrown synchronously from an extension's own timer is not a rejection and still ends the
- * process (resuming after `uncaughtException` is unsafe); that is the price of running pi in-process.
+ * process (resuming after `uncaughtException` is unsafe); which is why the daemon runs each thread's agent in
+ * a process of its own (providers/isolated), where this guard runs too and such a crash ends one thread's run.
  * Tested in a process of its own: test/providers/pi/piCrashContainment.test.ts.
  */
 export function guardAgentFailures(log: (message: string) => void): void {

@@ -1,2 +1,5 @@
 export { createPiProvider, type PiProviderOptions } from './createPiProvider';
 export { PI_PROVIDER_ID } from './piFrames';
+
+/** Where a process of its own finds `createPiProvider` (the isolated provider forks one per thread). */
+export const piProviderModule = { module: require.resolve('./createPiProvider'), exportName: 'createPiProvider' } as const;

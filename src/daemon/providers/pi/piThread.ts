@@ -10,6 +10,8 @@ export interface PiThreadOptions {
   providerId: string;
   emit(frame: unknown): void;
   log(message: string): void;
+  /** Says a pi error in the service's terms (explainPiError); the settle and the prompt's rejection carry it. */
+  explainError(error: unknown): Error;
 }
 
 /**
@@ -53,7 +55,9 @@ export async function startPiThread(options: PiThreadOptions): Promise<AgentThre
     let accept!: (accepted: boolean) => void;
     const acceptance = new Promise<boolean>((resolve) => (accept = resolve));
     // While a run streams, pi queues the prompt as a follow-up: it runs when the current work is done.
-    const run = session.prompt(text, { streamingBehavior: 'followUp', source: 'rpc', preflightResult: accept });
+    const run = session.prompt(text, { streamingBehavior: 'followUp', source: 'rpc', preflightResult: accept }).catch((error: unknown) => {
+      throw options.explainError(error);
+    });
     run.then(() => accept(true), () => accept(false));
     void settleWhenIdle(run).catch((error: unknown) => log(`pi thread ${threadId}: settle failed: ${String(error)}`));
     if (!(await acceptance)) await run;

@@ -1,0 +1,29 @@
+import type { AgentProvider } from '../agentProvider';
+import { openIsolatedThread } from './isolatedThread';
+import type { ProviderFactoryRef } from './providerFactoryRef';
+
+/** How long closing a thread waits for its agent process to shut its session down before killing it. */
+export const DEFAULT_AGENT_DISPOSE_TIMEOUT_MS = 10_000;
+
+export interface IsolateProviderOptions {
+  /** The provider's id, known without loading it (the `<id>/prompt/settled` prefix). */
+  id: string;
+  /** The provider each agent process builds for itself. */
+  factory: ProviderFactoryRef;
+  disposeTimeoutMs?: number;
+  log?(message: string): void;
+}
+
+/**
+ * Wraps any provider so that each thread's agent runs in a child process of its own: a crash of one agent
+ * (an extension's timer throwing, `process.exit`, running out of memory) ends that thread's run only, never
+ * the daemon or its other threads. The daemon sees the same `AgentProvider` port and the same frames.
+ */
+export function isolateProvider(options: IsolateProviderOptions): AgentProvider {
+  const log = options.log ?? ((message: string) => console.error(message));
+  const disposeTimeoutMs = options.disposeTimeoutMs ?? DEFAULT_AGENT_DISPOSE_TIMEOUT_MS;
+  return {
+    id: options.id,
+    openThread: (thread) => openIsolatedThread({ providerId: options.id, factory: options.factory, disposeTimeoutMs, log }, thread),
+  };
+}
