@@ -42,5 +42,10 @@ export const ThreadRecordSchema = z.strictObject({
   /** Known once the host opened the thread; the agent session id, or the thread id for intake-only threads. */
   providerThreadId: z.string().optional(),
   createdAt: z.string(),
+  /**
+   * Why the thread's agent last failed to run a prompt (no key, unknown model), until a prompt runs: the
+   * thread's state a client sees in `GET /threads/:id`, beside the `provider/error` row.
+   */
+  agentError: z.strictObject({ code: z.string(), message: z.string(), at: z.string() }).optional(),
 });
 export type ThreadRecord = z.infer<typeof ThreadRecordSchema>;

@@ -39,10 +39,25 @@ export function threadsRouter(deps: AppDeps): Router {
     }
   };
 
-  /** A prompt restarts an agent that failed to start before; the record keeps whichever session runs. */
+  /**
+   * A prompt restarts an agent that failed to start before; the record keeps whichever session runs, and the
+   * agent's failure until a prompt runs (`agentError`), so a client reading the thread sees why it is idle.
+   */
   const prompt = async (thread: ThreadRecord, text: string) => {
-    const result = await deps.hosts.call(thread.hostId, 'thread.prompt', { threadId: thread.id, prompt: text });
-    return { thread: await keepProviderThreadId(deps.registry, thread, result.providerThreadId), followUp: result.followUp };
+    const result = await deps.hosts.call(thread.hostId, 'thread.prompt', { threadId: thread.id, prompt: text }).catch(async (error: unknown) => {
+      if (error instanceof Problem && error.code === AGENT_FAILED) {
+        await keepAgentError(thread.id, { code: error.code, message: error.detail, at: new Date().toISOString() });
+      }
+      throw error;
+    });
+    const kept = await keepProviderThreadId(deps.registry, thread, result.providerThreadId);
+    return { thread: kept.agentError ? await keepAgentError(kept.id, undefined) : kept, followUp: result.followUp };
+  };
+
+  const keepAgentError = async (threadId: string, agentError: ThreadRecord['agentError']): Promise<ThreadRecord> => {
+    // Read again: a background re-open or another prompt may have changed the record meanwhile.
+    const { agentError: _previous, ...current } = await mustGet(deps.registry.threads, threadId, 'thread');
+    return deps.registry.threads.put(agentError ? { ...current, agentError } : current);
   };
 
   router.post('/threads', async (ctx) => {
@@ -64,18 +79,15 @@ export function threadsRouter(deps: AppDeps): Router {
     // Opening starts the agent when the host runs its provider: providerThreadId is its session id from now on.
     const opened = await openThreadOnHost(deps, draft);
     let thread = await deps.registry.threads.insert({ ...draft, providerThreadId: opened.providerThreadId });
-    let agentError: { code: string; message: string } | undefined;
     if (body.prompt) {
       // The thread exists even when its first prompt fails. An agent that cannot run it (no key, unknown
       // model) is the thread's state, not a failed request: 201, the reason in the body and, from the daemon,
       // as a `provider/error` row (issue 12: the README's tour reads `.id`). Anything else names the thread.
       thread = await prompt(thread, body.prompt).then(
         (result) => result.thread,
-        (error: unknown) => {
-          if (error instanceof Problem && error.code === AGENT_FAILED) {
-            agentError = { code: error.code, message: error.detail };
-            return thread;
-          }
+        async (error: unknown) => {
+          // `prompt` kept the reason on the record as `agentError`.
+          if (error instanceof Problem && error.code === AGENT_FAILED) return mustGet(deps.registry.threads, thread.id, 'thread');
           if (error instanceof Problem) throw new Problem(error.status, error.code, error.detail, { ...error.extensions, threadId: draft.id });
           throw error;
         },
@@ -83,7 +95,7 @@ export function threadsRouter(deps: AppDeps): Router {
     }
     ctx.status = 201;
     ctx.set('Location', `/api/v1/threads/${thread.id}`);
-    ctx.body = { ...(await viewOf(thread)), ...(agentError ? { agentError } : {}) };
+    ctx.body = await viewOf(thread);
   });
 
   router.get('/threads', async (ctx) => {
