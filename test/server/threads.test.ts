@@ -1,6 +1,4 @@
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { AgentProvider } from '../../src/daemon/providers/agentProvider';
 import { agentEnd, agentStart, sdk } from '../helpers/serverFrames';
@@ -177,11 +175,11 @@ describe('server: a thread whose agent cannot start or refuses its first prompt 
 
   before(async () => {
     t = await startTestServer({ providers: [broken, keyless] });
-    const folder = await mkdtemp(path.join(os.tmpdir(), 'ats-threads-agent-'));
-    after(() => rm(folder, { recursive: true, force: true }));
+    const folder = await tempDir('ats-threads-agent-');
     projectId = (await t.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId: t.server.hostId } } })).id;
   });
   after(() => t.close());
+  const tempDir = suiteTempDirs();
 
   for (const [provider, model, reason] of [
     ['keyless', 'keyless/model', `the keyless agent refused the prompt: ${NO_KEY}`],
