@@ -1,4 +1,4 @@
-import { issuesAt, JSON_RPC_ERROR, jsonRpcError, type JsonRpcError, JsonRpcRequestSchema, type JsonRpcId, type JsonRpcResponse, type ServeRequest } from '../protocol/jsonRpc';
+import { issuesAt, JSON_RPC_ERROR, jsonRpcError, type JsonRpcError, JsonRpcRequestSchema, type JsonRpcId, type JsonRpcResponse, type ServeRequest, requestIdOf } from '../protocol/jsonRpc';
 import { hostCommands, isHostMethod, type HostMethod, type HostResult, type ParsedHostParams } from '../protocol/hostContract';
 import { HostCommandError } from '../protocol/hostErrors';
 
@@ -16,7 +16,7 @@ export type HostDispatcher = ServeRequest;
 export function createHostDispatcher(handlers: HostHandlers, log: (message: string) => void = () => {}): HostDispatcher {
   return async (message) => {
     const request = JsonRpcRequestSchema.safeParse(message);
-    const id = idOf(message);
+    const id = requestIdOf(message) ?? null;
     if (!request.success) {
       return fail(id, jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid JSON-RPC request', issuesAt(request.error)));
     }
@@ -44,10 +44,6 @@ function asRefused(error: unknown): JsonRpcError | undefined {
   return jsonRpcError(error.rpcCode, error.message, details === undefined ? { hostCode: code } : { hostCode: code, details });
 }
 
-function idOf(message: unknown): JsonRpcId {
-  const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-}
 
 function fail(id: JsonRpcId, error: JsonRpcError): JsonRpcResponse {
   return { jsonrpc: '2.0', id, error };

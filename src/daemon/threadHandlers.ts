@@ -1,4 +1,4 @@
-import { THREAD_STOP_METHOD } from '../protocol/signals';
+import { THREAD_STOP_METHOD, threadIdOf } from '../protocol/signals';
 import type { HostHandlers } from './hostDispatcher';
 import { HostCommandError } from '../protocol/hostErrors';
 import type { ProviderRegistry } from './providerRegistry';
@@ -114,11 +114,6 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
 /** Agent errors are configuration problems a user must see (no API key, unknown model); stacks stay out. */
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message.split('\n')[0]! : String(error);
-}
-
-function threadIdOf(frame: unknown): string | undefined {
-  const params = typeof frame === 'object' && frame !== null ? (frame as { params?: { threadId?: unknown } }).params : undefined;
-  return typeof params?.threadId === 'string' ? params.threadId : undefined;
 }
 
 /** The ingest's own JSON-RPC error (code, message, zod issue path) travels back unchanged. */

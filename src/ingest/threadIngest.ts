@@ -3,6 +3,7 @@ import { Subject, type SchedulerLike } from 'rxjs';
 import { threadEvents } from '../../pipelines/thread-events';
 import { JSON_RPC_ERROR, jsonRpcError, type JsonRpcError } from '../protocol/jsonRpc';
 import type { IngestFrame } from '../operators/stageValues';
+import { threadIdOf } from '../protocol/signals';
 import type { EventStore, StoredThreadEvent } from '../store/eventStore';
 import type { DriverInput } from '../turns/ruleInput';
 import { createGraceTimers, DEFAULT_TURN_GRACE_MS } from './graceTimers';
@@ -168,9 +169,4 @@ function parseIfJson(frame: unknown): unknown {
   } catch {
     return frame;
   }
-}
-
-function threadIdOf(value: unknown): string | undefined {
-  const params = (value as { params?: { threadId?: unknown } } | null)?.params;
-  return typeof params?.threadId === 'string' && params.threadId !== '' ? params.threadId : undefined;
 }

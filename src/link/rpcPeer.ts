@@ -1,5 +1,5 @@
 import type { RawData, WebSocket } from 'ws';
-import { JSON_RPC_ERROR, jsonRpcError, JsonRpcResponseSchema, type JsonRpcRequest, type JsonRpcResponse, type ServeRequest } from '../protocol/jsonRpc';
+import { JSON_RPC_ERROR, jsonRpcError, JsonRpcResponseSchema, type JsonRpcRequest, type JsonRpcResponse, type ServeRequest, requestIdOf } from '../protocol/jsonRpc';
 import { createFrameWriter } from './frameWriter';
 import { jsonOf } from './jsonText';
 
@@ -55,12 +55,12 @@ export function createRpcPeer(socket: WebSocket, serve: ServeRequest, log: (mess
       serve(message).then(reply, (error: unknown) => {
         const method = (message as { method?: unknown }).method;
         log(`link request ${String(method)} failed: ${String(error)}`);
-        reply({ jsonrpc: '2.0', id: idOf(message) ?? null, error: jsonRpcError(JSON_RPC_ERROR.internalError, `${String(method)} failed`) });
+        reply({ jsonrpc: '2.0', id: requestIdOf(message) ?? null, error: jsonRpcError(JSON_RPC_ERROR.internalError, `${String(method)} failed`) });
       });
       return;
     }
     // Routed by its id only: whoever waits checks the answer (createHostRequester, `call`), once.
-    const id = idOf(message);
+    const id = requestIdOf(message);
     const waiter = id === undefined ? undefined : pending.get(id);
     if (!waiter) return log('link: dropped an answer nobody waits for');
     pending.delete(id!);
@@ -99,10 +99,6 @@ export function createRpcPeer(socket: WebSocket, serve: ServeRequest, log: (mess
 /** The peer answered with something that is not a JSON-RPC response. */
 export class LinkProtocolError extends Error {}
 
-function idOf(message: unknown): string | number | undefined {
-  const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
-}
 
 export function textOf(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');

@@ -28,6 +28,12 @@ export const JsonRpcEnvelopeSchema = z.strictObject({
 });
 export type JsonRpcEnvelope = z.infer<typeof JsonRpcEnvelopeSchema>;
 
+/** The id of a message that may not be a valid request: absent when it has none a JSON-RPC id can be. */
+export function requestIdOf(message: unknown): string | number | undefined {
+  const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
 export function jsonRpcError(code: number, message: string, data?: unknown): JsonRpcError {
   return data === undefined ? { code, message } : { code, message, data };
 }

@@ -30,6 +30,12 @@ export function parsePromptSignalMethod(method: string): { providerId: string; s
 }
 
 /** A settle error may be an Error-like object, a string, or anything; the turn only needs a message. */
+/** The thread a frame names in `params.threadId`, read without validating the rest (routing, parking). */
+export function threadIdOf(frame: unknown): string | undefined {
+  const params = typeof frame === 'object' && frame !== null ? (frame as { params?: { threadId?: unknown } }).params : undefined;
+  return typeof params?.threadId === 'string' && params.threadId !== '' ? params.threadId : undefined;
+}
+
 export function errorMessageOf(error: unknown): string {
   if (typeof error === 'string') return error;
   if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') {

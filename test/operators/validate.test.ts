@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { map } from 'rxjs';
-import { plainFrameOf } from '../../src/operators/plainFrame';
-import { parseFrame, parseFrameWithSchemas, validate } from '../../src/operators/validate';
+import { plainFrameOf } from '../../src/protocol/plainFrame';
+import { parseFrame, parseFrameWithSchemas } from '../../src/protocol/parseFrame';
+import { validate } from '../../src/operators/validate';
 import { JSON_RPC_ERROR } from '../../src/protocol/jsonRpc';
 import { testScheduler } from '../helpers/marbles';
 import * as b from '../helpers/pipelineSdk';

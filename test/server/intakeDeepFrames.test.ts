@@ -77,28 +77,36 @@ describe('intake: a frame nested deeper than the hosts can carry (embedded and r
   });
 });
 
-describe('embedded host link: a request JSON cannot carry is refused, the link stays up', () => {
-  it('answers -32600 (not "offline") and still serves the next request', async () => {
-    const served: unknown[] = [];
-    const link = connectInProcess(
+describe('embedded host link: one contract, no copy (issue 17: a frame crosses no JSON in one process)', () => {
+  const linkTo = (served: unknown[]) =>
+    connectInProcess(
       {
-        hello: { protocolVersion: HOST_DAEMON_PROTOCOL_VERSION, hostId: 'host_deep', name: 'deep', platform: 'linux', providers: [] },
+        hello: { protocolVersion: HOST_DAEMON_PROTOCOL_VERSION, hostId: 'host_embedded', name: 'embedded', platform: 'linux', providers: [] },
         dispatch: async (message) => {
           served.push(message);
-          return { jsonrpc: '2.0', id: (message as { id: number }).id, result: { realPath: '/', kind: 'directory' } };
+          return { jsonrpc: '2.0', id: (message as { id: number }).id, result: { seqs: [1] } };
         },
       },
       { timeoutMs: 5000 },
     );
-    let deep: unknown = 1;
-    for (let i = 0; i < 50_000; i++) deep = [deep];
+
+  it('hands the intake\'s parsed frame to the daemon as it is, inside a checked request', async () => {
+    const served: Array<{ params: { frame: unknown } }> = [];
+    const frame = { jsonrpc: '2.0', method: 'sdk/message', params: { threadId: 'thr_a', message: { type: 'agent_start' } } };
+    expect(await linkTo(served as unknown[]).request('thread.ingest', { frame, providerThreadId: 'p' })).to.deep.equal({ seqs: [1] });
+    expect(served).to.have.length(1);
+    expect(served[0]!.params.frame).to.equal(frame);
+  });
+
+  it('still refuses params the contract does not accept, before the daemon sees them, and stays up', async () => {
+    const served: unknown[] = [];
+    const link = linkTo(served);
     let closed = false;
     link.closed$.subscribe({ complete: () => (closed = true) });
-    const refused = await link.request('thread.ingest', { frame: { jsonrpc: '2.0', method: 'sdk/message', params: { deep } }, providerThreadId: 'p' }).catch((error: unknown) => error);
+    const refused = await link.request('thread.ingest', { providerThreadId: 'p' } as never).catch((error: unknown) => error);
     expect(refused).to.be.instanceOf(HostRequestError);
-    expect((refused as HostRequestError).failure).to.deep.equal({ kind: 'refused', rpcCode: -32600 });
+    expect((refused as HostRequestError).failure).to.deep.include({ kind: 'refused', rpcCode: -32602 });
     expect(served).to.deep.equal([]);
-    expect(await link.request('host.resolve_path', { path: '/' })).to.deep.equal({ realPath: '/', kind: 'directory' });
     expect(closed).to.equal(false);
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseFrame } from '../../src/operators/validate';
+import { parseFrame } from '../../src/protocol/parseFrame';
 import { restoreTurnState } from '../../src/turns/restoreTurnState';
 import { RUN_LOST_MESSAGE, type DriverInput, type RuleInput } from '../../src/turns/ruleInput';
 import { reduceTurn } from '../../src/turns/turnRules';

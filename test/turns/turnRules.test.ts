@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { reduceTurn } from '../../src/turns/turnRules';
 import { INITIAL_TURN_STATE, type ThreadTurnState, type TurnFact } from '../../src/turns/turnState';
-import { parseFrame } from '../../src/operators/validate';
+import { parseFrame } from '../../src/protocol/parseFrame';
 import { sequentialIds } from '../helpers/marbles';
 import * as b from '../helpers/pipelineSdk';
 import { RULE_CASES } from '../helpers/pipelineRuleCases';

@@ -1,6 +1,7 @@
-import { z } from 'zod';
 import { HostRequestError } from '../../protocol/hostErrors';
-import { type JsonRpcResponse, issuesAt, JSON_RPC_ERROR, JsonRpcEnvelopeSchema, jsonRpcError, type JsonRpcError } from '../../protocol/jsonRpc';
+import { type JsonRpcResponse, JSON_RPC_ERROR, jsonRpcError, requestIdOf, type JsonRpcError } from '../../protocol/jsonRpc';
+import { parseFrame } from '../../protocol/parseFrame';
+import { plainFrameOf } from '../../protocol/plainFrame';
 import { parsePromptSignalMethod, SDK_MESSAGE_METHOD } from '../../protocol/signals';
 import type { Registry } from '../../registry/registry';
 import type { HostDirectory } from '../hosts/hostDirectory';
@@ -8,8 +9,6 @@ import { INTAKE_MAX_DEPTH, nestsDeeperThan } from './frameDepth';
 
 /** Intake-specific JSON-RPC codes (server range): the thread's host is not connected / did not answer. */
 export const INTAKE_ERROR = { hostOffline: -32001, hostTimeout: -32002 } as const;
-
-const ThreadParamsSchema = z.looseObject({ threadId: z.string().regex(/^thr_/, 'a thread id starts with thr_') });
 
 export interface IntakeDeps {
   registry: Registry;
@@ -40,34 +39,25 @@ export async function dispatchIntakeFrame(deps: IntakeDeps, text: string): Promi
   } catch {
     return answered(failure(null, jsonRpcError(JSON_RPC_ERROR.parseError, 'parse error: the frame is not JSON')), false);
   }
-  const envelope = JsonRpcEnvelopeSchema.safeParse(message);
-  if (!envelope.success) {
-    // Not a valid request, so it may have been meant as one: it is answered.
-    return answered(failure(idOf(message), jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid request: not a JSON-RPC 2.0 request or notification', issuesAt(envelope.error))), false);
-  }
-  const notification = envelope.data.id === undefined;
-  const id = envelope.data.id ?? null;
+  const route = routeOf(message);
+  const { id, notification } = route;
   const refuse = (error: JsonRpcError) => answered(failure(id, error), notification);
-  // Refused here, the same for every host: deeper, the embedded link's copy and the remote link's send both
-  // overflow the stack, and the sender would hear "host offline" or "internal error" for a bad frame.
+  if ('error' in route) return refuse(route.error);
+  // Refused here, the same for every host: deeper, the remote link's send overflows the stack, and the sender
+  // would hear "host offline" or "internal error" for a bad frame.
   if (nestsDeeperThan(text, INTAKE_MAX_DEPTH)) {
     return refuse(jsonRpcError(JSON_RPC_ERROR.invalidRequest, `invalid request: the frame nests arrays and objects deeper than ${INTAKE_MAX_DEPTH} levels`));
   }
   try {
-    const { method } = envelope.data;
-    if (method !== SDK_MESSAGE_METHOD && !parsePromptSignalMethod(method)) {
-      return refuse(jsonRpcError(JSON_RPC_ERROR.methodNotFound, `method not found: ${method} (the intake takes sdk/message and <providerId>/prompt/started|settled)`));
-    }
-    const params = ThreadParamsSchema.safeParse(envelope.data.params);
-    if (!params.success) return refuse(jsonRpcError(JSON_RPC_ERROR.invalidParams, 'invalid params', issuesAt(params.error, 'params')));
-    const thread = await deps.registry.threads.get(params.data.threadId);
+    const thread = await deps.registry.threads.get(route.threadId);
     if (!thread) {
-      return refuse(jsonRpcError(JSON_RPC_ERROR.invalidParams, `unknown thread ${params.data.threadId}`, [{ path: ['params', 'threadId'], message: 'no such thread' }]));
+      return refuse(jsonRpcError(JSON_RPC_ERROR.invalidParams, `unknown thread ${route.threadId}`, [{ path: ['params', 'threadId'], message: 'no such thread' }]));
     }
     const link = deps.hosts.linkOf(thread.hostId);
     if (!link) return refuse(jsonRpcError(INTAKE_ERROR.hostOffline, `host ${thread.hostId} of thread ${thread.id} is offline`));
-    // Not awaited: the request is on its way once `request` returns, which is all the ordering needs.
-    const stored = link.request('thread.ingest', { frame: envelope.data, providerThreadId: thread.providerThreadId }, { timeoutMs: deps.timeoutMs });
+    // Not awaited: the request is on its way once `request` returns, which is all the ordering needs. The frame
+    // goes on as parsed: the host's pipeline is where it is validated, once.
+    const stored = link.request('thread.ingest', { frame: message, providerThreadId: thread.providerThreadId }, { timeoutMs: deps.timeoutMs });
     const answer = stored.then(
       ({ seqs }): JsonRpcResponse => ({ jsonrpc: '2.0', id, result: { seqs } }),
       (error: unknown) => failure(id, rpcErrorOf(error, thread.hostId)),
@@ -78,6 +68,39 @@ export async function dispatchIntakeFrame(deps: IntakeDeps, text: string): Promi
     deps.log(`intake frame failed: ${String(cause)}`);
     return refuse(jsonRpcError(JSON_RPC_ERROR.internalError, 'internal error'));
   }
+}
+
+type Route = { id: string | number | null; notification: boolean } & ({ threadId: string } | { error: JsonRpcError });
+
+/**
+ * What the intake needs to route a frame: its id, whether it is a notification, its thread. Nearly every
+ * frame has the plain shape, read without zod; any other is read by `parseFrame`, the pipeline's own reader,
+ * so a refusal here has the code and wording the pipeline would give. A frame that is not even a valid
+ * envelope is answered, whatever its id: it may have been meant as a request.
+ */
+function routeOf(message: unknown): Route {
+  const id = requestIdOf(message) ?? null;
+  const hasId = typeof message === 'object' && message !== null && (message as { id?: unknown }).id !== undefined;
+  const plain = plainFrameOf(message);
+  let method: string;
+  let threadId: string;
+  if (plain) {
+    method = plain.method;
+    threadId = plain.params['threadId'] as string;
+  } else {
+    const parsed = parseFrame(message);
+    if ('error' in parsed) {
+      const envelopeValid = parsed.error.code !== JSON_RPC_ERROR.invalidRequest;
+      return { id, notification: envelopeValid && !hasId, error: parsed.error };
+    }
+    method = (message as { method: string }).method;
+    threadId = parsed.input.threadId;
+  }
+  if (method !== SDK_MESSAGE_METHOD && !parsePromptSignalMethod(method)) {
+    const error = jsonRpcError(JSON_RPC_ERROR.methodNotFound, `method not found: ${method} (the intake takes sdk/message and <providerId>/prompt/started|settled)`);
+    return { id, notification: !hasId, error };
+  }
+  return { id, notification: !hasId, threadId };
 }
 
 function answered(response: JsonRpcResponse, notification: boolean): DispatchedFrame {
@@ -92,11 +115,6 @@ function rpcErrorOf(error: unknown, hostId: string): JsonRpcError {
   // The pipeline's own code and data (e.g. -32602 with zod's issue path) go back to the sender unchanged.
   if (f.kind === 'refused') return jsonRpcError(f.rpcCode, error.message, f.details);
   return jsonRpcError(JSON_RPC_ERROR.internalError, error.message);
-}
-
-function idOf(message: unknown): string | number | null {
-  const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
 function failure(id: string | number | null, error: JsonRpcError): JsonRpcResponse {

@@ -1,4 +1,4 @@
-import { SDK_MESSAGE_METHOD } from '../protocol/signals';
+import { SDK_MESSAGE_METHOD } from './signals';
 
 /**
  * The shape almost every frame has, checked by hand before zod is asked: a JSON-RPC 2.0 envelope with only

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { issuesAt, JSON_RPC_ERROR, JsonRpcEnvelopeSchema, jsonRpcError } from './jsonRpc';
+import { plainFrameOf } from './plainFrame';
+import {
+  PromptSettledParamsSchema,
+  PromptStartedParamsSchema,
+  SDK_MESSAGE_METHOD,
+  SdkMessageParamsSchema,
+  THREAD_STOP_METHOD,
+  ThreadStopParamsSchema,
+  parsePromptSignalMethod,
+} from './signals';
+import type { TurnInput } from './turnInput';
+
+/**
+ * The one reading of a frame: JSON text or value → the turn input it carries, or the JSON-RPC error that
+ * refuses it. The pipeline's `validate` stage runs it on every frame; the intake runs it only on a frame it
+ * cannot route by its plain shape, to answer with the same error the pipeline would give.
+ */
+export type Parsed = { input: TurnInput } | { error: ReturnType<typeof jsonRpcError> };
+
+export function parseFrame(frame: unknown): Parsed {
+  return parseWith(frame, true);
+}
+
+/** `parseFrame` with every frame checked by the zod schemas: the reference the quick check is tested against. */
+export function parseFrameWithSchemas(frame: unknown): Parsed {
+  return parseWith(frame, false);
+}
+
+function parseWith(frame: unknown, quick: boolean): Parsed {
+  let value = frame;
+  if (typeof frame === 'string') {
+    try {
+      value = JSON.parse(frame);
+    } catch (cause) {
+      return { error: jsonRpcError(JSON_RPC_ERROR.parseError, 'Parse error: frame is not valid JSON', String(cause)) };
+    }
+  }
+  const plain = quick ? plainFrameOf(value) : undefined;
+  if (plain) return inputOf(plain.method, plain.params, value, trusted);
+  const envelope = JsonRpcEnvelopeSchema.safeParse(value);
+  if (!envelope.success) {
+    return { error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'Invalid Request: not a JSON-RPC 2.0 envelope', issuesAt(envelope.error)) };
+  }
+  return inputOf(envelope.data.method, envelope.data.params, value, withParams);
+}
+
+type ReadParams = <S extends z.ZodType>(schema: S, params: unknown, toInput: (p: z.infer<S>) => TurnInput) => Parsed;
+
+function inputOf(method: string, params: unknown, value: unknown, read: ReadParams): Parsed {
+  if (method === SDK_MESSAGE_METHOD) {
+    return read(SdkMessageParamsSchema, params, (p) => ({ kind: 'sdk', threadId: p.threadId, event: p.message, envelope: value }));
+  }
+  if (method === THREAD_STOP_METHOD) {
+    return read(ThreadStopParamsSchema, params, (p) => ({ kind: 'stop', threadId: p.threadId }));
+  }
+  const signal = parsePromptSignalMethod(method);
+  if (signal?.signal === 'settled') {
+    return read(PromptSettledParamsSchema, params, (p) => ({
+      kind: 'promptSettled',
+      threadId: p.threadId,
+      providerId: signal.providerId,
+      ...(p.error === undefined ? {} : { error: p.error }),
+    }));
+  }
+  if (signal?.signal === 'started') {
+    return read(PromptStartedParamsSchema, params, (p) => ({ kind: 'promptStarted', threadId: p.threadId, providerId: signal.providerId }));
+  }
+  return { error: jsonRpcError(JSON_RPC_ERROR.methodNotFound, `Method not found: ${method}`) };
+}
+
+function withParams<S extends z.ZodType>(schema: S, params: unknown, toInput: (p: z.infer<S>) => TurnInput): Parsed {
+  const result = schema.safeParse(params);
+  if (!result.success) return { error: jsonRpcError(JSON_RPC_ERROR.invalidParams, 'Invalid params', issuesAt(result.error, 'params')) };
+  return { input: toInput(result.data) };
+}
+
+/** Params `plainFrameOf` already found in the shape every params schema accepts, used as they are. */
+function trusted<S extends z.ZodType>(_schema: S, params: unknown, toInput: (p: z.infer<S>) => TurnInput): Parsed {
+  return { input: toInput(params as z.infer<S>) };
+}
