@@ -1,3 +1,4 @@
+import { firstLineOf } from '../protocol/errorMessages';
 import { THREAD_STOP_METHOD, threadIdOf } from '../protocol/signals';
 import type { HostHandlers } from './hostDispatcher';
 import { HostCommandError } from '../protocol/hostErrors';
@@ -52,7 +53,7 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
     if (closing && !session.agent) return Promise.reject(closingRefusal());
     return (session.agent ??= startThreadAgent(deps, session.params, provider).catch((error: unknown) => {
       session.agent = undefined; // the next command tries again (e.g. after the model was configured)
-      throw new HostCommandError('agent_failed', `the ${provider.id} agent could not start: ${messageOf(error)}`);
+      throw new HostCommandError('agent_failed', `the ${provider.id} agent could not start: ${firstLineOf(error)}`);
     }));
   };
 
@@ -61,14 +62,14 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
       if (closing) throw closingRefusal();
       // Reading the thread back now closes a turn whose run died with an earlier process (docs/events.md
       // "Restart") at once, rather than when its next frame or status question comes.
-      await deps.ingest.threadStatus(params.threadId).catch((error: unknown) => deps.log(`thread ${params.threadId}: ${messageOf(error)}`));
+      await deps.ingest.threadStatus(params.threadId).catch((error: unknown) => deps.log(`thread ${params.threadId}: ${firstLineOf(error)}`));
       const session = sessions.get(params.threadId) ?? openSession(params);
       if (!session.provider) return { providerThreadId: providerThreadIds.get(params.threadId)!, agent: false };
       // Opening starts the agent: its extensions run, and may start turns, before any prompt arrives. A start
       // that fails (unknown model, …) does not fail the open: the thread still takes intake frames, and the
       // next prompt tries again and reports the error to the client that sent it.
       const agent = await agentOf(session, session.provider).catch((error: unknown) => {
-        deps.log(`thread ${params.threadId}: ${messageOf(error)}`);
+        deps.log(`thread ${params.threadId}: ${firstLineOf(error)}`);
         return undefined;
       });
       return { providerThreadId: agent?.providerThreadId ?? providerThreadIds.get(params.threadId)!, agent: true };
@@ -82,7 +83,7 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
       const followUp = (await deps.ingest.threadStatus(threadId)) === 'active';
       // The provider brackets the prompt with <id>/prompt/started and …/settled itself (E5).
       await agent.prompt(prompt).catch((error: unknown) => {
-        throw new HostCommandError('agent_failed', `the ${session.provider!.id} agent refused the prompt: ${messageOf(error)}`);
+        throw new HostCommandError('agent_failed', `the ${session.provider!.id} agent refused the prompt: ${firstLineOf(error)}`);
       });
       return { followUp, providerThreadId: agent.providerThreadId };
     },
@@ -109,11 +110,6 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
       await Promise.all(started.map((settled) => (settled.status === 'fulfilled' ? settled.value.dispose() : undefined)));
     },
   };
-}
-
-/** Agent errors are configuration problems a user must see (no API key, unknown model); stacks stay out. */
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message.split('\n')[0]! : String(error);
 }
 
 /** The ingest's own JSON-RPC error (code, message, zod issue path) travels back unchanged. */

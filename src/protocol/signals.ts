@@ -36,10 +36,3 @@ export function threadIdOf(frame: unknown): string | undefined {
   return typeof params?.threadId === 'string' && params.threadId !== '' ? params.threadId : undefined;
 }
 
-export function errorMessageOf(error: unknown): string {
-  if (typeof error === 'string') return error;
-  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') {
-    return (error as { message: string }).message;
-  }
-  return JSON.stringify(error) ?? 'unknown error';
-}

@@ -1,5 +1,5 @@
 import { AgentEndSchema, AgentSettledSchema, messageRoleOf, textDeltaOf, type SdkEvent } from '../protocol/sdkEvents';
-import { errorMessageOf } from '../protocol/signals';
+import { errorMessageOf } from '../protocol/errorMessages';
 import { addTokens, runOutcomeOf, type RunOutcome } from './runOutcome';
 import { closeIfDue, onGraceElapsed, onPromptSettled, onPromptStarted, onRestored, onStop } from './promptRules';
 import type { RuleInput } from './ruleInput';

@@ -1,3 +1,4 @@
+import { errorMessageOf } from '../../protocol/errorMessages';
 import { catchError, count, defer, EMPTY, from, lastValueFrom, mergeMap, type Subscription } from 'rxjs';
 import type { HostLink } from '../../link/hostLink';
 import type { Registry } from '../../registry/registry';
@@ -23,7 +24,7 @@ export function reopenThreadsOnAttach(hosts: HostDirectory, deps: { registry: Re
     if (change.kind !== 'attached') return;
     const { host, link } = change;
     void reopenThreads({ hosts, ...deps }, host, link).catch((error: unknown) =>
-      deps.log(`re-opening the threads of host ${host.id} failed: ${messageOf(error)}`),
+      deps.log(`re-opening the threads of host ${host.id} failed: ${errorMessageOf(error)}`),
     );
   });
 }
@@ -46,7 +47,7 @@ async function reopenThreads(deps: { hosts: HostDirectory; registry: Registry; l
             ? defer(() => reopen(thread)).pipe(
                 catchError((error: unknown) => {
                   // One thread that cannot start (model gone from models.json, …) never stops the others.
-                  if (stillLinked()) deps.log(`could not re-open thread ${thread.id} on host ${host.id}: ${messageOf(error)}`);
+                  if (stillLinked()) deps.log(`could not re-open thread ${thread.id} on host ${host.id}: ${errorMessageOf(error)}`);
                   return EMPTY;
                 }),
               )
@@ -59,6 +60,3 @@ async function reopenThreads(deps: { hosts: HostDirectory; registry: Registry; l
   if (threads.length > 0) deps.log(`re-opened ${reopened} of ${threads.length} threads on host ${host.id}`);
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -1,3 +1,4 @@
+import { firstLineOf } from '../../../protocol/errorMessages';
 import type { AgentProvider, AgentThread } from '../agentProvider';
 import { AgentCommandSchema, type AgentCommand, type AgentFacts, type AgentReport } from './agentProcessMessages';
 import { ProviderFactoryRefSchema } from './providerFactoryRef';
@@ -95,7 +96,7 @@ process.on('message', (raw) => {
   );
 });
 
+/** With the error's name (`TypeError: …`): a crash reason, where the kind of error helps. */
 function firstLine(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return text.split('\n')[0]!;
+  return firstLineOf(error instanceof Error ? `${error.name}: ${error.message}` : error);
 }

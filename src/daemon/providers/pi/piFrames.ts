@@ -1,3 +1,4 @@
+import { errorMessageOf } from '../../../protocol/errorMessages';
 import type { AgentSessionEvent } from '@mariozechner/pi-coding-agent';
 
 /** The frames a pi thread sends into the thread-event pipeline (see docs/pi.md for recorded examples). */
@@ -12,7 +13,7 @@ export function promptStartedFrame(providerId: string, threadId: string) {
 }
 
 export function promptSettledFrame(providerId: string, threadId: string, error?: unknown) {
-  const params = error === undefined ? { threadId } : { threadId, error: { message: messageOf(error) } };
+  const params = error === undefined ? { threadId } : { threadId, error: { message: errorMessageOf(error) } };
   return { jsonrpc: '2.0', method: `${providerId}/prompt/settled`, params } as const;
 }
 
@@ -29,6 +30,3 @@ function snapshotOf(event: AgentSessionEvent): unknown {
   }
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
