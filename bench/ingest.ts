@@ -12,6 +12,7 @@ import { createThreadIngest } from '../src/ingest/threadIngest';
 import { toDocument } from '../src/store/eventDocument';
 import type { StoredThreadEvent } from '../src/store/eventStore';
 import { openNedbEventStore } from '../src/store/nedbEventStore';
+import { benchIngestPostgres } from './lib/ingestPostgres';
 
 const THREADS = 100;
 const TURNS_PER_THREAD = 8;
@@ -152,6 +153,12 @@ function median(values: number[]): number {
 }
 
 async function main() {
+  // `--store postgres`: the same workload into the PostgreSQL event store (bench/lib/ingestPostgres.ts).
+  const store = process.argv[process.argv.indexOf('--store') + 1];
+  if (process.argv.includes('--store') && store !== 'nedb') {
+    if (store !== 'postgres') throw new Error(`--store takes nedb or postgres, not ${store}`);
+    return benchIngestPostgres(workload);
+  }
   const frames = workload('thr_');
   console.log(`workload: ${frames.length} envelopes, ${THREADS} threads interleaved, ${TURNS_PER_THREAD} turns each, ${DELTAS_PER_TURN} deltas per turn`);
   // JIT warm-up of both sides on a whole round (every kind of frame, to the end of every turn), not reported.

@@ -1,6 +1,6 @@
 import { createProviders } from '../daemon/providerFactories';
 import { DaemonConfigError, loadDaemonConfig } from '../config/daemonConfig';
-import { linkUrl } from '../link/daemonLinkClient';
+import { linkUrls } from '../link/daemonLinkClient';
 import { startRemoteDaemon } from '../daemon/startRemoteDaemon';
 
 /**
@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const config = loadDaemonConfig(process.argv.slice(2), process.env);
   const log = (message: string) => console.error(message);
   const running = await startRemoteDaemon({ config, providers: createProviders(config.agentProviders, log, config.agentIsolation), log });
-  console.log(`daemon ${running.hostId} (${config.name}) linking to ${linkUrl(config.server)}; data in ${config.dataDir}`);
+  console.log(`daemon ${running.hostId} (${config.name}) linking to ${linkUrls(config.server).join(', ')}; data in ${config.dataDir}`);
 
   let stopping = false;
   const stop = (code: number) => {

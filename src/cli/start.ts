@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const server = await startServer({ config, providers, log });
   console.log(`listening on ${server.url}`);
   console.log(server.tokenFile ? `token in ${server.tokenFile}` : 'token from ATS_TOKEN');
-  console.log(`data in ${config.dataDir}; embedded host ${server.hostId}; agent providers: ${providers.map((p) => p.id).join(', ') || 'none'}`);
+  console.log(`data in ${config.dataDir}; embedded host ${server.hostId || 'none'};${server.replicaId ? ` replica ${server.replicaId};` : ''} agent providers: ${providers.map((p) => p.id).join(', ') || 'none'}`);
   let stopping = false;
   const stop = () => {
     if (stopping) return;

@@ -12,8 +12,15 @@ import { HOST_DAEMON_PROTOCOL_VERSION } from '../protocol/protocolVersion';
  * server's `ATS_*` so a server and a daemon on one machine do not read each other's settings.
  */
 export const DaemonConfigSchema = z.strictObject({
-  /** The server's base URL, e.g. `http://10.0.0.5:8787`; the daemon dials `ws://…/api/v1/daemon`. */
-  server: z.url({ protocol: /^(https?|wss?)$/ }),
+  /**
+   * The server's base URL, e.g. `http://10.0.0.5:8787`; the daemon dials `ws://…/api/v1/daemon`. Several
+   * replicas of one database: a comma list (`http://a:8787,http://b:8787`); the daemon attaches to the first
+   * it reaches and fails over to the next when its link drops (docs/replicas.md).
+   */
+  server: z
+    .string()
+    .min(1)
+    .refine((list) => list.split(',').every((url) => z.url({ protocol: /^(https?|wss?)$/ }).safeParse(url.trim()).success), 'a URL, or a comma list of URLs (http, https, ws, wss)'),
   /** The server's bearer token (its `<dataDir>/token`, or its ATS_TOKEN). */
   token: z.string().min(16),
   /** Shown in `GET /hosts`; defaults to this machine's hostname. */

@@ -51,6 +51,21 @@ export const ConfigSchema = z.strictObject({
   /** Default and largest `limit` of `GET /threads/:id/events`. */
   eventsPageDefault: z.coerce.number().int().positive().default(100),
   eventsPageMax: z.coerce.number().int().positive().default(1000),
+  // Several servers on one PostgreSQL (docs/replicas.md).
+  /** `postgres://user@host:port/db`: event store and registry in PostgreSQL, shared by replicas. Unset: nedb in `dataDir`. */
+  databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// URL').optional(),
+  /** Connections this server holds at most (plus one for LISTEN). */
+  databasePoolMax: z.coerce.number().int().positive().default(10),
+  /** `0`: no embedded host daemon in this server (a replica that only serves the API and remote daemons). */
+  embeddedHost: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true')]).default(true),
+  /** Where the other replicas reach this one to forward host commands; default: the URL it listens on. */
+  replicaUrl: z.url({ protocol: /^https?$/ }).optional(),
+  /** How often a replica says it is alive (and re-reads where every host is attached). */
+  replicaHeartbeatMs: z.coerce.number().int().positive().default(1_000),
+  /** A replica silent this long is dead: its hosts show `host-reconnecting` from its last heartbeat. */
+  replicaDeadAfterMs: z.coerce.number().int().positive().default(5_000),
+  /** SSE readers of a replica re-check the store this often for rows whose notification was lost. */
+  sseCatchUpMs: z.coerce.number().int().positive().default(2_000),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;

@@ -7,7 +7,10 @@ import { createRpcPeer, LinkClosedError, type RpcPeer } from './rpcPeer';
 import { reconnectDelay, type ReconnectPolicy } from './reconnectDelay';
 
 export interface DaemonLinkClientOptions {
-  /** The server's base URL, `http://host:port` (or `ws://…`); the link lives at /api/v1/daemon. */
+  /**
+   * The server's base URL, `http://host:port` (or `ws://…`); the link lives at /api/v1/daemon. A comma list
+   * names replicas of one database: each dial (first, and after every drop) goes to the next in turn.
+   */
   serverUrl: string;
   token: string;
   /** Ping interval; undefined: the server's, from its hello answer (DEFAULT_HEARTBEAT_MS until then). */
@@ -47,7 +50,10 @@ export interface DaemonLinkClient {
 }
 
 export function createDaemonLinkClient(options: DaemonLinkClientOptions): DaemonLinkClient {
-  const url = linkUrl(options.serverUrl);
+  const urls = linkUrls(options.serverUrl);
+  // Starts at the first; each redial moves on, so a replica that died is left at once for the next one.
+  let urlIndex = 0;
+  let url = urls[0]!;
   const hooks: ReadyHook[] = [];
   let daemon: { hello: HostHello; dispatch: ServeRequest } | undefined;
   let current: RpcPeer | undefined;
@@ -69,6 +75,8 @@ export function createDaemonLinkClient(options: DaemonLinkClientOptions): Daemon
 
   const redial = (delay = reconnectDelay(failures++, options.reconnect)) => {
     if (closed) return;
+    urlIndex = (urlIndex + 1) % urls.length;
+    url = urls[urlIndex]!;
     retryTimer = setTimeout(dial, delay);
   };
 
@@ -87,23 +95,24 @@ export function createDaemonLinkClient(options: DaemonLinkClientOptions): Daemon
 
   const dial = () => {
     if (closed || !daemon) return;
-    const ws = new WebSocket(url, { headers: { authorization: `Bearer ${options.token}` }, maxPayload: options.maxPayloadBytes });
+    const dialed = url;
+    const ws = new WebSocket(dialed, { headers: { authorization: `Bearer ${options.token}` }, maxPayload: options.maxPayloadBytes });
     socket = ws;
     let refusedStatus: number | undefined;
     ws.on('error', (error) => {
       const status = /Unexpected server response: (\d+)/.exec(error.message)?.[1];
       refusedStatus = status === undefined ? undefined : Number(status);
-      if (refusedStatus !== 401) options.log(`link to ${url}: ${error.message}`);
+      if (refusedStatus !== 401) options.log(`link to ${dialed}: ${error.message}`);
     });
     ws.on('close', (code, reasonBuffer) => {
       const reason = reasonBuffer.toString('utf8');
       const wasUp = current?.socket === ws;
       if (wasUp) current = undefined;
-      if (refusedStatus === 401) return giveUp(`the server at ${url} refused the token (HTTP 401); check --token`);
+      if (refusedStatus === 401) return giveUp(`the server at ${dialed} refused the token (HTTP 401); check --token`);
       if (code === LINK_CLOSE.protocolMismatch) return giveUp(`the server refused this daemon: ${reason}`);
       if (code === LINK_CLOSE.badHello) return giveUp(`the server refused this daemon's hello: ${reason}`);
       if (code === LINK_CLOSE.duplicateHost) return idTaken(reason);
-      if (wasUp) options.log(`link to ${url} dropped (${code}${reason ? ` ${reason}` : ''}); reconnecting`);
+      if (wasUp) options.log(`link to ${dialed} dropped (${code}${reason ? ` ${reason}` : ''}); reconnecting`);
       redial();
     });
     ws.on('open', () => {
@@ -134,7 +143,7 @@ export function createDaemonLinkClient(options: DaemonLinkClientOptions): Daemon
     if (peer.socket.readyState !== WebSocket.OPEN) return;
     failures = 0;
     current = peer;
-    options.log(`linked to ${url} as ${daemon!.hello.hostId}`);
+    options.log(`linked to ${peer.socket.url} as ${daemon!.hello.hostId}`);
     const ready = waiters;
     waiters = [];
     ready.forEach((waiter) => waiter.resolve(peer));
@@ -173,6 +182,15 @@ export function createDaemonLinkClient(options: DaemonLinkClientOptions): Daemon
       clearTimeout(timer);
     },
   };
+}
+
+/** A comma list of servers (replicas of one database) → their link URLs, in order. */
+export function linkUrls(serverList: string): string[] {
+  return serverList
+    .split(',')
+    .map((server) => server.trim())
+    .filter((server) => server !== '')
+    .map(linkUrl);
 }
 
 /** `http://h:p` → `ws://h:p/api/v1/daemon` (https → wss); a path already ending in it is kept. */

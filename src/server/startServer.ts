@@ -12,9 +12,11 @@ import type { AgentProvider } from '../daemon/providers/agentProvider';
 import { createHostPresence, trackPresence, type HostPresence } from './hosts/hostPresence';
 import { createThreadIngest } from '../ingest/threadIngest';
 import { createDaemonLinkRoute } from './daemonLink/daemonLinkRoute';
-import { openRegistry, type Registry } from '../registry/registry';
-import { openNedbEventStore } from '../store/nedbEventStore';
+import type { Registry } from '../registry/registry';
 import type { EventStore } from '../store/eventStore';
+import { openStorage } from './replicas/openStorage';
+import { newReplicaId, startReplica } from './replicas/startReplica';
+import { watchedHub } from './sse/watchedHub';
 import { createApp } from './createApp';
 import { createEventHub, type EventHub } from './sse/eventHub';
 import { createHostDirectory, type HostDirectory } from './hosts/hostDirectory';
@@ -40,8 +42,10 @@ export interface RunningServer {
   token: string;
   /** Set when the token was generated or read from the data dir. */
   tokenFile?: string;
-  /** The embedded daemon's host id. */
+  /** The embedded daemon's host id; empty when the server runs none (`embeddedHost: false`). */
   hostId: string;
+  /** This process's id among the replicas of one database; set only with `databaseUrl`. */
+  replicaId?: string;
   registry: Registry;
   store: EventStore;
   hub: EventHub;
@@ -62,28 +66,40 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const log = options.log ?? ((message: string) => console.error(message));
   await mkdir(config.dataDir, { recursive: true });
   const { token, file: tokenFile } = await loadOrCreateToken(config.dataDir, config.token);
-  const store = await openNedbEventStore({ dataDir: config.dataDir });
-  const registry = await openRegistry({ dataDir: config.dataDir });
-  const hub = createEventHub();
+  const replicaId = config.databaseUrl ? newReplicaId() : undefined;
+  const storage = await openStorage({ ...config, replicaId: replicaId ?? '', log });
+  const { store, registry } = storage;
+  const watched = storage.postgres ? watchedHub(createEventHub()) : undefined;
+  const hub: EventHub = watched ?? createEventHub();
   // Presence hears of every link that comes and goes (embedded or remote): the threads' reconnect grace.
   // Every hello re-opens that host's agent threads, so their sessions (and extensions) resume unprompted.
-  const presence = createHostPresence({ graceMs: config.hostReconnectGraceMs });
-  const hosts = createHostDirectory({ registry });
-  trackPresence(hosts.changes$, presence);
+  const localPresence = createHostPresence({ graceMs: config.hostReconnectGraceMs });
+  const localHosts = createHostDirectory({ registry });
+  trackPresence(localHosts.changes$, localPresence);
+  // With a database, this process is one replica of several (docs/replicas.md): hosts and presence are shared.
+  const { postgres } = storage;
+  const replica =
+    postgres && watched && replicaId && config.databaseUrl
+      ? startReplica(replicaId, { settings: { ...config, databaseUrl: config.databaseUrl, token }, pool: postgres.database.pool, store: postgres.store, registry, hub: watched, localHosts, localPresence, log })
+      : undefined;
+  const hosts = replica?.hosts ?? localHosts;
+  const presence = replica?.presence ?? localPresence;
   reopenThreadsOnAttach(hosts, { registry, log });
 
   const daemonDir = path.join(config.dataDir, 'daemon');
-  const daemon = createHostDaemon({
-    identity: await loadHostIdentity(daemonDir),
-    dataDir: daemonDir,
-    store: publishingStore(store, hub),
-    providers: options.providers ?? [],
-    files: options.files ?? localHostFiles(),
-    createIngest: createThreadIngest,
-    turnGraceMs: config.turnGraceMs,
-    log,
-  });
-  await hosts.attach(connectInProcess(daemon, { timeoutMs: config.hostCommandTimeoutMs }));
+  const daemon = config.embeddedHost
+    ? createHostDaemon({
+        identity: await loadHostIdentity(daemonDir),
+        dataDir: daemonDir,
+        store: publishingStore(store, hub),
+        providers: options.providers ?? [],
+        files: options.files ?? localHostFiles(),
+        createIngest: createThreadIngest,
+        turnGraceMs: config.turnGraceMs,
+        log,
+      })
+    : undefined;
+  if (daemon) await hosts.attach(connectInProcess(daemon, { timeoutMs: config.hostCommandTimeoutMs }));
 
   const app = createApp({ config, token, registry, hosts, store, hub, presence, log });
   const server = http.createServer(app.callback());
@@ -96,13 +112,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     { token, hosts, store: publishingStore(store, hub), log },
     { heartbeatMs: config.wsHeartbeatMs, hostCommandTimeoutMs: config.hostCommandTimeoutMs, helloTimeoutMs: config.daemonHelloTimeoutMs, maxPayloadBytes: config.daemonLinkMaxPayloadBytes },
   );
-  attachUpgrades(server, [intake, daemonLink]);
+  attachUpgrades(server, replica ? [intake, daemonLink, replica.route] : [intake, daemonLink]);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   const urlHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+  await replica?.announce(config.replicaUrl ?? `http://${urlHost}:${port}`);
 
   let closing: Promise<void> | undefined;
   return {
@@ -110,7 +127,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     port,
     token,
     tokenFile,
-    hostId: daemon.hello.hostId,
+    hostId: daemon?.hello.hostId ?? '',
+    replicaId,
     registry,
     store,
     hub,
@@ -122,13 +140,16 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         await intake.close();
         await daemonLink.close();
+        await replica?.route.close(); // its sockets would hold up the server's close
         hub.close(); // ends every SSE stream, so their sockets close
         server.closeIdleConnections();
         await hosts.closeAll();
-        await daemon.close();
+        await daemon?.close();
         await stopped;
+        await replica?.close();
         await registry.close();
         await store.close();
+        await storage.close();
       })()),
   };
 }

@@ -1,6 +1,7 @@
 import { lastValueFrom, from } from 'rxjs';
 import type { EventStore, NewThreadEvent, StoredThreadEvent } from '../../store/eventStore';
 import type { AppendBatch, StoredRef } from '../../protocol/daemonLink';
+import { canAppendAt, HeadMoved } from '../../store/conditionalAppend';
 
 /** The batch's seqs do not line up with the store: another writer touched the thread. Never stored. */
 export class SeqConflict extends Error {
@@ -12,6 +13,9 @@ export class SeqConflict extends Error {
     super(`batch for ${threadId} expects seq ${expectedFirstSeq} next but the store is at ${storedLastSeq}`);
   }
 }
+
+/** Looks at the store again this many times when a conditional append finds a head moved (docs/replicas.md). */
+const HEAD_MOVED_ATTEMPTS = 3;
 
 export interface BatchApplier {
   /** Stores the part of the batch not stored yet (usually all of it, on a re-send none) and answers for all. */
@@ -32,6 +36,7 @@ export function createBatchApplier(store: EventStore): BatchApplier {
     const byThread = groupByThread(batch.events);
     const refs = new Map<NewThreadEvent, StoredRef>();
     const missing = new Set<NewThreadEvent>();
+    const nextSeqs: Record<string, number> = {};
     for (const [threadId, events] of byThread) {
       const first = batch.firstSeqs[threadId];
       if (first === undefined) throw new SeqConflict(threadId, 0, await store.lastSeq(threadId));
@@ -44,19 +49,34 @@ export function createBatchApplier(store: EventStore): BatchApplier {
         refs.set(events[i]!, refOf(row));
       });
       for (const event of events.slice(storedCount)) missing.add(event);
+      nextSeqs[threadId] = first + storedCount;
     }
     // Keep the batch's own order across threads, as the pipeline produced it.
     const toAppend = batch.events.filter((event) => missing.has(event));
     if (toAppend.length > 0) {
-      const rows = await lastValueFrom(from(store.append(toAppend)));
+      // A store shared by several servers checks the seqs in the same statement that stores the rows: the same
+      // batch re-sent to another replica while this one still commits it must not be stored twice.
+      const rows = canAppendAt(store) ? await store.appendAt(toAppend, nextSeqs) : await lastValueFrom(from(store.append(toAppend)));
       rows.forEach((row, i) => refs.set(toAppend[i]!, refOf(row)));
     }
     return batch.events.map((event) => refs.get(event)!);
   };
 
+  /** A head that moved under a conditional append: the other writer may have stored this very batch; look again. */
+  const applyChecked = async (batch: AppendBatch): Promise<StoredRef[]> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await applyNow(batch);
+      } catch (error) {
+        if (!(error instanceof HeadMoved)) throw error;
+        if (attempt >= HEAD_MOVED_ATTEMPTS) throw new SeqConflict(error.threadId, error.expectedFirstSeq, error.storedLastSeq);
+      }
+    }
+  };
+
   return {
     apply(batch) {
-      const applied = queue.then(() => applyNow(batch));
+      const applied = queue.then(() => applyChecked(batch));
       queue = applied.catch(() => undefined);
       return applied;
     },

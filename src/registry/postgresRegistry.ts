@@ -1,0 +1,18 @@
+import type { Pool } from 'pg';
+import { openPostgresCollection } from '../store/postgres/postgresCollection';
+import type { EnvironmentRecord, HostRecord, ProjectRecord, ThreadRecord } from './records';
+import type { Registry } from './registry';
+
+/**
+ * The registry in PostgreSQL (`ATS_DATABASE_URL`), shared by every replica: the same four collections as
+ * the nedb files, one table each (migration 002). The pool is the caller's and outlives this registry.
+ */
+export function openPostgresRegistry(pool: Pool): Registry {
+  return {
+    projects: openPostgresCollection<ProjectRecord>(pool, 'registry_projects'),
+    hosts: openPostgresCollection<HostRecord>(pool, 'registry_hosts'),
+    environments: openPostgresCollection<EnvironmentRecord>(pool, 'registry_environments'),
+    threads: openPostgresCollection<ThreadRecord>(pool, 'registry_threads'),
+    async close() {},
+  };
+}

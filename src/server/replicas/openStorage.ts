@@ -1,0 +1,49 @@
+import path from 'node:path';
+import { openPostgresRegistry } from '../../registry/postgresRegistry';
+import { openRegistry, type Registry } from '../../registry/registry';
+import { lockDataDir } from '../../store/dataDirLock';
+import type { EventStore } from '../../store/eventStore';
+import { openNedbEventStore } from '../../store/nedbEventStore';
+import { openPostgresDatabase, type PostgresDatabase } from '../../store/postgres/openPostgres';
+import { createPostgresEventStore, type PostgresEventStore } from '../../store/postgres/postgresEventStore';
+import { redactedUrl } from '../../store/postgres/postgresPool';
+
+export interface Storage {
+  store: EventStore;
+  registry: Registry;
+  /** Set with a database URL: what the replica machinery needs. */
+  postgres?: { database: PostgresDatabase; store: PostgresEventStore };
+  /** After the store and registry are closed: the pool and the data-dir lock. */
+  close(): Promise<void>;
+}
+
+/**
+ * The event store and the registry: nedb files in the data dir (one server), or PostgreSQL (`databaseUrl`,
+ * several servers). The data dir is locked either way: it holds the token and the embedded daemon's identity,
+ * which two processes must not share.
+ */
+export async function openStorage(options: { dataDir: string; databaseUrl?: string; databasePoolMax: number; replicaId: string; log(message: string): void }): Promise<Storage> {
+  if (!options.databaseUrl) {
+    const store = await openNedbEventStore({ dataDir: options.dataDir });
+    const registry = await openRegistry({ dataDir: options.dataDir });
+    return { store, registry, close: async () => {} };
+  }
+  const lock = await lockDataDir(path.resolve(options.dataDir));
+  try {
+    const database = await openPostgresDatabase({ url: options.databaseUrl, max: options.databasePoolMax, applicationName: `agent-thread-service ${options.replicaId}`, log: options.log });
+    if (database.applied.length > 0) options.log(`database ${redactedUrl(options.databaseUrl)}: applied migrations ${database.applied.join(', ')}`);
+    const store = createPostgresEventStore({ pool: database.pool, origin: options.replicaId, ownsPool: false });
+    return {
+      store,
+      registry: openPostgresRegistry(database.pool),
+      postgres: { database, store },
+      async close() {
+        await database.close();
+        await lock.release();
+      },
+    };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}

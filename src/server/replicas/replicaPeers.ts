@@ -1,0 +1,108 @@
+import { Subject } from 'rxjs';
+import WebSocket from 'ws';
+import type { HostHello } from '../../protocol/hostContract';
+import { HostRequestError, type HostRequestFailure } from '../../protocol/hostErrors';
+import type { HostLink } from '../../link/hostLink';
+import { createRpcPeer, type RpcPeer } from '../../link/rpcPeer';
+import { startPingHeartbeat } from '../../link/pingHeartbeat';
+import { ForwardedOutcomeSchema, REPLICA_LINK_PATH, REPLICA_METHOD } from './replicaProtocol';
+
+export interface ReplicaPeersOptions {
+  token: string;
+  heartbeatMs: number;
+  maxPayloadBytes: number;
+  /** How long to wait for a forwarded command's answer beyond the host's own timeout (the hop itself). */
+  hopMarginMs: number;
+  log(message: string): void;
+}
+
+/**
+ * This replica's sockets to the others, one per replica URL, opened on first use and again after a drop.
+ * One socket per peer keeps forwarded commands in order (the intake relies on it for a thread's frames).
+ */
+export function createReplicaPeers(options: ReplicaPeersOptions) {
+  const peers = new Map<string, Promise<RpcPeer>>();
+
+  const dial = (url: string): Promise<RpcPeer> =>
+    new Promise((resolve, reject) => {
+      const target = new URL(REPLICA_LINK_PATH, url.replace(/^http/, 'ws'));
+      const socket = new WebSocket(target, { headers: { authorization: `Bearer ${options.token}` }, maxPayload: options.maxPayloadBytes });
+      socket.once('error', (error) => reject(error));
+      socket.on('error', (error) => options.log(`replica link to ${url}: ${error.message}`));
+      socket.once('open', () => {
+        const stopHeartbeat = startPingHeartbeat(socket, options.heartbeatMs);
+        socket.once('close', stopHeartbeat);
+        resolve(createRpcPeer(socket, async (message) => ({ jsonrpc: '2.0', id: (message as { id?: string | number }).id ?? null, error: { code: -32601, message: 'replicas do not take requests on this side' } }), options.log));
+      });
+      socket.once('close', () => peers.delete(url));
+    });
+
+  const peerOf = (url: string): Promise<RpcPeer> => {
+    let peer = peers.get(url);
+    if (!peer) {
+      peer = dial(url);
+      peers.set(url, peer);
+      peer.catch(() => peers.delete(url));
+    }
+    return peer;
+  };
+
+  /**
+   * A HostLink to a host attached to the replica at `url`: its commands travel to that replica, which runs
+   * them on its own link to the host and sends back the result or the HostRequestError's kind (offline,
+   * timeout, refused with the host's code), so callers here map them exactly as for a local host.
+   */
+  const linkTo = (url: string, hello: HostHello, defaultTimeoutMs: number): HostLink => {
+    const closed$ = new Subject<void>();
+    return {
+      hello,
+      closed$: closed$.asObservable(),
+      async close() {
+        closed$.complete();
+      },
+      async request(method, params, requestOptions) {
+        const timeoutMs = requestOptions?.timeoutMs ?? defaultTimeoutMs;
+        let peer: RpcPeer;
+        try {
+          peer = await peerOf(url);
+        } catch (error) {
+          throw new HostRequestError({ kind: 'offline' }, `the replica holding host ${hello.hostId} is unreachable: ${String(error)}`);
+        }
+        const answer = await withTimeout(peer.call(REPLICA_METHOD.hostRequest, { hostId: hello.hostId, method, params, timeoutMs }), timeoutMs + options.hopMarginMs, method).catch((error: unknown) => {
+          if (error instanceof HostRequestError) throw error;
+          throw new HostRequestError({ kind: 'offline' }, `the replica holding host ${hello.hostId} went away during ${method}`);
+        });
+        if ('error' in answer) throw new HostRequestError({ kind: 'offline' }, `the replica holding host ${hello.hostId} refused ${method}: ${answer.error.message}`);
+        const outcome = ForwardedOutcomeSchema.parse(answer.result);
+        if (!outcome.ok) throw new HostRequestError(outcome.failure as HostRequestFailure, outcome.message);
+        return outcome.result as never;
+      },
+    };
+  };
+
+  return {
+    linkTo,
+    async close() {
+      const all = await Promise.allSettled(peers.values());
+      peers.clear();
+      for (const settled of all) if (settled.status === 'fulfilled') settled.value.socket.terminate();
+    },
+  };
+}
+export type ReplicaPeers = ReturnType<typeof createReplicaPeers>;
+
+function withTimeout<T>(promise: Promise<T>, timeoutMs: number, method: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new HostRequestError({ kind: 'timeout', timeoutMs }, `${method} got no answer within ${timeoutMs} ms`)), timeoutMs);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}

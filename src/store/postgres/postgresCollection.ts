@@ -1,0 +1,62 @@
+import type { Pool } from 'pg';
+
+/** The registry tables of migration 002. */
+export const REGISTRY_TABLES = ['registry_projects', 'registry_hosts', 'registry_environments', 'registry_threads'] as const;
+export type RegistryTable = (typeof REGISTRY_TABLES)[number];
+
+/** Same shape as the registry's `Collection<T>` (src/registry/collection.ts), which the store may not import. */
+export interface PostgresCollection<T extends { id: string }> {
+  insert(record: T): Promise<T>;
+  get(id: string): Promise<T | undefined>;
+  find(query?: Partial<T>): Promise<T[]>;
+  put(record: T): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Record fields copied into their own columns, so the server's lookups run in SQL without parsing JSON. */
+const LOOKUP_COLUMNS: Readonly<Record<string, string>> = { hostId: 'host_id', projectId: 'project_id' };
+
+/**
+ * One registry table: records by id, listed by `createdAt` then id (the nedb collections' order). A query
+ * matches top-level fields by equality: `hostId` and `projectId` in SQL (indexed for threads), any other
+ * field on the rows that come back.
+ */
+export function openPostgresCollection<T extends { id: string }>(pool: Pool, table: RegistryTable): PostgresCollection<T> {
+  const paramsOf = (record: T) => {
+    const fields = record as Record<string, unknown>;
+    const text = (value: unknown) => (typeof value === 'string' ? value : null);
+    return [record.id, JSON.stringify(record), text(fields.createdAt), text(fields.hostId), text(fields.projectId)];
+  };
+  return {
+    async insert(record) {
+      await pool.query(`INSERT INTO ${table} (id, record, created_at, host_id, project_id) VALUES ($1, $2, $3, $4, $5)`, paramsOf(record));
+      return record;
+    },
+    async get(id) {
+      const { rows } = await pool.query<{ record: T }>(`SELECT record FROM ${table} WHERE id = $1`, [id]);
+      return rows[0]?.record;
+    },
+    async find(query = {}) {
+      const entries = Object.entries(query).filter(([, value]) => value !== undefined);
+      const inSql = entries.filter(([key, value]) => LOOKUP_COLUMNS[key] !== undefined && typeof value === 'string');
+      const where = inSql.map(([key], i) => `${LOOKUP_COLUMNS[key]} = $${i + 1}`);
+      const { rows } = await pool.query<{ record: T }>(
+        `SELECT record FROM ${table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at NULLS FIRST, id`,
+        inSql.map(([, value]) => value),
+      );
+      const records = rows.map((row) => row.record);
+      if (inSql.length === entries.length) return records;
+      return records.filter((record) => entries.every(([key, value]) => JSON.stringify((record as Record<string, unknown>)[key]) === JSON.stringify(value)));
+    },
+    async put(record) {
+      await pool.query(
+        `INSERT INTO ${table} (id, record, created_at, host_id, project_id) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (id) DO UPDATE SET record = EXCLUDED.record, created_at = EXCLUDED.created_at, host_id = EXCLUDED.host_id, project_id = EXCLUDED.project_id`,
+        paramsOf(record),
+      );
+      return record;
+    },
+    // The pool belongs to whoever opened the database; every write is committed once its promise resolves.
+    async close() {},
+  };
+}

@@ -1,0 +1,67 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { openPostgresDatabase, type PostgresDatabase } from '../../src/store/postgres/openPostgres';
+import { openPostgresRegistry } from '../../src/registry/postgresRegistry';
+import { openRegistry, type Registry } from '../../src/registry/registry';
+import type { ThreadRecord } from '../../src/registry/records';
+import { describeWithPostgres } from '../helpers/postgresDatabase';
+
+function thread(id: string, fields: Partial<ThreadRecord> = {}): ThreadRecord {
+  return { id, projectId: 'proj_1', environmentId: 'env_1', hostId: 'host_1', provider: 'pi', model: 'm', title: 't', createdAt: '2026-01-01T00:00:00.000Z', ...fields };
+}
+
+/** What the server relies on from a registry, whichever store holds it. */
+function describeRegistry(name: string, open: () => Promise<{ registry: Registry; cleanup(): Promise<void> }>): void {
+  describe(`registry collections: ${name}`, () => {
+    let opened: { registry: Registry; cleanup(): Promise<void> };
+    beforeEach(async () => (opened = await open()));
+    afterEach(async () => {
+      await opened.registry.close();
+      await opened.cleanup();
+    });
+
+    it('inserts, gets and replaces records by id; refuses a second insert of one id', async () => {
+      const { threads } = opened.registry;
+      const record = thread('thr_a', { title: 'nul \u0000 and ✓' });
+      await threads.insert(record);
+      expect(await threads.get('thr_a')).to.deep.equal(record);
+      expect(await threads.get('thr_missing')).to.equal(undefined);
+      let refused = false;
+      await threads.insert(record).catch(() => (refused = true));
+      expect(refused).to.equal(true);
+      await threads.put({ ...record, providerThreadId: 'session-1' });
+      expect((await threads.get('thr_a'))?.providerThreadId).to.equal('session-1');
+    });
+
+    it('finds by fields, in createdAt then id order', async () => {
+      const { threads } = opened.registry;
+      await threads.insert(thread('thr_c', { createdAt: '2026-01-02T00:00:00.000Z' }));
+      await threads.insert(thread('thr_b', { createdAt: '2026-01-01T00:00:00.000Z', hostId: 'host_2' }));
+      await threads.insert(thread('thr_a', { createdAt: '2026-01-02T00:00:00.000Z' }));
+      expect((await threads.find()).map((t) => t.id)).to.deep.equal(['thr_b', 'thr_a', 'thr_c']);
+      expect((await threads.find({ hostId: 'host_1' })).map((t) => t.id)).to.deep.equal(['thr_a', 'thr_c']);
+      expect((await threads.find({ hostId: 'host_1', projectId: 'proj_other' })).map((t) => t.id)).to.deep.equal([]);
+    });
+  });
+}
+
+describeRegistry('nedb', async () => {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'registry-'));
+  return { registry: await openRegistry({ dataDir }), cleanup: () => rm(dataDir, { recursive: true, force: true }) };
+});
+
+describeWithPostgres('registry in PostgreSQL', (db) => {
+  describeRegistry('PostgreSQL', async () => {
+    const database: PostgresDatabase = await openPostgresDatabase({ url: db().url, max: 2 });
+    const registry = openPostgresRegistry(database.pool);
+    return {
+      registry,
+      async cleanup() {
+        await database.pool.query('TRUNCATE registry_projects, registry_hosts, registry_environments, registry_threads');
+        await database.close();
+      },
+    };
+  });
+});
