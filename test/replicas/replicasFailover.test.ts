@@ -100,7 +100,8 @@ describeWithPostgres('replicas: a replica SIGKILLed mid-stream (processes)', (db
       }
       await new Promise((resolve) => setTimeout(resolve, FRAME_EVERY_MS));
     }
-    expect(ackedAfter, 'frames acked after the failover').to.equal(AFTER_FAILOVER);
+    // Frames still in flight when the loop ends may be acked too, so at least, not exactly.
+    expect(ackedAfter, 'frames acked after the failover').to.be.at.least(AFTER_FAILOVER);
     const settled = await Promise.all([...answers].map(async ([i, answer]) => [i, await answer] as const));
     const acked = settled.filter(([, answer]) => answer.result).map(([i, answer]) => ({ delta: `d${i} `, seqs: answer.result.seqs as number[] }));
 
