@@ -8,8 +8,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from 'pg';
 import postgres from 'postgres';
+import { withScratchDatabase } from './lib/scratchDatabase';
 
-const BASE = process.env.ATS_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROUNDS = 4;
 const APPENDS = 400;
 const BATCH = 20;
@@ -24,12 +24,7 @@ function batchJson(threadId: string): [string, string] {
 }
 
 async function main(): Promise<void> {
-  const dbName = `ats_bench_${process.pid}`;
-  const admin = new Client({ connectionString: BASE });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const url = BASE.replace(/\/[^/]*$/, `/${dbName}`);
-  try {
+  await withScratchDatabase(async (url) => {
     const setup = new Client({ connectionString: url });
     await setup.connect();
     await setup.query(await readFile(path.join(__dirname, '../src/store/postgres/migrations/001_thread_events.sql'), 'utf8'));
@@ -68,10 +63,7 @@ async function main(): Promise<void> {
     }
     await pgClient.end();
     await sql.end();
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
-  }
+  });
 }
 
 main().catch((error: unknown) => {

@@ -8,12 +8,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
 import WebSocket from 'ws';
 import { configWith } from '../src/config/serverConfig';
 import { startServer, type RunningServer } from '../src/server/startServer';
+import { withScratchDatabase } from './lib/scratchDatabase';
 
-const ADMIN_URL = process.env.ATS_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const TOKEN = 'bench-token-0123456789abcdef';
 const FRAMES = 2_000;
 const RATE_PER_SECOND = 200;
@@ -56,17 +55,12 @@ async function watch(server: RunningServer, threadId: string, arrivals: Map<stri
 }
 
 async function main() {
-  const name = `ats_bench_${process.pid}`;
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
+  await withScratchDatabase(async (url) => {
   const dirs = await Promise.all(['a', 'b'].map((label) => mkdtemp(path.join(os.tmpdir(), `bench-replica-${label}-`))));
   const servers: RunningServer[] = [];
   try {
     for (const [i, dataDir] of dirs.entries()) {
-      servers.push(await startServer({ config: configWith({ port: 0, token: TOKEN, dataDir, databaseUrl: url.toString(), embeddedHost: i === 0 }), log: () => {} }));
+      servers.push(await startServer({ config: configWith({ port: 0, token: TOKEN, dataDir, databaseUrl: url, embeddedHost: i === 0 }), log: () => {} }));
     }
     const [a, b] = servers as [RunningServer, RunningServer];
     const project = await api(a, '/projects', { name: 'bench', source: { type: 'local_path', path: dirs[0], hostId: a.hostId } });
@@ -120,9 +114,8 @@ async function main() {
   } finally {
     for (const server of servers.reverse()) await server.close();
     await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
   }
+  });
 }
 
 main().catch((error: unknown) => {

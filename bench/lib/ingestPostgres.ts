@@ -4,13 +4,12 @@
  * INSERTs of the same rows into a table of the same shape, in the same run, on a fresh database.
  */
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
 import { createThreadIngest } from '../../src/ingest/threadIngest';
 import type { StoredThreadEvent } from '../../src/store/eventStore';
 import { openPostgresDatabase } from '../../src/store/postgres/openPostgres';
 import { createPostgresEventStore } from '../../src/store/postgres/postgresEventStore';
+import { withScratchDatabase } from './scratchDatabase';
 
-const ADMIN_URL = process.env.ATS_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROUNDS = 5;
 /** Rows per INSERT in the raw baseline (8 parameters a row, well under PostgreSQL's 65,535). */
 const RAW_BATCH_ROWS = 512;
@@ -21,13 +20,8 @@ function median(values: number[]): number {
 }
 
 export async function benchIngestPostgres(workload: (prefix: string) => unknown[]): Promise<void> {
-  const name = `ats_bench_${process.pid}`;
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const database = await openPostgresDatabase({ url: url.toString(), max: 4 });
+  await withScratchDatabase(async (url) => {
+  const database = await openPostgresDatabase({ url, max: 4 });
   try {
     await database.pool.query('CREATE TABLE raw_events (LIKE thread_events INCLUDING ALL)');
     const store = createPostgresEventStore({ pool: database.pool, origin: 'bench', ownsPool: false });
@@ -76,7 +70,6 @@ export async function benchIngestPostgres(workload: (prefix: string) => unknown[
     await store.close();
   } finally {
     await database.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
   }
+  });
 }

@@ -2,6 +2,7 @@ import { Observable } from 'rxjs';
 import { hostCommands, type HostHello, type HostMethod, type HostParams, type HostResult } from '../protocol/hostContract';
 import { HostErrorDataSchema, HostRequestError } from '../protocol/hostErrors';
 import { JsonRpcResponseSchema, type JsonRpcRequest } from '../protocol/jsonRpc';
+import { withRequestTimeout } from './withRequestTimeout';
 
 export interface HostRequestOptions {
   /** Overrides the link's default; the HTTP caller gets 504 when it passes. */
@@ -36,7 +37,9 @@ export function createHostRequester(send: SendRequest, defaultTimeoutMs: number)
       throw new HostRequestError({ kind: 'refused', rpcCode: -32602, hostCode: 'invalid_params', details: checked.error.issues }, `invalid params for ${method}`);
     }
     const timeoutMs = options?.timeoutMs ?? defaultTimeoutMs;
-    const raw = await withTimeout(send({ jsonrpc: '2.0', id: nextId++, method, params: checked.data }), timeoutMs, method);
+    const raw = await withRequestTimeout(send({ jsonrpc: '2.0', id: nextId++, method, params: checked.data }), timeoutMs, method).catch((error: unknown) => {
+      throw error instanceof HostRequestError ? error : new HostRequestError({ kind: 'offline' }, `host went away during ${method}`);
+    });
     const response = JsonRpcResponseSchema.safeParse(raw);
     if (!response.success) throw new HostRequestError({ kind: 'bad_result', issues: response.error.issues }, `malformed answer to ${method}`);
     if ('error' in response.data) {
@@ -51,20 +54,4 @@ export function createHostRequester(send: SendRequest, defaultTimeoutMs: number)
     if (!result.success) throw new HostRequestError({ kind: 'bad_result', issues: result.error.issues }, `unexpected result of ${method}`);
     return result.data as HostResult<typeof method>;
   };
-}
-
-function withTimeout<T>(promise: Promise<T>, timeoutMs: number, method: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new HostRequestError({ kind: 'timeout', timeoutMs }, `${method} got no answer within ${timeoutMs} ms`)), timeoutMs);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error instanceof HostRequestError ? error : new HostRequestError({ kind: 'offline' }, `host went away during ${method}`));
-      },
-    );
-  });
 }

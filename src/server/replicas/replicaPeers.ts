@@ -5,6 +5,7 @@ import { HostRequestError, type HostRequestFailure } from '../../protocol/hostEr
 import type { HostLink } from '../../link/hostLink';
 import { createRpcPeer, type RpcPeer } from '../../link/rpcPeer';
 import { startPingHeartbeat } from '../../link/pingHeartbeat';
+import { withRequestTimeout } from '../../link/withRequestTimeout';
 import { ForwardedOutcomeSchema, REPLICA_LINK_PATH, REPLICA_METHOD } from './replicaProtocol';
 
 export interface ReplicaPeersOptions {
@@ -68,7 +69,7 @@ export function createReplicaPeers(options: ReplicaPeersOptions) {
         } catch (error) {
           throw new HostRequestError({ kind: 'offline' }, `the replica holding host ${hello.hostId} is unreachable: ${String(error)}`);
         }
-        const answer = await withTimeout(peer.call(REPLICA_METHOD.hostRequest, { hostId: hello.hostId, method, params, timeoutMs }), timeoutMs + options.hopMarginMs, method).catch((error: unknown) => {
+        const answer = await withRequestTimeout(peer.call(REPLICA_METHOD.hostRequest, { hostId: hello.hostId, method, params, timeoutMs }), timeoutMs + options.hopMarginMs, method).catch((error: unknown) => {
           if (error instanceof HostRequestError) throw error;
           throw new HostRequestError({ kind: 'offline' }, `the replica holding host ${hello.hostId} went away during ${method}`);
         });
@@ -90,19 +91,3 @@ export function createReplicaPeers(options: ReplicaPeersOptions) {
   };
 }
 export type ReplicaPeers = ReturnType<typeof createReplicaPeers>;
-
-function withTimeout<T>(promise: Promise<T>, timeoutMs: number, method: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new HostRequestError({ kind: 'timeout', timeoutMs }, `${method} got no answer within ${timeoutMs} ms`)), timeoutMs);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}
