@@ -4,7 +4,7 @@ import path from 'node:path';
 import { lockDataDir } from './dataDirLock';
 import { toRow, type EventDocument } from './eventDocument';
 import type { EventStore, ListEventsOptions, NewThreadEvent, StoredThreadEvent } from './eventStore';
-import type { FsyncMode } from './segments/fsyncMode';
+import type { FsyncMode } from './fsyncMode';
 import { createGroupCommit } from './segments/groupCommit';
 import { mapWithLimit } from './segments/mapWithLimit';
 import { migrateLegacyEvents, type MigrationReport } from './segments/migrateLegacyEvents';

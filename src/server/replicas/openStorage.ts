@@ -4,7 +4,7 @@ import { openRegistry, type Registry } from '../../registry/registry';
 import { lockDataDir } from '../../store/dataDirLock';
 import type { EventStore } from '../../store/eventStore';
 import { openNedbEventStore } from '../../store/nedbEventStore';
-import type { FsyncMode } from '../../store/segments/fsyncMode';
+import type { FsyncMode } from '../../store/fsyncMode';
 import { openPostgresDatabase, type PostgresDatabase } from '../../store/postgres/openPostgres';
 import { createPostgresEventStore, type PostgresEventStore } from '../../store/postgres/postgresEventStore';
 import { redactedUrl } from '../../store/postgres/postgresPool';
@@ -38,7 +38,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
   if (!options.databaseUrl) {
     const { dataDir, fsync, storeOpenThreads: openThreads, storeOpenMb: openMb, log } = options;
     const store = await openNedbEventStore({ dataDir, fsync, openThreads, openMb, log });
-    const registry = await openRegistry({ dataDir: options.dataDir });
+    const registry = await openRegistry({ dataDir, fsync });
     return { store, registry, close: async () => {} };
   }
   const lock = await lockDataDir(path.resolve(options.dataDir));
