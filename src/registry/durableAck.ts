@@ -1,0 +1,45 @@
+import { promises as fs } from 'node:fs';
+import type { FsyncMode } from '../store/fsyncMode';
+
+/**
+ * Called after a write to `filename` has returned; resolves once that write is as durable as `mode` asks:
+ * - `always`: one fsync of its own;
+ * - `batch`: group commit, one fsync shared by every write that finished while the previous one ran (a sync
+ *   already running may have started before the write, so it only counts for writes that came before it);
+ * - `off`: at once (the bytes are in the page cache: safe from a process kill, not from a power cut).
+ *
+ * The file is opened by name for every fsync: nedb's compaction replaces the file by a rename, and a
+ * descriptor kept open would go on syncing the old one.
+ */
+export function durableAck(filename: string, mode: FsyncMode): () => Promise<void> {
+  if (mode === 'off') return () => Promise.resolve();
+  if (mode === 'always') return () => fsyncFile(filename);
+  let running: Promise<void> | undefined;
+  let next: Promise<void> | undefined;
+  const start = (): Promise<void> => {
+    const sync: Promise<void> = fsyncFile(filename).finally(() => {
+      if (running === sync) running = undefined;
+    });
+    running = sync;
+    return sync;
+  };
+  return () => {
+    if (running === undefined) return start();
+    next ??= running
+      .catch(() => undefined)
+      .then(() => {
+        next = undefined;
+        return start();
+      });
+    return next;
+  };
+}
+
+export async function fsyncFile(filename: string): Promise<void> {
+  const file = await fs.open(filename, 'r');
+  try {
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+}
