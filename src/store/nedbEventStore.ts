@@ -6,13 +6,15 @@ import { toRow, type EventDocument } from './eventDocument';
 import type { EventStore, ListEventsOptions, NewThreadEvent, StoredThreadEvent } from './eventStore';
 import type { FsyncMode } from './fsyncMode';
 import { createGroupCommit } from './segments/groupCommit';
+import { Journal } from './segments/journal';
 import { mapWithLimit } from './segments/mapWithLimit';
 import { migrateLegacyEvents, type MigrationReport } from './segments/migrateLegacyEvents';
 import { createOpenSegments } from './segments/openSegments';
 import { toSegmentDocument } from './segments/segmentDocument';
+import { replayJournals, type ReplayReport } from './segments/replayJournals';
 import { readSegmentIndex, writeSegmentIndex, type SegmentHead } from './segments/segmentIndex';
 import { EVENTS_DIR_NAME, segmentId, threadFileOf } from './segments/segmentLayout';
-import { ThreadSegment } from './segments/threadSegment';
+import { syncPath, ThreadSegment } from './segments/threadSegment';
 import { storedRowOf } from '../protocol/threadEvents';
 
 export { LEGACY_EVENTS_FILE_NAME } from './segments/segmentLayout';
@@ -25,6 +27,14 @@ const ID_LOOKUP_CHUNK = 100;
 const WRITE_CONCURRENCY = 64;
 /** How often a changed index is saved; it is only a hint (see segmentIndex.ts), so losing the last one is cheap. */
 const INDEX_SAVE_MS = 5_000;
+/**
+ * A checkpoint (sync the thread files written since, then drop the journal) starts this often, or once the
+ * journal holds this many bytes: what a start after a power cut replays at most is bounded by them.
+ */
+const CHECKPOINT_MS = 1_000;
+const CHECKPOINT_BYTES = 16 * 1024 * 1024;
+/** Files synced at once by a checkpoint running beside the commits (leaves the I/O pool room for the journal). */
+const CHECKPOINT_CONCURRENCY = 2;
 
 export const DEFAULT_STORE_OPEN_THREADS = 64;
 export const DEFAULT_STORE_OPEN_MB = 64;
@@ -38,6 +48,8 @@ export interface NedbEventStoreOptions {
   openThreads?: number;
   /** MiB of thread files held in memory at most. */
   openMb?: number;
+  /** How often a checkpoint starts (default 1 s); tests set it high to keep a journal on disk. */
+  checkpointMs?: number;
   newId?(): string;
   now?(): Date;
   log?(message: string): void;
@@ -62,6 +74,8 @@ export interface NedbEventStore extends EventStore {
   stats(): NedbEventStoreStats;
   /** Set when this open migrated a data dir of the one-file layout. */
   readonly migration: MigrationReport | undefined;
+  /** What this open found in journals left by a run that ended before its checkpoint. */
+  readonly replay: ReplayReport;
 }
 
 /**
@@ -78,7 +92,17 @@ export async function openNedbEventStore(options: NedbEventStoreOptions): Promis
     const eventsDir = path.join(dataDir, EVENTS_DIR_NAME);
     await fs.mkdir(eventsDir, { recursive: true });
     const index = await readSegmentIndex(eventsDir);
-    return createStore({ ...options, dataDir, eventsDir, index, migration, release: () => lock.release() });
+    const segments = new Map<string, ThreadSegment>();
+    const segmentOf = (threadId: string): ThreadSegment => {
+      let segment = segments.get(threadId);
+      if (!segment) segments.set(threadId, (segment = new ThreadSegment(threadId, threadFileOf(eventsDir, threadId))));
+      return segment;
+    };
+    // Not the index: a thread named by a journal had writes no checkpoint synced, so only its file can tell.
+    const replay = await replayJournals(eventsDir, segmentOf);
+    if (replay.restoredRows > 0) options.log?.(`event store: restored ${replay.restoredRows} acked rows from the journal`);
+    const journal = (options.fsync ?? 'batch') === 'off' ? undefined : await Journal.open(eventsDir);
+    return createStore({ ...options, dataDir, eventsDir, index, segments, segmentOf, journal, migration, replay, release: () => lock.release() });
   } catch (error) {
     await lock.release();
     throw error;
@@ -88,16 +112,21 @@ export async function openNedbEventStore(options: NedbEventStoreOptions): Promis
 interface StoreContext extends NedbEventStoreOptions {
   eventsDir: string;
   index: Map<string, SegmentHead>;
+  segments: Map<string, ThreadSegment>;
+  segmentOf(threadId: string): ThreadSegment;
+  /** Absent with `fsync: off`. */
+  journal: Journal | undefined;
   migration: MigrationReport | undefined;
+  replay: ReplayReport;
   release(): Promise<void>;
 }
 
 function createStore(context: StoreContext): NedbEventStore {
-  const { eventsDir, index } = context;
+  const { eventsDir, index, segments, segmentOf, journal } = context;
   const newId = context.newId ?? randomUUID;
   const now = context.now ?? (() => new Date());
   const fsync = context.fsync ?? 'batch';
-  const segments = new Map<string, ThreadSegment>();
+  const checkpointMs = context.checkpointMs ?? CHECKPOINT_MS;
   const open = createOpenSegments({
     maxThreads: context.openThreads ?? DEFAULT_STORE_OPEN_THREADS,
     maxBytes: (context.openMb ?? DEFAULT_STORE_OPEN_MB) * 1024 * 1024,
@@ -105,11 +134,16 @@ function createStore(context: StoreContext): NedbEventStore {
   let closed = false;
   let indexChanged = false;
   let indexSaving: Promise<void> = Promise.resolve();
-
-  const segmentOf = (threadId: string): ThreadSegment => {
-    let segment = segments.get(threadId);
-    if (!segment) segments.set(threadId, (segment = new ThreadSegment(threadId, threadFileOf(eventsDir, threadId))));
-    return segment;
+  /** Thread files (and folders of new ones) written since the journal file was started: a checkpoint syncs them. */
+  let unsynced = new Set<string>();
+  let checkpointing: Promise<void> | undefined;
+  let lastCheckpoint = Date.now();
+  /** Commits and checkpoint starts run one at a time, so a checkpoint never splits a group's journal write from its files. */
+  let serial: Promise<unknown> = Promise.resolve();
+  const serially = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = serial.then(work);
+    serial = run.catch(() => undefined);
+    return run;
   };
 
   const saveIndex = (): Promise<void> => {
@@ -125,8 +159,38 @@ function createStore(context: StoreContext): NedbEventStore {
   const indexTimer = setInterval(() => void saveIndex(), INDEX_SAVE_MS);
   indexTimer.unref();
 
-  /** Stores one thread's share of a commit after its head; every row lands in the file, and in memory if open. */
-  const appendToThread = (segment: ThreadSegment, events: readonly NewThreadEvent[], createdAt: string): Promise<StoredThreadEvent[]> =>
+  /**
+   * Seals the journal file and, beside the next commits, syncs the thread files written while it was current,
+   * then deletes it. Runs between commits (`serially`). A failed checkpoint leaves its journal on disk: the
+   * next open replays it, which is harmless.
+   */
+  const beginCheckpoint = async (): Promise<void> => {
+    if (!journal || checkpointing) return;
+    const sealed = await journal.seal();
+    lastCheckpoint = Date.now();
+    if (!sealed) return;
+    const paths = [...unsynced];
+    unsynced = new Set();
+    checkpointing = (async () => {
+      const outcomes = await mapWithLimit(paths, CHECKPOINT_CONCURRENCY, syncPath);
+      const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+      if (failure) throw failure.reason;
+      await fs.rm(sealed, { force: true });
+    })()
+      .catch((error: unknown) => context.log?.(`event store: checkpoint failed (${(error as Error).message}); its journal is replayed at the next start`))
+      .finally(() => (checkpointing = undefined));
+  };
+  const checkpointDue = () => journal !== undefined && journal.bytes > 0 && (journal.bytes >= CHECKPOINT_BYTES || Date.now() - lastCheckpoint >= checkpointMs);
+  const checkpointTimer = setInterval(() => {
+    if (checkpointDue()) void serially(beginCheckpoint);
+  }, Math.min(checkpointMs, CHECKPOINT_MS));
+  checkpointTimer.unref();
+
+  /**
+   * Stores one thread's share of a commit after its head, in its file (not synced: the journal is) and in
+   * memory if the thread is open. Returns the rows and their lines for the journal.
+   */
+  const appendToThread = (segment: ThreadSegment, events: readonly NewThreadEvent[], createdAt: string): Promise<{ rows: StoredThreadEvent[]; lines: string }> =>
     segment.exclusive(async () => {
       try {
         let seq = (await segment.ensureHead(index.get(segment.threadId))).lastSeq;
@@ -134,10 +198,15 @@ function createStore(context: StoreContext): NedbEventStore {
         const documents = rows.map(toSegmentDocument);
         // Memory first: nedb's unique `_id` refuses a seq the thread already has before the file sees it.
         await segment.datastore?.insert(documents);
-        await segment.write(documents, { sync: fsync !== 'off' });
+        const lines = documents.map((document) => `${JSON.stringify(document)}\n`).join('');
+        const created = await segment.write(lines, seq);
+        if (journal) {
+          unsynced.add(segment.filePath);
+          if (created) unsynced.add(path.dirname(segment.filePath)).add(eventsDir);
+        }
         index.set(segment.threadId, { ...segment.head! });
         indexChanged = true;
-        return rows;
+        return { rows, lines };
       } catch (error) {
         segment.head = undefined;
         if (segment.datastore) open.close(segment);
@@ -145,7 +214,8 @@ function createStore(context: StoreContext): NedbEventStore {
       }
     });
 
-  const commits = createGroupCommit<readonly NewThreadEvent[], StoredThreadEvent[]>(fsync, async (group) => {
+  const commitGroup = async (group: ReadonlyArray<readonly NewThreadEvent[]>): Promise<Array<StoredThreadEvent[] | Error>> => {
+    if (checkpointDue()) await beginCheckpoint();
     const createdAt = now().toISOString();
     const byThread = new Map<string, NewThreadEvent[]>();
     for (const events of group) for (const event of events) byThread.get(event.threadId)?.push(event) ?? byThread.set(event.threadId, [event]);
@@ -153,10 +223,15 @@ function createStore(context: StoreContext): NedbEventStore {
     const outcomes = await mapWithLimit(threadIds, WRITE_CONCURRENCY, (threadId) => appendToThread(segmentOf(threadId), byThread.get(threadId)!, createdAt));
     const stored = new Map<string, StoredThreadEvent[]>();
     const failed = new Map<string, Error>();
+    const journalLines: string[] = [];
     outcomes.forEach((outcome, i) => {
-      if (outcome.status === 'fulfilled') stored.set(threadIds[i]!, outcome.value);
-      else failed.set(threadIds[i]!, outcome.reason instanceof Error ? outcome.reason : new Error(String(outcome.reason)));
+      if (outcome.status === 'fulfilled') {
+        stored.set(threadIds[i]!, outcome.value.rows);
+        journalLines.push(outcome.value.lines);
+      } else failed.set(threadIds[i]!, outcome.reason instanceof Error ? outcome.reason : new Error(String(outcome.reason)));
     });
+    // One fsync for the whole group, however many threads it wrote: the ack below means "on disk".
+    if (journal && journalLines.length > 0) await journal.append(journalLines.join(''));
     // Hand each append its own rows back in its own order: a thread's rows were numbered in submission order.
     const taken = new Map<string, number>();
     return group.map((events) => {
@@ -168,7 +243,8 @@ function createStore(context: StoreContext): NedbEventStore {
       });
       return failure ?? (rows as StoredThreadEvent[]);
     });
-  });
+  };
+  const commits = createGroupCommit<readonly NewThreadEvent[], StoredThreadEvent[]>(fsync, (group) => serially(() => commitGroup(group)));
 
   /** The thread's rows in memory, loading its file if needed; undefined for a thread with no rows. */
   const openThread = async (segment: ThreadSegment) => {
@@ -187,6 +263,7 @@ function createStore(context: StoreContext): NedbEventStore {
     dataDir: context.dataDir,
     eventsDir,
     migration: context.migration,
+    replay: context.replay,
     threadFilePath: (threadId) => threadFileOf(eventsDir, threadId),
     stats: () => ({ openThreads: open.size, openBytes: open.bytes(), knownThreads: new Set([...index.keys(), ...segments.keys()]).size }),
     append(events) {
@@ -224,6 +301,10 @@ function createStore(context: StoreContext): NedbEventStore {
       closed = true;
       await commits.settled();
       clearInterval(indexTimer);
+      clearInterval(checkpointTimer);
+      await checkpointing; // one still syncing would make the last one skip its turn
+      await serially(beginCheckpoint);
+      await checkpointing;
       await saveIndex();
       await context.release();
     },

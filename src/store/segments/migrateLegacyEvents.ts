@@ -5,7 +5,7 @@ import type { EventDocument } from '../eventDocument';
 import { mapWithLimit } from './mapWithLimit';
 import { writeSegmentIndex, type SegmentHead } from './segmentIndex';
 import { EVENTS_DIR_NAME, LEGACY_EVENTS_FILE_NAME, MIGRATING_DIR_NAME, segmentId, threadFileOf } from './segmentLayout';
-import { documentsIn, parseDocument, syncDir } from './threadSegment';
+import { documentsIn, parseDocument, syncPath } from './threadSegment';
 
 /** Lines held before they are appended to their threads' files: bounds memory whatever the old file's size. */
 const BUFFER_BYTES = 16 * 1024 * 1024;
@@ -98,10 +98,10 @@ export async function migrateLegacyEvents(dataDir: string, log?: (message: strin
   const failure = outcomes.find((outcome) => outcome.status === 'rejected');
   if (failure) throw failure.reason;
   await writeSegmentIndex(stagingDir, heads);
-  for (const shard of await fs.readdir(stagingDir)) await syncDir(path.join(stagingDir, shard)).catch(() => undefined);
-  await syncDir(stagingDir);
+  for (const shard of await fs.readdir(stagingDir)) await syncPath(path.join(stagingDir, shard)).catch(() => undefined);
+  await syncPath(stagingDir);
   await fs.rename(stagingDir, eventsDir);
-  await syncDir(dataDir);
+  await syncPath(dataDir);
   await removeLegacy(dataDir);
   report.threads = progress.size;
   log?.(`event store: migrated ${report.rows} rows of ${report.threads} threads (${report.skippedLines} lines skipped)`);

@@ -47,24 +47,23 @@ export class ThreadSegment {
     return this.head;
   }
 
-  /** Appends documents after the head. Call inside `exclusive` after `ensureHead`. */
-  async write(documents: readonly EventDocument[], options: { sync: boolean }): Promise<void> {
+  /**
+   * Appends rows (their documents' lines, in seq order, ending with `lastSeq`) after the head. Not fsynced:
+   * the journal holds them durably until a checkpoint syncs this file (see journal.ts). Call inside
+   * `exclusive` after `ensureHead`. Returns whether the file was created (its folder entry needs a sync too).
+   */
+  async write(lines: string, lastSeq: number): Promise<boolean> {
     const head = this.head!;
-    const text = Buffer.from(documents.map((document) => `${JSON.stringify(document)}\n`).join(''));
-    const created = head.bytes === 0 ? await fs.mkdir(path.dirname(this.filePath), { recursive: true }) : undefined;
+    const bytes = Buffer.from(lines);
+    if (head.bytes === 0) await fs.mkdir(path.dirname(this.filePath), { recursive: true });
     const handle = await fs.open(this.filePath, 'a');
     try {
-      await handle.write(text);
-      if (options.sync) await handle.datasync();
+      await handle.write(bytes);
     } finally {
       await handle.close();
     }
-    if (options.sync && head.bytes === 0) {
-      // A new file is durable only once its folder entry is (and a new folder's, in its parent).
-      await syncDir(path.dirname(this.filePath));
-      if (created !== undefined) await syncDir(path.dirname(path.dirname(this.filePath)));
-    }
-    this.head = { lastSeq: documents[documents.length - 1]!.seq, bytes: head.bytes + text.length };
+    this.head = { lastSeq, bytes: head.bytes + bytes.length };
+    return head.bytes === 0;
   }
 
   /** Reads the file into an in-memory datastore. Call inside `exclusive` after `ensureHead`. */
@@ -122,7 +121,8 @@ async function fileSize(filePath: string): Promise<number> {
   }
 }
 
-export async function syncDir(dir: string): Promise<void> {
+/** fsync of a file or folder by path (Linux syncs a file's data through a read-only handle too). */
+export async function syncPath(dir: string): Promise<void> {
   const handle = await fs.open(dir, 'r');
   try {
     await handle.sync();
