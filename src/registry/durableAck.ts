@@ -1,5 +1,5 @@
-import { promises as fs } from 'node:fs';
 import type { FsyncMode } from '../store/fsyncMode';
+import { fsyncPath } from '../store/fsyncPath';
 
 /**
  * Called after a write to `filename` has returned; resolves once that write is as durable as `mode` asks:
@@ -8,16 +8,15 @@ import type { FsyncMode } from '../store/fsyncMode';
  *   already running may have started before the write, so it only counts for writes that came before it);
  * - `off`: at once (the bytes are in the page cache: safe from a process kill, not from a power cut).
  *
- * The file is opened by name for every fsync: nedb's compaction replaces the file by a rename, and a
- * descriptor kept open would go on syncing the old one.
+ * The file is fsynced by name (nedb's compaction replaces it by a rename).
  */
 export function durableAck(filename: string, mode: FsyncMode): () => Promise<void> {
   if (mode === 'off') return () => Promise.resolve();
-  if (mode === 'always') return () => fsyncFile(filename);
+  if (mode === 'always') return () => fsyncPath(filename);
   let running: Promise<void> | undefined;
   let next: Promise<void> | undefined;
   const start = (): Promise<void> => {
-    const sync: Promise<void> = fsyncFile(filename).finally(() => {
+    const sync: Promise<void> = fsyncPath(filename).finally(() => {
       if (running === sync) running = undefined;
     });
     running = sync;
@@ -33,13 +32,4 @@ export function durableAck(filename: string, mode: FsyncMode): () => Promise<voi
       });
     return next;
   };
-}
-
-export async function fsyncFile(filename: string): Promise<void> {
-  const file = await fs.open(filename, 'r');
-  try {
-    await file.sync();
-  } finally {
-    await file.close();
-  }
 }

@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_FSYNC_MODE, type FsyncMode } from '../store/fsyncMode';
+import { fsyncPath } from '../store/fsyncPath';
 import { openCollection, type Collection } from './collection';
-import { fsyncFile } from './durableAck';
 import type { EnvironmentRecord, HostRecord, ProjectRecord, ThreadRecord } from './records';
 
 /** Projects, hosts, environments and threads, each in its own nedb file under `<dataDir>/registry/`. */
@@ -21,7 +21,7 @@ export async function openRegistry(options: { dataDir: string; fsync?: FsyncMode
   const fsync = options.fsync ?? DEFAULT_FSYNC_MODE;
   const made = await mkdir(dir, { recursive: true });
   // A new folder's own name lives in its parent: synced, it survives a power cut along with the files in it.
-  if (made !== undefined && fsync !== 'off') await fsyncFile(path.dirname(dir));
+  if (made !== undefined && fsync !== 'off') await fsyncPath(path.dirname(dir));
   const [projects, hosts, environments, threads] = await Promise.all([
     openCollection<ProjectRecord>(path.join(dir, 'projects.db'), { fsync }),
     openCollection<HostRecord>(path.join(dir, 'hosts.db'), { fsync }),
