@@ -8,19 +8,19 @@ import { fsyncPath } from '../store/fsyncPath';
  *   already running may have started before the write, so it only counts for writes that came before it);
  * - `off`: at once (the bytes are in the page cache: safe from a process kill, not from a power cut).
  *
- * The file is fsynced by name (nedb's compaction replaces it by a rename).
+ * The file is fsynced by name (nedb's compaction replaces it by a rename); `sync` is that fsync.
  */
-export function durableAck(filename: string, mode: FsyncMode): () => Promise<void> {
+export function durableAck(filename: string, mode: FsyncMode, sync: (filename: string) => Promise<void> = fsyncPath): () => Promise<void> {
   if (mode === 'off') return () => Promise.resolve();
-  if (mode === 'always') return () => fsyncPath(filename);
+  if (mode === 'always') return () => sync(filename);
   let running: Promise<void> | undefined;
   let next: Promise<void> | undefined;
   const start = (): Promise<void> => {
-    const sync: Promise<void> = fsyncPath(filename).finally(() => {
-      if (running === sync) running = undefined;
+    const started: Promise<void> = sync(filename).finally(() => {
+      if (running === started) running = undefined;
     });
-    running = sync;
-    return sync;
+    running = started;
+    return started;
   };
   return () => {
     if (running === undefined) return start();
