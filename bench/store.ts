@@ -120,6 +120,14 @@ async function serverStart(dataDir: string): Promise<{ ms: number; rssMb: number
 }
 
 async function reads(dataDir: string) {
+  const opens: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    const store = await openNedbEventStore({ dataDir });
+    opens.push(performance.now() - started);
+    await store.close();
+  }
+  console.log(`store open (lock, index of ${THREADS} threads, no history read; in process): p50 ${fmt(median(opens))} (${opens.map((ms) => ms.toFixed(1)).join(', ')} ms)`);
   const store = await openNedbEventStore({ dataDir });
   const cold: number[] = [];
   const hot: number[] = [];

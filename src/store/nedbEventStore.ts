@@ -48,6 +48,8 @@ export interface NedbEventStoreOptions {
   openThreads?: number;
   /** MiB of thread files held in memory at most. */
   openMb?: number;
+  /** Lines a migration holds before writing them out and recording its progress (default 16 MiB). */
+  migrationBufferBytes?: number;
   /** How often a checkpoint starts (default 1 s); tests set it high to keep a journal on disk. */
   checkpointMs?: number;
   newId?(): string;
@@ -88,7 +90,7 @@ export async function openNedbEventStore(options: NedbEventStoreOptions): Promis
   await fs.mkdir(dataDir, { recursive: true });
   const lock = await lockDataDir(dataDir);
   try {
-    const migration = await migrateLegacyEvents(dataDir, options.log);
+    const migration = await migrateLegacyEvents(dataDir, { log: options.log, bufferBytes: options.migrationBufferBytes });
     const eventsDir = path.join(dataDir, EVENTS_DIR_NAME);
     await fs.mkdir(eventsDir, { recursive: true });
     const index = await readSegmentIndex(eventsDir);

@@ -14,8 +14,13 @@ const IN_FLIGHT = 8;
 
 async function main(): Promise<void> {
   process.stdout.write('opening\n');
-  const store = await openNedbEventStore({ dataDir: dataDir!, fsync: FsyncModeSchema.parse(process.env['ATS_FSYNC'] ?? 'batch') });
-  process.stdout.write('opened\n');
+  const store = await openNedbEventStore({
+    dataDir: dataDir!,
+    fsync: FsyncModeSchema.parse(process.env['ATS_FSYNC'] ?? 'batch'),
+    // Small, so a migration records its progress many times and a kill lands between records.
+    migrationBufferBytes: Number(process.env['CRASH_MIGRATION_BUFFER_BYTES']) || undefined,
+  });
+  process.stdout.write(`opened ${JSON.stringify(store.migration ?? null)}\n`);
   if (mode === 'open') {
     await store.close();
     return;

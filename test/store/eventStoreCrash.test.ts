@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { LEGACY_EVENTS_FILE_NAME, openNedbEventStore } from '../../src/store/nedbEventStore';
 import { EVENTS_DIR_NAME } from '../../src/store/segments/segmentLayout';
-import { crashRandom, expectAckedExactlyOnce, runToEnd, runUntilKilled } from '../helpers/crashHarness';
+import { crashRandom, expectAckedExactlyOnce, runToEnd, runUntilKilled, spawnCrashChild, type CrashChild, type CrashRun } from '../helpers/crashHarness';
 import { makeTempDir } from '../helpers/pipelineTempDir';
 
 const CHILD = 'test/store/crashChildEventStore.ts';
@@ -44,7 +44,7 @@ describe('nedb event store under SIGKILL (real child processes)', function () {
         args: ['ingest', temp.dir, `r${round}`],
         env: { ATS_FSYNC: FSYNC_MODES[round % 3] },
         // A start-up kill aims at the store's open (right after the child says `opening`), others at ingest.
-        after: duringStart ? /^opening$/ : /^opened$/,
+        after: duringStart ? /^opening$/ : /^opened/,
         delayMs: duringStart ? random.between(0, 30) : random.between(50, 700),
       });
       expect(run.killed, `round ${round} (${random.describe()}): ${run.stderr}`).to.equal(true);
@@ -59,20 +59,38 @@ describe('nedb event store under SIGKILL (real child processes)', function () {
   it('migrates a one-file data dir completely however often the migration is killed, removing the old file only at the end', async () => {
     const random = crashRandom();
     const expected = await writeLegacyDataDir(temp.dir, 24, 300);
+    const env = { CRASH_MIGRATION_BUFFER_BYTES: String(256 * 1024) };
     let runs = 0;
-    for (;;) {
+    let finished: CrashRun | undefined;
+    while (!finished && runs < 12) {
       runs++;
-      const run = await runUntilKilled({ script: CHILD, args: ['open', temp.dir], after: /^opening$/, delayMs: random.between(0, 400) });
+      const run = await runUntilKilled({ script: CHILD, args: ['open', temp.dir], env, after: /^opening$/, delayMs: random.between(0, 400) });
       const legacy = await exists(path.join(temp.dir, LEGACY_EVENTS_FILE_NAME));
       const migrated = await exists(path.join(temp.dir, EVENTS_DIR_NAME));
       // Never neither: until the new layout is complete the old file is whole, and it goes only after.
       expect(legacy || migrated, `run ${runs} ${random.describe()}`).to.equal(true);
       if (legacy && !migrated) expect((await fs.stat(path.join(temp.dir, LEGACY_EVENTS_FILE_NAME))).size).to.equal(expected.bytes);
-      if (!run.killed || runs >= 12) break;
+      if (!run.killed) finished = run;
     }
-    if (await exists(path.join(temp.dir, LEGACY_EVENTS_FILE_NAME))) await runToEnd(CHILD, ['open', temp.dir]);
+    finished ??= await runToEnd(CHILD, ['open', temp.dir], env);
     expect(await exists(path.join(temp.dir, LEGACY_EVENTS_FILE_NAME))).to.equal(false);
     const stored = await storedKeys(temp.dir, expected.threadIds, random.describe());
+    expect(stored.sort()).to.deep.equal([...expected.keys].sort());
+  });
+
+  it('resumes a migration killed after it recorded progress, instead of starting over', async () => {
+    const expected = await writeLegacyDataDir(temp.dir, 24, 300);
+    const env = { CRASH_MIGRATION_BUFFER_BYTES: String(64 * 1024) };
+    const child = spawnCrashChild(CHILD, ['open', temp.dir], env);
+    await child.line(/^opening$/);
+    await untilExists(path.join(temp.dir, 'events.migrating', 'progress.json'), child);
+    const killed = await child.kill();
+    if (killed.signal !== 'SIGKILL') return; // it finished first: nothing was left to resume (a very fast machine)
+    const resumed = await runToEnd(CHILD, ['open', temp.dir], env);
+    const report = JSON.parse(resumed.lines.find((line) => line.startsWith('opened '))!.slice('opened '.length)) as { resumedAtByte: number; rows: number };
+    expect(report.resumedAtByte).to.be.greaterThan(0);
+    expect(report.rows).to.equal(expected.keys.length);
+    const stored = await storedKeys(temp.dir, expected.threadIds, 'resumed');
     expect(stored.sort()).to.deep.equal([...expected.keys].sort());
   });
 });
@@ -105,4 +123,11 @@ function exists(file: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/** Polls for a file the child is about to write; ends early if the child ends. */
+async function untilExists(file: string, child: CrashChild): Promise<void> {
+  let ended = false;
+  void child.ended.then(() => (ended = true));
+  while (!ended && !(await exists(file))) await new Promise((resolve) => setTimeout(resolve, 2));
 }
