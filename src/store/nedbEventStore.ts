@@ -15,6 +15,7 @@ import { replayJournals, type ReplayReport } from './segments/replayJournals';
 import { readSegmentIndex, writeSegmentIndex, type SegmentHead } from './segments/segmentIndex';
 import { EVENTS_DIR_NAME, segmentId, threadFileOf } from './segments/segmentLayout';
 import { syncPath, ThreadSegment } from './segments/threadSegment';
+import { createWriteHandles } from './segments/writeHandles';
 import { storedRowOf } from '../protocol/threadEvents';
 
 export { LEGACY_EVENTS_FILE_NAME } from './segments/segmentLayout';
@@ -33,6 +34,8 @@ const INDEX_SAVE_MS = 5_000;
  */
 const CHECKPOINT_MS = 1_000;
 const CHECKPOINT_BYTES = 16 * 1024 * 1024;
+/** Thread files kept open for appends (the most recently written threads). */
+const OPEN_WRITE_HANDLES = 256;
 /** Files synced at once by a checkpoint running beside the commits (leaves the I/O pool room for the journal). */
 const CHECKPOINT_CONCURRENCY = 2;
 
@@ -133,6 +136,7 @@ function createStore(context: StoreContext): NedbEventStore {
     maxThreads: context.openThreads ?? DEFAULT_STORE_OPEN_THREADS,
     maxBytes: (context.openMb ?? DEFAULT_STORE_OPEN_MB) * 1024 * 1024,
   });
+  const writeHandles = createWriteHandles(OPEN_WRITE_HANDLES);
   let closed = false;
   let indexChanged = false;
   let indexSaving: Promise<void> = Promise.resolve();
@@ -144,7 +148,10 @@ function createStore(context: StoreContext): NedbEventStore {
   let serial: Promise<unknown> = Promise.resolve();
   const serially = <T>(work: () => Promise<T>): Promise<T> => {
     const run = serial.then(work);
-    serial = run.catch(() => undefined);
+    serial = run.then(
+      () => undefined,
+      () => undefined,
+    );
     return run;
   };
 
@@ -202,6 +209,7 @@ function createStore(context: StoreContext): NedbEventStore {
         await segment.datastore?.insert(documents);
         const lines = documents.map((document) => `${JSON.stringify(document)}\n`).join('');
         const created = await segment.write(lines, seq);
+        writeHandles.wrote(segment);
         if (journal) {
           unsynced.add(segment.filePath);
           if (created) unsynced.add(path.dirname(segment.filePath)).add(eventsDir);
@@ -304,6 +312,7 @@ function createStore(context: StoreContext): NedbEventStore {
       await commits.settled();
       clearInterval(indexTimer);
       clearInterval(checkpointTimer);
+      await writeHandles.closeAll();
       await checkpointing; // one still syncing would make the last one skip its turn
       await serially(beginCheckpoint);
       await checkpointing;

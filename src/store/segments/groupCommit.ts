@@ -38,7 +38,10 @@ export function createGroupCommit<T, R>(mode: FsyncMode, commit: (group: readonl
     submit(item: T): Promise<R> {
       const done = new Promise<R>((resolve, reject) => waiting.push({ item, resolve, reject }));
       running ??= drain();
-      lastSubmitted = done.catch(() => undefined);
+      lastSubmitted = done.then(
+        () => undefined,
+        () => undefined,
+      );
       return done;
     },
     /** Settles once everything submitted so far is committed (or failed); later submissions are not waited for. */

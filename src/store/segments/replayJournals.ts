@@ -30,6 +30,7 @@ export async function replayJournals(eventsDir: string, segmentOf: (threadId: st
         const missing = documents.filter((document) => document.seq > head.lastSeq).sort((a, b) => a.seq - b.seq);
         if (missing.length === 0) return;
         const created = await segment.write(missing.map((document) => `${JSON.stringify(document)}\n`).join(''), missing[missing.length - 1]!.seq);
+        await segment.closeHandle();
         await syncPath(segment.filePath);
         if (created) {
           await syncPath(path.dirname(segment.filePath));

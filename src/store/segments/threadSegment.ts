@@ -19,6 +19,8 @@ export class ThreadSegment {
   /** Present while the thread is open (read recently); appends then go to the file and to it. */
   datastore: Datastore<EventDocument> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Kept open between writes while the thread is written often (see writeHandles.ts); opened to append. */
+  private handle: fs.FileHandle | undefined;
 
   constructor(
     readonly threadId: string,
@@ -27,7 +29,8 @@ export class ThreadSegment {
 
   exclusive<T>(work: () => Promise<T>): Promise<T> {
     const run = this.queue.then(work);
-    this.queue = run.catch(() => undefined);
+    // Not `run.catch(…)`: that would hold the last result (a batch of rows) for as long as the thread lives.
+    this.queue = run.then(noop, noop);
     return run;
   }
 
@@ -56,14 +59,26 @@ export class ThreadSegment {
     const head = this.head!;
     const bytes = Buffer.from(lines);
     if (head.bytes === 0) await fs.mkdir(path.dirname(this.filePath), { recursive: true });
-    const handle = await fs.open(this.filePath, 'a');
+    this.handle ??= await fs.open(this.filePath, 'a');
     try {
-      await handle.write(bytes);
-    } finally {
-      await handle.close();
+      await this.handle.write(bytes);
+    } catch (error) {
+      await this.closeHandle();
+      throw error;
     }
     this.head = { lastSeq, bytes: head.bytes + bytes.length };
     return head.bytes === 0;
+  }
+
+  /** Call inside `exclusive` (or once nothing writes any more). */
+  async closeHandle(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.close();
+  }
+
+  get hasHandle(): boolean {
+    return this.handle !== undefined;
   }
 
   /** Reads the file into an in-memory datastore. Call inside `exclusive` after `ensureHead`. */
@@ -130,3 +145,5 @@ export async function syncPath(dir: string): Promise<void> {
     await handle.close();
   }
 }
+
+function noop(): void {}
