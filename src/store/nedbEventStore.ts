@@ -14,7 +14,8 @@ import { toSegmentDocument } from './segments/segmentDocument';
 import { replayJournals, type ReplayReport } from './segments/replayJournals';
 import { readSegmentIndex, writeSegmentIndex, type SegmentHead } from './segments/segmentIndex';
 import { EVENTS_DIR_NAME, segmentId, threadFileOf } from './segments/segmentLayout';
-import { syncPath, ThreadSegment } from './segments/threadSegment';
+import { syncFiles } from './segments/syncFiles';
+import { ThreadSegment } from './segments/threadSegment';
 import { createWriteHandles } from './segments/writeHandles';
 import { storedRowOf } from '../protocol/threadEvents';
 
@@ -36,8 +37,12 @@ const CHECKPOINT_MS = 1_000;
 const CHECKPOINT_BYTES = 16 * 1024 * 1024;
 /** Thread files kept open for appends (the most recently written threads). */
 const OPEN_WRITE_HANDLES = 256;
-/** Files synced at once by a checkpoint running beside the commits (leaves the I/O pool room for the journal). */
-const CHECKPOINT_CONCURRENCY = 2;
+/**
+ * A journal this much past its checkpoint size while the previous checkpoint still syncs makes the next
+ * commit wait for that checkpoint: ingest slows to what the disk absorbs instead of the journal (and what a
+ * start after a power cut replays) growing without bound.
+ */
+const JOURNAL_MAX_BYTES = 4 * CHECKPOINT_BYTES;
 
 export const DEFAULT_STORE_OPEN_THREADS = 64;
 export const DEFAULT_STORE_OPEN_MB = 64;
@@ -181,9 +186,7 @@ function createStore(context: StoreContext): NedbEventStore {
     const paths = [...unsynced];
     unsynced = new Set();
     checkpointing = (async () => {
-      const outcomes = await mapWithLimit(paths, CHECKPOINT_CONCURRENCY, syncPath);
-      const failure = outcomes.find((outcome) => outcome.status === 'rejected');
-      if (failure) throw failure.reason;
+      await syncFiles(paths, eventsDir);
       await fs.rm(sealed, { force: true });
     })()
       .catch((error: unknown) => context.log?.(`event store: checkpoint failed (${(error as Error).message}); its journal is replayed at the next start`))
@@ -225,6 +228,7 @@ function createStore(context: StoreContext): NedbEventStore {
     });
 
   const commitGroup = async (group: ReadonlyArray<readonly NewThreadEvent[]>): Promise<Array<StoredThreadEvent[] | Error>> => {
+    if (journal && checkpointing && journal.bytes >= JOURNAL_MAX_BYTES) await checkpointing;
     if (checkpointDue()) await beginCheckpoint();
     const createdAt = now().toISOString();
     const byThread = new Map<string, NewThreadEvent[]>();
