@@ -34,8 +34,18 @@ export class Journal {
   async append(lines: string): Promise<void> {
     this.handle ??= await fs.open(this.current, 'a');
     const bytes = Buffer.from(lines);
-    await this.handle.write(bytes);
-    await this.handle.datasync();
+    try {
+      await this.handle.write(bytes);
+      await this.handle.datasync();
+    } catch (error) {
+      // A failed write may have left half a line; the next commit starts a file of its own rather than glue
+      // its first line to that half. The failed file stays until the next open replays it.
+      await this.handle.close().catch(() => undefined);
+      this.handle = undefined;
+      this.bytes = 0;
+      this.current = journalPath(this.eventsDir, ++this.sequence);
+      throw error;
+    }
     this.bytes += bytes.length;
   }
 
