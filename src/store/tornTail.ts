@@ -13,15 +13,15 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
 /**
- * nedb appends one JSON document per line, and a write is acked only once its whole line, newline included,
- * is written. A crash mid-append leaves an unterminated last line, which nedb counts as corrupt (a small file
- * with one such line is refused as more than 10% corrupt) and which the next append would run into. So before
- * a file is loaded its end is repaired in place, by one `ftruncate` or one `write`, never by rewriting it: a
- * kill at any moment leaves either the file as it was or the repaired file.
+ * nedb appends one JSON document per line. A crash mid-append leaves an unterminated last line, which nedb
+ * counts as corrupt (a small file with one such line is refused as more than 10% corrupt) and which the next
+ * append would run into. So before a file is loaded its end is repaired in place, by one `ftruncate` or one
+ * `write`, never by rewriting it: a kill at any moment leaves either the file as it was or the repaired file.
  *
  * - An unterminated last line that is a whole JSON object (only its newline was lost) gets the newline: it is
- *   a complete document, as if the crash had come just after its write. A proper prefix of a JSON object is
- *   never itself a JSON object, so a cut document can't pass for a whole one.
+ *   a complete document, what a crash just after its write would have left, so keeping it is right whether
+ *   or not the write was acked. A proper prefix of a JSON object is never itself a JSON object, so a cut
+ *   document can't pass for a whole one.
  * - Anything else after the last newline (a torn document, zeros a power cut left) is cut off.
  *
  * The file is read backwards from its end in fixed chunks, so files of any size work in little memory.
