@@ -62,7 +62,15 @@ const spread = (values: number[]) => `${Math.round(Math.min(...values))}–${Mat
 const rssMb = () => Math.round(process.memoryUsage().rss / 1024 / 1024);
 
 /** Appends `rows` rows over `threads` threads, `batch` rows of one thread per append, `inFlight` appends at once. */
-async function appendRows(store: NedbEventStore, rows: number, threads: number, prefix: string, batch: number, inFlight: number, progress?: (done: number) => void) {
+async function appendRows(
+  store: NedbEventStore,
+  rows: number,
+  threads: number,
+  prefix: string,
+  batch: number,
+  inFlight: number,
+  progress?: (done: number) => void,
+) {
   let next = 0;
   const lane = async () => {
     for (;;) {
@@ -91,16 +99,22 @@ async function build(dataDir: string) {
   });
   const seconds = (performance.now() - started) / 1000;
   await store.close();
-  console.log(`build: ${ROWS} rows over ${THREADS} threads through the store port in ${seconds.toFixed(1)} s (${Math.round(ROWS / seconds)} rows/s, default fsync)`);
+  console.log(
+    `build: ${ROWS} rows over ${THREADS} threads through the store port in ${seconds.toFixed(1)} s (${Math.round(ROWS / seconds)} rows/s, default fsync)`,
+  );
 }
 
 /** A real server on the data dir: ms from spawn to `listening`, and its RSS once idle. */
 async function serverStart(dataDir: string): Promise<{ ms: number; rssMb: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/start.ts', '--data-dir', dataDir, '--port', '0', '--agent-providers', 'none'], {
-    cwd: REPO,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['-r', 'ts-node/register/transpile-only', 'src/cli/start.ts', '--data-dir', dataDir, '--port', '0', '--agent-providers', 'none'],
+    {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const ms = await new Promise<number>((resolve, reject) => {
@@ -127,11 +141,16 @@ async function reads(dataDir: string) {
     opens.push(performance.now() - started);
     await store.close();
   }
-  console.log(`store open (lock, index of ${THREADS} threads, no history read; in process): p50 ${fmt(median(opens))} (${opens.map((ms) => ms.toFixed(1)).join(', ')} ms)`);
+  console.log(
+    `store open (lock, index of ${THREADS} threads, no history read; in process): p50 ${fmt(median(opens))} (${opens.map((ms) => ms.toFixed(1)).join(', ')} ms)`,
+  );
   const store = await openNedbEventStore({ dataDir });
   const cold: number[] = [];
   const hot: number[] = [];
-  const picked = Array.from({ length: Math.min(READ_SAMPLES, THREADS) }, (_, i) => `thr_${Math.floor((i * THREADS) / Math.min(READ_SAMPLES, THREADS))}`);
+  const picked = Array.from(
+    { length: Math.min(READ_SAMPLES, THREADS) },
+    (_, i) => `thr_${Math.floor((i * THREADS) / Math.min(READ_SAMPLES, THREADS))}`,
+  );
   for (const threadId of picked) {
     let started = performance.now();
     const page = await store.list(threadId, { afterSeq: 0, limit: PAGE_ROWS });
@@ -143,8 +162,12 @@ async function reads(dataDir: string) {
   }
   const { openThreads, openBytes } = store.stats();
   await store.close();
-  console.log(`first page (${PAGE_ROWS} rows) of a thread not read since start (cold): p50 ${fmt(median(cold))}, p99 ${fmt(percentile(cold, 99))} (${cold.length} threads of ~${Math.round(ROWS / THREADS)} rows)`);
-  console.log(`same page again (hot): p50 ${fmt(median(hot))}, p99 ${fmt(percentile(hot, 99))}; open after: ${openThreads} threads, ${(openBytes / 1024 / 1024).toFixed(1)} MiB of files`);
+  console.log(
+    `first page (${PAGE_ROWS} rows) of a thread not read since start (cold): p50 ${fmt(median(cold))}, p99 ${fmt(percentile(cold, 99))} (${cold.length} threads of ~${Math.round(ROWS / THREADS)} rows)`,
+  );
+  console.log(
+    `same page again (hot): p50 ${fmt(median(hot))}, p99 ${fmt(percentile(hot, 99))}; open after: ${openThreads} threads, ${(openBytes / 1024 / 1024).toFixed(1)} MiB of files`,
+  );
 }
 
 /** The documents the store writes for a workload, so raw nedb inserts exactly the same ones. */
@@ -158,7 +181,12 @@ function documentsOf(prefix: string, rows: number, threads: number, batch: numbe
       Array.from({ length: Math.min(batch, rows - start) }, (_, i) => {
         const seq = (seqs.get(threadId) ?? 0) + 1;
         seqs.set(threadId, seq);
-        const row: StoredThreadEvent = { ...eventOf(threadId, start + i), id: `${threadId}-${seq}`, seq, createdAt: new Date().toISOString() } as StoredThreadEvent;
+        const row: StoredThreadEvent = {
+          ...eventOf(threadId, start + i),
+          id: `${threadId}-${seq}`,
+          seq,
+          createdAt: new Date().toISOString(),
+        } as StoredThreadEvent;
         return toSegmentDocument(row);
       }),
     );
@@ -207,11 +235,15 @@ async function compareAppends(root: string) {
     await fs.rm(rawDir, { recursive: true, force: true });
   }
   const raw = median(rawRates);
-  console.log(`append throughput (${COMPARE_ROWS} rows, ${threads} threads, ${batch}-row appends, ${BUILD_IN_FLIGHT} in flight; median of ${COMPARE_ROUNDS} alternating rounds, spread):`);
+  console.log(
+    `append throughput (${COMPARE_ROWS} rows, ${threads} threads, ${batch}-row appends, ${BUILD_IN_FLIGHT} in flight; median of ${COMPARE_ROUNDS} alternating rounds, spread):`,
+  );
   console.log(`  raw nedb batched inserts (one datastore per thread, no fsync): ${Math.round(raw)} rows/s (${spread(rawRates)})`);
   for (const mode of ['batch', 'always', 'off'] as const) {
     const rate = median(storeRates[mode]);
-    console.log(`  store, ATS_FSYNC=${mode}${mode === 'batch' ? ' (default)' : ''}: ${Math.round(rate)} rows/s (${spread(storeRates[mode])}), ${(rate / raw).toFixed(2)}× raw nedb`);
+    console.log(
+      `  store, ATS_FSYNC=${mode}${mode === 'batch' ? ' (default)' : ''}: ${Math.round(rate)} rows/s (${spread(storeRates[mode])}), ${(rate / raw).toFixed(2)}× raw nedb`,
+    );
   }
 }
 
@@ -256,7 +288,9 @@ async function pacedLatency(root: string) {
   const achieved = sent / ((performance.now() - started) / 1000);
   await store.close();
   await fs.rm(dataDir, { recursive: true, force: true });
-  console.log(`append→ack at ${PACED_RATE}/s (one-row appends over 200 threads, default fsync, ${sent} appends, ${Math.round(achieved)}/s achieved): p50 ${fmt(median(latencies))}, p99 ${fmt(percentile(latencies, 99))}`);
+  console.log(
+    `append→ack at ${PACED_RATE}/s (one-row appends over 200 threads, default fsync, ${sent} appends, ${Math.round(achieved)}/s achieved): p50 ${fmt(median(latencies))}, p99 ${fmt(percentile(latencies, 99))}`,
+  );
 }
 
 async function main() {
@@ -266,7 +300,10 @@ async function main() {
   const emptyDir = path.join(root, 'empty');
   console.log(`bench:store in ${root} (${os.cpus().length} cores, node ${process.version})`);
   try {
-    const built = await fs.access(path.join(dataDir, 'events')).then(() => true, () => false);
+    const built = await fs.access(path.join(dataDir, 'events')).then(
+      () => true,
+      () => false,
+    );
     if (built && KEEP) console.log(`build: reusing ${dataDir}`);
     else await build(dataDir);
     const du = await new Promise<string>((resolve) => {
@@ -277,8 +314,12 @@ async function main() {
     });
     const full = [await serverStart(dataDir), await serverStart(dataDir)];
     const empty = [await serverStart(emptyDir), await serverStart(emptyDir)];
-    console.log(`start (spawn → "listening", real server, ts-node): ${du} data dir ${Math.round(median(full.map((s) => s.ms)))} ms (${spread(full.map((s) => s.ms))}), empty data dir ${Math.round(median(empty.map((s) => s.ms)))} ms (${spread(empty.map((s) => s.ms))})`);
-    console.log(`idle RSS 3 s after listening: ${du} data dir ${full.map((s) => s.rssMb).join(' / ')} MB, empty data dir ${empty.map((s) => s.rssMb).join(' / ')} MB`);
+    console.log(
+      `start (spawn → "listening", real server, ts-node): ${du} data dir ${Math.round(median(full.map((s) => s.ms)))} ms (${spread(full.map((s) => s.ms))}), empty data dir ${Math.round(median(empty.map((s) => s.ms)))} ms (${spread(empty.map((s) => s.ms))})`,
+    );
+    console.log(
+      `idle RSS 3 s after listening: ${du} data dir ${full.map((s) => s.rssMb).join(' / ')} MB, empty data dir ${empty.map((s) => s.rssMb).join(' / ')} MB`,
+    );
     await reads(dataDir);
     await compareAppends(root);
     await loneAppendLatency(root);

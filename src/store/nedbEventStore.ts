@@ -112,7 +112,18 @@ export async function openNedbEventStore(options: NedbEventStoreOptions): Promis
     const replay = await replayJournals(eventsDir, segmentOf);
     if (replay.restoredRows > 0) options.log?.(`event store: restored ${replay.restoredRows} acked rows from the journal`);
     const journal = (options.fsync ?? 'batch') === 'off' ? undefined : await Journal.open(eventsDir);
-    return createStore({ ...options, dataDir, eventsDir, index, segments, segmentOf, journal, migration, replay, release: () => lock.release() });
+    return createStore({
+      ...options,
+      dataDir,
+      eventsDir,
+      index,
+      segments,
+      segmentOf,
+      journal,
+      migration,
+      replay,
+      release: () => lock.release(),
+    });
   } catch (error) {
     await lock.release();
     throw error;
@@ -164,10 +175,12 @@ function createStore(context: StoreContext): NedbEventStore {
     if (!indexChanged) return indexSaving;
     indexChanged = false;
     const snapshot = new Map(index);
-    indexSaving = indexSaving.then(() => writeSegmentIndex(eventsDir, snapshot)).catch((error: unknown) => {
-      indexChanged = true;
-      context.log?.(`event store: the index was not saved (${(error as Error).message}); it is rebuilt from the files as needed`);
-    });
+    indexSaving = indexSaving
+      .then(() => writeSegmentIndex(eventsDir, snapshot))
+      .catch((error: unknown) => {
+        indexChanged = true;
+        context.log?.(`event store: the index was not saved (${(error as Error).message}); it is rebuilt from the files as needed`);
+      });
     return indexSaving;
   };
   const indexTimer = setInterval(() => void saveIndex(), INDEX_SAVE_MS);
@@ -189,20 +202,30 @@ function createStore(context: StoreContext): NedbEventStore {
       await syncFiles(paths, eventsDir);
       await fs.rm(sealed, { force: true });
     })()
-      .catch((error: unknown) => context.log?.(`event store: checkpoint failed (${(error as Error).message}); its journal is replayed at the next start`))
+      .catch((error: unknown) =>
+        context.log?.(`event store: checkpoint failed (${(error as Error).message}); its journal is replayed at the next start`),
+      )
       .finally(() => (checkpointing = undefined));
   };
-  const checkpointDue = () => journal !== undefined && journal.bytes > 0 && (journal.bytes >= CHECKPOINT_BYTES || Date.now() - lastCheckpoint >= checkpointMs);
-  const checkpointTimer = setInterval(() => {
-    if (checkpointDue()) void serially(beginCheckpoint);
-  }, Math.min(checkpointMs, CHECKPOINT_MS));
+  const checkpointDue = () =>
+    journal !== undefined && journal.bytes > 0 && (journal.bytes >= CHECKPOINT_BYTES || Date.now() - lastCheckpoint >= checkpointMs);
+  const checkpointTimer = setInterval(
+    () => {
+      if (checkpointDue()) void serially(beginCheckpoint);
+    },
+    Math.min(checkpointMs, CHECKPOINT_MS),
+  );
   checkpointTimer.unref();
 
   /**
    * Stores one thread's share of a commit after its head, in its file (not synced: the journal is) and in
    * memory if the thread is open. Returns the rows and their lines for the journal.
    */
-  const appendToThread = (segment: ThreadSegment, events: readonly NewThreadEvent[], createdAt: string): Promise<{ rows: StoredThreadEvent[]; lines: string }> =>
+  const appendToThread = (
+    segment: ThreadSegment,
+    events: readonly NewThreadEvent[],
+    createdAt: string,
+  ): Promise<{ rows: StoredThreadEvent[]; lines: string }> =>
     segment.exclusive(async () => {
       try {
         let seq = (await segment.ensureHead(index.get(segment.threadId))).lastSeq;
@@ -232,9 +255,12 @@ function createStore(context: StoreContext): NedbEventStore {
     if (checkpointDue()) await beginCheckpoint();
     const createdAt = now().toISOString();
     const byThread = new Map<string, NewThreadEvent[]>();
-    for (const events of group) for (const event of events) byThread.get(event.threadId)?.push(event) ?? byThread.set(event.threadId, [event]);
+    for (const events of group)
+      for (const event of events) byThread.get(event.threadId)?.push(event) ?? byThread.set(event.threadId, [event]);
     const threadIds = [...byThread.keys()];
-    const outcomes = await mapWithLimit(threadIds, WRITE_CONCURRENCY, (threadId) => appendToThread(segmentOf(threadId), byThread.get(threadId)!, createdAt));
+    const outcomes = await mapWithLimit(threadIds, WRITE_CONCURRENCY, (threadId) =>
+      appendToThread(segmentOf(threadId), byThread.get(threadId)!, createdAt),
+    );
     const stored = new Map<string, StoredThreadEvent[]>();
     const failed = new Map<string, Error>();
     const journalLines: string[] = [];

@@ -40,7 +40,9 @@ async function main(): Promise<void> {
       } as NewThreadEvent;
     });
     const rows = await store.append(events);
-    process.stdout.write(`ack ${rows.map((row) => `${row.threadId}/${row.seq}/${String(row.data['delta']).replace(/\.+$/, '')}`).join(' ')}\n`);
+    process.stdout.write(
+      `ack ${rows.map((row) => `${row.threadId}/${row.seq}/${String(row.data['delta']).replace(/\.+$/, '')}`).join(' ')}\n`,
+    );
   };
   const lane = async (): Promise<void> => {
     for (;;) await appendOne();

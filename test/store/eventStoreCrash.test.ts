@@ -3,7 +3,15 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { LEGACY_EVENTS_FILE_NAME, openNedbEventStore } from '../../src/store/nedbEventStore';
 import { EVENTS_DIR_NAME } from '../../src/store/segments/segmentLayout';
-import { crashRandom, expectAckedExactlyOnce, runToEnd, runUntilKilled, spawnCrashChild, type CrashChild, type CrashRun } from '../helpers/crashHarness';
+import {
+  crashRandom,
+  expectAckedExactlyOnce,
+  runToEnd,
+  runUntilKilled,
+  spawnCrashChild,
+  type CrashChild,
+  type CrashRun,
+} from '../helpers/crashHarness';
 import { makeTempDir } from '../helpers/pipelineTempDir';
 
 const CHILD = 'test/store/crashChildEventStore.ts';
@@ -16,7 +24,10 @@ async function storedKeys(dataDir: string, threadIds: readonly string[], context
     const keys: string[] = [];
     for (const threadId of threadIds) {
       const rows = await store.list(threadId);
-      expect(rows.map((row) => row.seq), `${context}: seqs of ${threadId}`).to.deep.equal(rows.map((_, i) => i + 1));
+      expect(
+        rows.map((row) => row.seq),
+        `${context}: seqs of ${threadId}`,
+      ).to.deep.equal(rows.map((_, i) => i + 1));
       for (const row of rows) keys.push(`${threadId}/${row.seq}/${String(row.data['delta']).replace(/\.+$/, '')}`);
     }
     return keys;
@@ -51,7 +62,11 @@ describe('nedb event store under SIGKILL (real child processes)', function () {
       if (run.acked.length > 0) killedMidIngest++;
       acked.push(...run.acked);
       // Each round checks what every earlier round acked, so a restart that damaged old rows is caught too.
-      expectAckedExactlyOnce(acked, await storedKeys(temp.dir, THREAD_IDS, `round ${round} ${random.describe()}`), `round ${round} ${random.describe()}`);
+      expectAckedExactlyOnce(
+        acked,
+        await storedKeys(temp.dir, THREAD_IDS, `round ${round} ${random.describe()}`),
+        `round ${round} ${random.describe()}`,
+      );
     }
     expect(killedMidIngest, 'rounds killed after some acks').to.be.at.least(4);
   });
@@ -64,7 +79,13 @@ describe('nedb event store under SIGKILL (real child processes)', function () {
     let finished: CrashRun | undefined;
     while (!finished && runs < 12) {
       runs++;
-      const run = await runUntilKilled({ script: CHILD, args: ['open', temp.dir], env, after: /^opening$/, delayMs: random.between(0, 400) });
+      const run = await runUntilKilled({
+        script: CHILD,
+        args: ['open', temp.dir],
+        env,
+        after: /^opening$/,
+        delayMs: random.between(0, 400),
+      });
       const legacy = await exists(path.join(temp.dir, LEGACY_EVENTS_FILE_NAME));
       const migrated = await exists(path.join(temp.dir, EVENTS_DIR_NAME));
       // Never neither: until the new layout is complete the old file is whole, and it goes only after.
@@ -87,7 +108,10 @@ describe('nedb event store under SIGKILL (real child processes)', function () {
     const killed = await child.kill();
     if (killed.signal !== 'SIGKILL') return; // it finished first: nothing was left to resume (a very fast machine)
     const resumed = await runToEnd(CHILD, ['open', temp.dir], env);
-    const report = JSON.parse(resumed.lines.find((line) => line.startsWith('opened '))!.slice('opened '.length)) as { resumedAtByte: number; rows: number };
+    const report = JSON.parse(resumed.lines.find((line) => line.startsWith('opened '))!.slice('opened '.length)) as {
+      resumedAtByte: number;
+      rows: number;
+    };
     expect(report.resumedAtByte).to.be.greaterThan(0);
     expect(report.rows).to.equal(expected.keys.length);
     const stored = await storedKeys(temp.dir, expected.threadIds, 'resumed');
@@ -107,7 +131,13 @@ async function writeLegacyDataDir(dataDir: string, threads: number, rowsPerThrea
     for (let seq = 1; seq <= rowsPerThread; seq++) {
       const token = `old-${threadId}-${seq}`;
       keys.push(`${threadId}/${seq}/${token}`);
-      const row = { id: `id-${threadId}-${seq}`, type: 'item/agentMessage/delta', turnId: 'turn', data: { providerThreadId: threadId, itemId: 'item', delta: token.padEnd(1000, '.') }, createdAt: '2026-01-01T00:00:00.000Z' };
+      const row = {
+        id: `id-${threadId}-${seq}`,
+        type: 'item/agentMessage/delta',
+        turnId: 'turn',
+        data: { providerThreadId: threadId, itemId: 'item', delta: token.padEnd(1000, '.') },
+        createdAt: '2026-01-01T00:00:00.000Z',
+      };
       const _id = JSON.stringify([threadId, seq]);
       lines.push([_id, JSON.stringify({ _id, threadId, seq, row: JSON.stringify(row) })]);
     }

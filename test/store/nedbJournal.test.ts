@@ -8,7 +8,13 @@ import { journalFilesIn } from '../../src/store/segments/journal';
 import { makeTempDir } from '../helpers/pipelineTempDir';
 
 const event = (threadId: string, delta: string): NewThreadEvent =>
-  ({ threadId, type: 'item/agentMessage/delta', turnId: 't1', scope: { kind: 'turn', turnId: 't1' }, data: { providerThreadId: threadId, itemId: 'i', delta } }) as NewThreadEvent;
+  ({
+    threadId,
+    type: 'item/agentMessage/delta',
+    turnId: 't1',
+    scope: { kind: 'turn', turnId: 't1' },
+    data: { providerThreadId: threadId, itemId: 'i', delta },
+  }) as NewThreadEvent;
 
 describe('nedb event store: the journal keeps acked rows a power cut took from thread files', () => {
   let temp: Awaited<ReturnType<typeof makeTempDir>>;
@@ -33,7 +39,9 @@ describe('nedb event store: the journal keeps acked rows a power cut took from t
 
     const reopened = await openNedbEventStore({ dataDir: crashed });
     expect(reopened.replay).to.deep.equal({ journals: 1, restoredRows: 4 });
-    expect([...(await reopened.list('A')), ...(await reopened.list('B'))]).to.deep.equal(acked.filter((row) => row.threadId === 'A').concat(acked.filter((row) => row.threadId === 'B')));
+    expect([...(await reopened.list('A')), ...(await reopened.list('B'))]).to.deep.equal(
+      acked.filter((row) => row.threadId === 'A').concat(acked.filter((row) => row.threadId === 'B')),
+    );
     expect((await reopened.append([event('B', 'b4')]))[0]!.seq).to.equal(4);
     await reopened.close();
     expect(await journalFilesIn(reopened.eventsDir)).to.deep.equal([]);

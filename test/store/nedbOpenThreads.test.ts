@@ -42,7 +42,14 @@ describe('nedb event store: only threads being read are in memory', () => {
     expect(store.stats().openThreads).to.equal(3);
     await store.append([event('thr_0', 'after close')]);
     const again = await store.list('thr_0');
-    expect(again.map((row) => [row.seq, row.data['delta']])).to.deep.equal([[1, 'r0'], [2, 'r1'], [3, 'r2'], [4, 'r3'], [5, 'r4'], [6, 'after close']]);
+    expect(again.map((row) => [row.seq, row.data['delta']])).to.deep.equal([
+      [1, 'r0'],
+      [2, 'r1'],
+      [3, 'r2'],
+      [4, 'r3'],
+      [5, 'r4'],
+      [6, 'after close'],
+    ]);
     expect(store.stats().openThreads).to.equal(3);
     await store.close();
   });

@@ -2,7 +2,11 @@
  * `Promise.allSettled(items.map(work))` with at most `limit` running at once: a commit or a migration touching
  * thousands of thread files must not hold thousands of file handles open at a time.
  */
-export async function mapWithLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<Array<PromiseSettledResult<R>>> {
+export async function mapWithLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<Array<PromiseSettledResult<R>>> {
   const results = new Array<PromiseSettledResult<R>>(items.length);
   let next = 0;
   const worker = async () => {

@@ -62,13 +62,20 @@ export async function migrateLegacyEvents(
 
   const legacySize = (await fs.stat(legacyFile)).size;
   const resumed = await resumableProgress(stagingDir, legacySize);
-  log?.(`event store: ${resumed ? `resuming the migration of ${legacyFile} at byte ${resumed.offset}` : `migrating ${legacyFile}`} to one file per thread in ${eventsDir}`);
+  log?.(
+    `event store: ${resumed ? `resuming the migration of ${legacyFile} at byte ${resumed.offset}` : `migrating ${legacyFile}`} to one file per thread in ${eventsDir}`,
+  );
   if (!resumed) {
     await fs.rm(stagingDir, { recursive: true, force: true });
     await fs.mkdir(stagingDir);
   }
   const progress = new Map<string, ThreadProgress>(Object.entries(resumed?.threads ?? {}));
-  const report: MigrationReport = { rows: resumed?.rows ?? 0, threads: 0, skippedLines: resumed?.skippedLines ?? 0, resumedAtByte: resumed?.offset ?? 0 };
+  const report: MigrationReport = {
+    rows: resumed?.rows ?? 0,
+    threads: 0,
+    skippedLines: resumed?.skippedLines ?? 0,
+    resumedAtByte: resumed?.offset ?? 0,
+  };
   let offset = resumed?.offset ?? 0;
   let buffered = new Map<string, string[]>();
   let bufferedBytes = 0;
@@ -85,7 +92,13 @@ export async function migrateLegacyEvents(
     });
     const failure = outcomes.find((outcome) => outcome.status === 'rejected');
     if (failure) throw failure.reason;
-    const record: MigrationProgress = { legacySize, offset, rows: report.rows, skippedLines: report.skippedLines, threads: Object.fromEntries(progress) };
+    const record: MigrationProgress = {
+      legacySize,
+      offset,
+      rows: report.rows,
+      skippedLines: report.skippedLines,
+      threads: Object.fromEntries(progress),
+    };
     await fs.writeFile(path.join(stagingDir, `${PROGRESS_FILE_NAME}.tmp`), JSON.stringify(record));
     await fs.rename(path.join(stagingDir, `${PROGRESS_FILE_NAME}.tmp`), path.join(stagingDir, PROGRESS_FILE_NAME));
   };
@@ -174,7 +187,10 @@ async function resumableProgress(stagingDir: string, legacySize: number): Promis
 async function rewriteInSeqOrder(file: string): Promise<void> {
   const bySeq = new Map<number, EventDocument>();
   for await (const document of documentsIn(file)) bySeq.set(document.seq, document);
-  const text = [...bySeq.values()].sort((a, b) => a.seq - b.seq).map((document) => `${JSON.stringify(document)}\n`).join('');
+  const text = [...bySeq.values()]
+    .sort((a, b) => a.seq - b.seq)
+    .map((document) => `${JSON.stringify(document)}\n`)
+    .join('');
   await fs.writeFile(`${file}.sorted`, text);
   await fs.rename(`${file}.sorted`, file);
 }

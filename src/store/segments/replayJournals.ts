@@ -22,14 +22,18 @@ export async function replayJournals(eventsDir: string, segmentOf: (threadId: st
   let restoredRows = 0;
   for (const journal of journals) {
     const byThread = new Map<string, EventDocument[]>();
-    for await (const document of documentsIn(journal)) byThread.get(document.threadId)?.push(document) ?? byThread.set(document.threadId, [document]);
+    for await (const document of documentsIn(journal))
+      byThread.get(document.threadId)?.push(document) ?? byThread.set(document.threadId, [document]);
     const outcomes = await mapWithLimit([...byThread], 16, ([threadId, documents]) => {
       const segment = segmentOf(threadId);
       return segment.exclusive(async () => {
         const head = await segment.ensureHead(undefined);
         const missing = documents.filter((document) => document.seq > head.lastSeq).sort((a, b) => a.seq - b.seq);
         if (missing.length === 0) return;
-        const created = await segment.write(missing.map((document) => `${JSON.stringify(document)}\n`).join(''), missing[missing.length - 1]!.seq);
+        const created = await segment.write(
+          missing.map((document) => `${JSON.stringify(document)}\n`).join(''),
+          missing[missing.length - 1]!.seq,
+        );
         await segment.closeHandle();
         await syncPath(segment.filePath);
         if (created) {

@@ -111,7 +111,9 @@ export function parseDocument(line: string): EventDocument | undefined {
   if (line.trim() === '') return undefined;
   try {
     const document = JSON.parse(line) as Partial<EventDocument>;
-    return typeof document._id === 'string' && typeof document.threadId === 'string' && Number.isInteger(document.seq) ? (document as EventDocument) : undefined;
+    return typeof document._id === 'string' && typeof document.threadId === 'string' && Number.isInteger(document.seq)
+      ? (document as EventDocument)
+      : undefined;
   } catch {
     return undefined;
   }
