@@ -351,14 +351,3 @@ function createStore(context: StoreContext): NedbEventStore {
     },
   };
 }
-
-/** Unused thread files never enter memory; this walks them only for tools (bench, tests) that want a census. */
-export async function countThreadFiles(eventsDir: string): Promise<number> {
-  const shards = await fs.readdir(eventsDir, { withFileTypes: true });
-  const counts = await mapWithLimit(
-    shards.filter((entry) => entry.isDirectory()),
-    8,
-    async (shard) => (await fs.readdir(path.join(eventsDir, shard.name))).filter((name) => name.endsWith('.db')).length,
-  );
-  return counts.reduce((sum, outcome) => sum + (outcome.status === 'fulfilled' ? outcome.value : 0), 0);
-}

@@ -77,10 +77,6 @@ export class ThreadSegment {
     await handle?.close();
   }
 
-  get hasHandle(): boolean {
-    return this.handle !== undefined;
-  }
-
   /** Reads the file into an in-memory datastore. Call inside `exclusive` after `ensureHead`. */
   async load(): Promise<Datastore<EventDocument>> {
     const byId = new Map<string, EventDocument>();
