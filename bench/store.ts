@@ -1,5 +1,5 @@
 /**
- * npm run bench:store [-- --rows 200000 --threads 1000 --dir /big/disk/folder --keep]
+ * npm run bench:store [-- --rows 200000 --threads 1000 --dir /big/disk/folder --keep --only start,reads,appends,lone,paced]
  *
  * Builds a data dir of `--rows` rows (default 10 million) over `--threads` threads (default 10,000), ~1 KiB
  * each, straight through the event store port, then prints:
@@ -41,6 +41,9 @@ function flag(name: string): string | undefined {
 const ROWS = Number(flag('rows') ?? 10_000_000);
 const THREADS = Math.min(Number(flag('threads') ?? 10_000), ROWS);
 const KEEP = process.argv.includes('--keep');
+/** `--only reads,paced`: just those parts (on a kept data dir: `--dir D --keep`). */
+const ONLY = flag('only')?.split(',');
+const part = (name: string) => !ONLY || ONLY.includes(name);
 
 const filler = 'abcdefghijklmnopqrstuvwxyz0123456789 '.repeat(Math.ceil(ROW_TEXT_BYTES / 37)).slice(0, ROW_TEXT_BYTES);
 const eventOf = (threadId: string, n: number): NewThreadEvent =>
@@ -312,18 +315,20 @@ async function main() {
       child.stdout.on('data', (chunk) => (out += chunk));
       child.on('close', () => resolve(out.split('\t')[0] ?? '?'));
     });
-    const full = [await serverStart(dataDir), await serverStart(dataDir)];
-    const empty = [await serverStart(emptyDir), await serverStart(emptyDir)];
-    console.log(
-      `start (spawn → "listening", real server, ts-node): ${du} data dir ${Math.round(median(full.map((s) => s.ms)))} ms (${spread(full.map((s) => s.ms))}), empty data dir ${Math.round(median(empty.map((s) => s.ms)))} ms (${spread(empty.map((s) => s.ms))})`,
-    );
-    console.log(
-      `idle RSS 3 s after listening: ${du} data dir ${full.map((s) => s.rssMb).join(' / ')} MB, empty data dir ${empty.map((s) => s.rssMb).join(' / ')} MB`,
-    );
-    await reads(dataDir);
-    await compareAppends(root);
-    await loneAppendLatency(root);
-    await pacedLatency(root);
+    if (part('start')) {
+      const full = [await serverStart(dataDir), await serverStart(dataDir)];
+      const empty = [await serverStart(emptyDir), await serverStart(emptyDir)];
+      console.log(
+        `start (spawn → "listening", real server, ts-node): ${du} data dir ${Math.round(median(full.map((s) => s.ms)))} ms (${spread(full.map((s) => s.ms))}), empty data dir ${Math.round(median(empty.map((s) => s.ms)))} ms (${spread(empty.map((s) => s.ms))})`,
+      );
+      console.log(
+        `idle RSS 3 s after listening: ${du} data dir ${full.map((s) => s.rssMb).join(' / ')} MB, empty data dir ${empty.map((s) => s.rssMb).join(' / ')} MB`,
+      );
+    }
+    if (part('reads')) await reads(dataDir);
+    if (part('appends')) await compareAppends(root);
+    if (part('lone')) await loneAppendLatency(root);
+    if (part('paced')) await pacedLatency(root);
   } finally {
     if (!KEEP) await fs.rm(root, { recursive: true, force: true });
   }
