@@ -148,28 +148,38 @@ async function reads(dataDir: string) {
     `store open (lock, index of ${THREADS} threads, no history read; in process): p50 ${fmt(median(opens))} (${opens.map((ms) => ms.toFixed(1)).join(', ')} ms)`,
   );
   const store = await openNedbEventStore({ dataDir });
-  const cold: number[] = [];
-  const hot: number[] = [];
-  const picked = Array.from(
-    { length: Math.min(READ_SAMPLES, THREADS) },
-    (_, i) => `thr_${Math.floor((i * THREADS) / Math.min(READ_SAMPLES, THREADS))}`,
-  );
+  const timings = { firstCold: [] as number[], firstHot: [] as number[], lastCold: [] as number[], lastHot: [] as number[] };
+  const timed = async (into: number[], read: () => Promise<unknown[]>) => {
+    const started = performance.now();
+    const page = await read();
+    into.push(performance.now() - started);
+    if (page.length === 0) throw new Error('an empty page');
+  };
+  const samples = Math.min(READ_SAMPLES, THREADS);
+  const picked = Array.from({ length: samples }, (_, i) => `thr_${Math.floor((i * THREADS) / samples)}`);
   for (const threadId of picked) {
-    let started = performance.now();
-    const page = await store.list(threadId, { afterSeq: 0, limit: PAGE_ROWS });
-    cold.push(performance.now() - started);
-    started = performance.now();
-    await store.list(threadId, { afterSeq: 0, limit: PAGE_ROWS });
-    hot.push(performance.now() - started);
-    if (page.length === 0) throw new Error(`${threadId} has no rows`);
+    const firstPage = () => store.list(threadId, { afterSeq: 0, limit: PAGE_ROWS });
+    await timed(timings.firstCold, firstPage);
+    await timed(timings.firstHot, firstPage);
+  }
+  // The last page of a thread (what an SSE client catching up asks for) opens it: its whole file is loaded.
+  for (const threadId of picked.slice(0, samples / 2)) {
+    const lastPage = async () =>
+      store.list(threadId, { afterSeq: Math.max(0, (await store.lastSeq(threadId)) - PAGE_ROWS), limit: PAGE_ROWS });
+    await timed(timings.lastCold, lastPage);
+    await timed(timings.lastHot, lastPage);
   }
   const { openThreads, openBytes } = store.stats();
   await store.close();
+  const line = (values: number[]) => `p50 ${fmt(median(values))}, p99 ${fmt(percentile(values, 99))}`;
+  console.log(`reads of ${PAGE_ROWS}-row pages, threads of ~${Math.round(ROWS / THREADS)} rows not read since start:`);
   console.log(
-    `first page (${PAGE_ROWS} rows) of a thread not read since start (cold): p50 ${fmt(median(cold))}, p99 ${fmt(percentile(cold, 99))} (${cold.length} threads of ~${Math.round(ROWS / THREADS)} rows)`,
+    `  first page, cold (from the start of the thread's file, thread not opened): ${line(timings.firstCold)} (${samples} threads)`,
   );
+  console.log(`  first page again, hot: ${line(timings.firstHot)}`);
+  console.log(`  last page, cold (opens the thread: its whole file loaded): ${line(timings.lastCold)} (${samples / 2} threads)`);
   console.log(
-    `same page again (hot): p50 ${fmt(median(hot))}, p99 ${fmt(percentile(hot, 99))}; open after: ${openThreads} threads, ${(openBytes / 1024 / 1024).toFixed(1)} MiB of files`,
+    `  last page again, hot (from memory): ${line(timings.lastHot)}; open after: ${openThreads} threads, ${(openBytes / 1024 / 1024).toFixed(1)} MiB of files`,
   );
 }
 

@@ -21,6 +21,11 @@ import { storedRowOf } from '../protocol/threadEvents';
 
 export { LEGACY_EVENTS_FILE_NAME } from './segments/segmentLayout';
 
+/**
+ * A page of a thread that is not open, ending within this many rows of the thread's start, is read from the
+ * start of its file instead of opening the thread (a first page costs its own lines, not the thread's).
+ */
+const FROM_START_MAX_ROWS = 1_000;
 /** Pages up to this many rows are read by `_id` lookups; a larger window (or no limit) scans the thread. */
 const PAGE_BY_ID_MAX_ROWS = 5_000;
 /** nedb matches `$in` against each candidate, linear in the list, so ids go in chunks to keep a page linear. */
@@ -313,6 +318,15 @@ function createStore(context: StoreContext): NedbEventStore {
     },
     async list(threadId: string, { afterSeq = 0, limit }: ListEventsOptions = {}) {
       const segment = segmentOf(threadId);
+      if (!segment.datastore && limit !== undefined && afterSeq + limit <= FROM_START_MAX_ROWS) {
+        const page = await segment.exclusive(async () => {
+          if (segment.datastore) return undefined;
+          const { lastSeq } = await segment.ensureHead(index.get(threadId));
+          if (lastSeq <= afterSeq) return [];
+          return segment.readFromStart(afterSeq, Math.min(afterSeq + limit, lastSeq));
+        });
+        if (page) return page.map(toRow);
+      }
       const datastore = await openThread(segment);
       if (!datastore) return [];
       const scan = async () => {

@@ -77,6 +77,22 @@ export class ThreadSegment {
     await handle?.close();
   }
 
+  /**
+   * Rows `afterSeq + 1 … lastWanted` read from the start of the file, without opening the thread: the cost is
+   * the lines up to the page, not the thread. Undefined when they are not all there in order (a damaged line):
+   * the caller then opens the thread. Call inside `exclusive` after `ensureHead`.
+   */
+  async readFromStart(afterSeq: number, lastWanted: number): Promise<EventDocument[] | undefined> {
+    const page: EventDocument[] = [];
+    for await (const document of documentsIn(this.filePath)) {
+      if (document.seq <= afterSeq) continue;
+      if (document.seq !== afterSeq + page.length + 1) return undefined;
+      page.push(document);
+      if (document.seq >= lastWanted) break;
+    }
+    return page.length === lastWanted - afterSeq ? page : undefined;
+  }
+
   /** Reads the file into an in-memory datastore. Call inside `exclusive` after `ensureHead`. */
   async load(): Promise<Datastore<EventDocument>> {
     const byId = new Map<string, EventDocument>();
