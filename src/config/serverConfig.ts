@@ -51,6 +51,13 @@ export const ConfigSchema = z.strictObject({
   /** Default and largest `limit` of `GET /threads/:id/events`. */
   eventsPageDefault: z.coerce.number().int().positive().default(100),
   eventsPageMax: z.coerce.number().int().positive().default(1000),
+  // The embedded event store (docs/events.md#the-embedded-store).
+  /** `always`: an fsync per append before its ack; `batch`: appends arriving together share one (group commit); `off`: no fsync. */
+  fsync: z.enum(['always', 'batch', 'off']).default('batch'),
+  /** Threads whose rows are held in memory for reads at most; the least recently read are closed first. */
+  storeOpenThreads: z.coerce.number().int().positive().default(64),
+  /** MiB of thread files held in memory at most (nedb's copy of a file takes about twice its size). */
+  storeOpenMb: z.coerce.number().int().positive().default(64),
   // Several servers on one PostgreSQL (docs/replicas.md).
   /** `postgres://user@host:port/db`: event store and registry in PostgreSQL, shared by replicas. Unset: nedb in `dataDir`. */
   databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// URL').optional(),

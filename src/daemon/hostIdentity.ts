@@ -1,8 +1,9 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { newId } from '../protocol/ids';
+import { replaceFile } from '../store/replaceFile';
 
 /** Who a daemon is, kept in its data dir so the host id survives restarts (the server keys hosts by it). */
 export const HostIdentitySchema = z.strictObject({ hostId: z.string().regex(/^host_/), name: z.string().min(1) });
@@ -27,7 +28,8 @@ export async function loadHostIdentity(dataDir: string, name: string = os.hostna
   }
 
   async function save(identity: HostIdentity): Promise<HostIdentity> {
-    await writeFile(file, JSON.stringify(identity) + '\n');
+    // Renamed in whole: a kill mid-write of the file in place left it empty, and the daemon then refused to start.
+    await replaceFile(file, JSON.stringify(identity) + '\n');
     return identity;
   }
 }

@@ -1,6 +1,7 @@
 import { closeSync, ftruncateSync, openSync, promises as fs, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { AppendBatch } from '../protocol/daemonLink';
+import { replaceFile } from '../store/replaceFile';
 
 export const OUTBOX_FILE_NAME = 'link-outbox.jsonl';
 
@@ -30,8 +31,9 @@ export async function openOutbox(dataDir: string): Promise<Outbox> {
     if (entry && 'add' in entry) pending.set(entry.add.batchId, entry.add);
     if (entry && 'ack' in entry) pending.delete(entry.ack);
   }
-  // Start from a compact file: only what is still unacked.
-  await fs.writeFile(file, [...pending.values()].map((batch) => JSON.stringify({ add: batch }) + '\n').join(''));
+  // Start from a compact file: only what is still unacked. Renamed in whole, never rewritten in place: a kill
+  // mid-rewrite would lose the unacked batches.
+  await replaceFile(file, [...pending.values()].map((batch) => JSON.stringify({ add: batch }) + '\n').join(''));
   const fd = openSync(file, 'a');
 
   return {

@@ -1,24 +1,51 @@
 import Datastore from 'nedb-promises';
+import { DEFAULT_FSYNC_MODE, type FsyncMode } from '../store/fsyncMode';
+import { dropTornLastLine } from '../store/tornTail';
+import { durableAck } from './durableAck';
 
 /** One nedb file of records keyed by their own `id` (stored as nedb's `_id`, so lookups use its index). */
 export interface Collection<T extends { id: string }> {
+  /** Resolves once the record is durable (see `FsyncMode`). */
   insert(record: T): Promise<T>;
   get(id: string): Promise<T | undefined>;
   find(query?: Partial<T>): Promise<T[]>;
-  /** Inserts or replaces the whole record. */
+  /** Inserts or replaces the whole record; resolves once it is durable. */
   put(record: T): Promise<T>;
   close(): Promise<void>;
 }
 
-export function openCollection<T extends { id: string }>(filename: string): Collection<T> {
-  const db = Datastore.create({ filename, autoload: true });
+export interface CollectionOptions {
+  fsync?: FsyncMode;
+}
+
+/**
+ * Opens (or creates) the collection's file. A crash mid-append leaves a torn last line: it is cut first, in
+ * place (see dropTornLastLine). nedb's load then compacts the file by writing a temporary copy, fsyncing it
+ * and renaming it over the old one, so a kill at any moment of the start leaves the old file or the new one.
+ */
+export async function openCollection<T extends { id: string }>(filename: string, options: CollectionOptions = {}): Promise<Collection<T>> {
+  await dropTornLastLine(filename);
+  const db = Datastore.create({ filename, autoload: false });
+  await db.load();
+  const durable = durableAck(filename, options.fsync ?? DEFAULT_FSYNC_MODE);
+  const pending = new Set<Promise<void>>();
+  const acked = async (write: Promise<unknown>): Promise<void> => {
+    await write;
+    const sync = durable();
+    pending.add(sync);
+    try {
+      await sync;
+    } finally {
+      pending.delete(sync);
+    }
+  };
   const toRecord = (doc: Record<string, unknown>): T => {
     const { _id, ...record } = doc;
     return record as T;
   };
   return {
     async insert(record) {
-      await db.insert({ ...record, _id: record.id });
+      await acked(db.insert({ ...record, _id: record.id }));
       return record;
     },
     async get(id) {
@@ -30,11 +57,12 @@ export function openCollection<T extends { id: string }>(filename: string): Coll
       return docs.map((doc) => toRecord(doc as Record<string, unknown>));
     },
     async put(record) {
-      await db.update({ _id: record.id }, { ...record, _id: record.id }, { upsert: true });
+      await acked(db.update({ _id: record.id }, { ...record, _id: record.id }, { upsert: true }));
       return record;
     },
     async close() {
-      // Every write is on disk once its promise resolves, and nedb compacts the file on the next load.
+      // Every write is appended once its promise resolves; what remains is the fsyncs callers did not wait for.
+      await Promise.allSettled(pending);
     },
   };
 }

@@ -1,5 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { DEFAULT_FSYNC_MODE, type FsyncMode } from '../store/fsyncMode';
+import { fsyncPath } from '../store/fsyncPath';
 import { openCollection, type Collection } from './collection';
 import type { EnvironmentRecord, HostRecord, ProjectRecord, ThreadRecord } from './records';
 
@@ -12,15 +14,21 @@ export interface Registry {
   close(): Promise<void>;
 }
 
-export async function openRegistry(options: { dataDir: string }): Promise<Registry> {
-  const dir = path.join(options.dataDir, 'registry');
-  await mkdir(dir, { recursive: true });
-  const registry = {
-    projects: openCollection<ProjectRecord>(path.join(dir, 'projects.db')),
-    hosts: openCollection<HostRecord>(path.join(dir, 'hosts.db')),
-    environments: openCollection<EnvironmentRecord>(path.join(dir, 'environments.db')),
-    threads: openCollection<ThreadRecord>(path.join(dir, 'threads.db')),
-  };
+export const REGISTRY_DIR_NAME = 'registry';
+
+export async function openRegistry(options: { dataDir: string; fsync?: FsyncMode }): Promise<Registry> {
+  const dir = path.join(options.dataDir, REGISTRY_DIR_NAME);
+  const fsync = options.fsync ?? DEFAULT_FSYNC_MODE;
+  const made = await mkdir(dir, { recursive: true });
+  // A new folder's own name lives in its parent: synced, it survives a power cut along with the files in it.
+  if (made !== undefined && fsync !== 'off') await fsyncPath(path.dirname(dir));
+  const [projects, hosts, environments, threads] = await Promise.all([
+    openCollection<ProjectRecord>(path.join(dir, 'projects.db'), { fsync }),
+    openCollection<HostRecord>(path.join(dir, 'hosts.db'), { fsync }),
+    openCollection<EnvironmentRecord>(path.join(dir, 'environments.db'), { fsync }),
+    openCollection<ThreadRecord>(path.join(dir, 'threads.db'), { fsync }),
+  ]);
+  const registry = { projects, hosts, environments, threads };
   return {
     ...registry,
     async close() {

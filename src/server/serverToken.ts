@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { replaceFile } from '../store/replaceFile';
 
 export const TOKEN_FILE_NAME = 'token';
 
@@ -21,6 +22,7 @@ export async function loadOrCreateToken(dataDir: string, configured?: string): P
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const token = randomBytes(32).toString('base64url');
-  await writeFile(file, token + '\n', { mode: 0o600 });
+  // Written beside and renamed in: a kill mid-write must not leave a half token that the next start accepts.
+  await replaceFile(file, token + '\n', { mode: 0o600 });
   return { token, file };
 }

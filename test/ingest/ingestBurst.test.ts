@@ -35,9 +35,11 @@ describe('thread ingest into the nedb store: a burst of requests', () => {
     const outcomes = await Promise.all(
       frames.map((frame) =>
         ingest.ingest(frame).then((outcome: IngestOutcome) => {
-          const file = readFileSync(store.filePath, 'utf8');
           const rows = outcome.ok ? outcome.rows : [];
-          for (const row of rows) if (!file.includes(row.id)) missingOnAnswer.push(`request ${frame.id}: seq ${row.threadId}${row.seq}`);
+          for (const row of rows) {
+            const file = readFileSync(store.threadFilePath(row.threadId), 'utf8');
+            if (!file.includes(row.id)) missingOnAnswer.push(`request ${frame.id}: seq ${row.threadId}${row.seq}`);
+          }
           return outcome;
         }),
       ),

@@ -4,7 +4,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { DataDirLockedError, LOCK_FILE_NAME } from '../../src/store/dataDirLock';
 import type { NewThreadEvent } from '../../src/store/eventStore';
-import { EVENTS_FILE_NAME, openNedbEventStore } from '../../src/store/nedbEventStore';
+import { LEGACY_EVENTS_FILE_NAME, openNedbEventStore } from '../../src/store/nedbEventStore';
+import { INDEX_FILE_NAME } from '../../src/store/segments/segmentLayout';
 import { makeTempDir } from '../helpers/pipelineTempDir';
 
 const event = (threadId: string, data: Record<string, unknown> = {}): NewThreadEvent =>
@@ -114,12 +115,42 @@ describe('openNedbEventStore', () => {
     const first = await openNedbEventStore({ dataDir: temp.dir });
     await first.append([event('A'), event('A')]);
     await first.close();
-    await fs.appendFile(path.join(temp.dir, EVENTS_FILE_NAME), '{"_id":"[\\"A\\",3]","threadId":"A","se');
+    await fs.appendFile(first.threadFilePath('A'), '{"_id":"000000000003","threadId":"A","se');
     const reopened = await openNedbEventStore({ dataDir: temp.dir });
-    expect(reopened.repairedTornTail).to.equal(true);
-    expect((await reopened.list('A')).map((row) => row.seq)).to.deep.equal([1, 2]);
     expect((await reopened.append([event('A')]))[0]!.seq).to.equal(3);
+    expect((await reopened.list('A')).map((row) => row.seq)).to.deep.equal([1, 2, 3]);
     await reopened.close();
+  });
+
+  it('continues after a row whose line break was cut off, without gluing the next row onto it', async () => {
+    const first = await openNedbEventStore({ dataDir: temp.dir });
+    await first.append([event('A'), event('A')]);
+    await first.close();
+    const file = first.threadFilePath('A');
+    await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace(/\n$/, ''));
+    const reopened = await openNedbEventStore({ dataDir: temp.dir });
+    expect((await reopened.append([event('A')]))[0]!.seq).to.equal(3);
+    expect((await reopened.list('A')).map((row) => row.seq)).to.deep.equal([1, 2, 3]);
+    await reopened.close();
+  });
+
+  it('never trusts a stale index above the file: a thread appended to after the index was saved continues from its file', async () => {
+    const first = await openNedbEventStore({ dataDir: temp.dir });
+    await first.append([event('A'), event('B')]);
+    await first.close();
+    const staleIndex = await fs.readFile(path.join(first.eventsDir, INDEX_FILE_NAME));
+    const second = await openNedbEventStore({ dataDir: temp.dir });
+    await second.append([event('A'), event('A'), event('B')]);
+    await second.close();
+    await fs.writeFile(path.join(first.eventsDir, INDEX_FILE_NAME), staleIndex); // as if killed before the index was saved
+    const third = await openNedbEventStore({ dataDir: temp.dir });
+    expect((await third.append([event('A'), event('B')])).map((row) => `${row.threadId}${row.seq}`)).to.deep.equal(['A4', 'B3']);
+    await fs.writeFile(path.join(first.eventsDir, INDEX_FILE_NAME), '{"version":1,"threads":{"A":[99,'); // damaged
+    await third.close();
+    await fs.writeFile(path.join(first.eventsDir, INDEX_FILE_NAME), '{"version":1,"threads":{"A":[99,'); // damaged
+    const fourth = await openNedbEventStore({ dataDir: temp.dir });
+    expect(await fourth.lastSeq('A')).to.equal(4);
+    await fourth.close();
   });
 
   it('reads any page of a long thread by cursor: exactly the rows after it, up to the limit, ending at the last row', async () => {
@@ -135,11 +166,11 @@ describe('openNedbEventStore', () => {
     await store.close();
   });
 
-  it('reads across a gap left by a line nedb skipped as corrupt, instead of stopping at it', async () => {
+  it('reads across a gap left by a damaged line skipped on load, instead of stopping at it', async () => {
     const first = await openNedbEventStore({ dataDir: temp.dir });
     await first.append(Array.from({ length: 30 }, () => event('A')));
     await first.close();
-    const file = path.join(temp.dir, EVENTS_FILE_NAME);
+    const file = first.threadFilePath('A');
     const lines = (await fs.readFile(file, 'utf8')).split('\n');
     const corruptAt = lines.findIndex((line) => line.includes('"seq":3,'));
     lines[corruptAt] = '{"this line": "was damaged on disk"';
@@ -151,8 +182,8 @@ describe('openNedbEventStore', () => {
     await store.close();
   });
 
-  it('loads a data dir written with the earlier row shape (data and scope as JSON text) and continues its seq', async () => {
-    await fs.writeFile(path.join(temp.dir, EVENTS_FILE_NAME), `${[1, 2, 3].map((seq) => earlierLine('A', seq)).join('\n')}\n`);
+  it('migrates a data dir written with the earlier row shape (data and scope as JSON text) and continues its seq', async () => {
+    await fs.writeFile(path.join(temp.dir, LEGACY_EVENTS_FILE_NAME), `${[1, 2, 3].map((seq) => earlierLine('A', seq)).join('\n')}\n`);
     const store = await openNedbEventStore({ dataDir: temp.dir });
     expect(await store.list('A', { afterSeq: 1, limit: 1 })).to.deep.equal([
       {
@@ -171,16 +202,13 @@ describe('openNedbEventStore', () => {
     await store.close();
   });
 
-  it('never stores a second row with the same thread and seq: the append that would is rejected, nothing stored is lost', async () => {
-    // The third row's threadId field is damaged, so the store believes the thread ends at seq 2.
+  it('migrates a row to the thread its threadId field names, even when its old _id named another', async () => {
     const lines = [earlierLine('A "q"', 1), earlierLine('A "q"', 2), earlierLine('A "q"', 3, 'damaged')];
-    await fs.writeFile(path.join(temp.dir, EVENTS_FILE_NAME), `${lines.join('\n')}\n`);
+    await fs.writeFile(path.join(temp.dir, LEGACY_EVENTS_FILE_NAME), `${lines.join('\n')}\n`);
     const store = await openNedbEventStore({ dataDir: temp.dir });
     expect(await store.lastSeq('A "q"')).to.equal(2);
-    const rejected = await store.append([event('B'), event('A "q"')]).then(() => 'stored', (error: Error) => error.message);
-    expect(rejected).to.match(/unique/i);
-    expect(await store.list('B')).to.deep.equal([]);
-    expect((await store.list('A "q"')).map((row) => row.seq)).to.deep.equal([1, 2]);
+    expect((await store.append([event('B'), event('A "q"')])).map((row) => row.seq)).to.deep.equal([1, 3]);
+    expect((await store.list('A "q"')).map((row) => row.seq)).to.deep.equal([1, 2, 3]);
     expect((await store.list('damaged')).map((row) => row.seq)).to.deep.equal([3]);
     await store.close();
   });

@@ -4,6 +4,7 @@ import { openRegistry, type Registry } from '../../registry/registry';
 import { lockDataDir } from '../../store/dataDirLock';
 import type { EventStore } from '../../store/eventStore';
 import { openNedbEventStore } from '../../store/nedbEventStore';
+import type { FsyncMode } from '../../store/fsyncMode';
 import { openPostgresDatabase, type PostgresDatabase } from '../../store/postgres/openPostgres';
 import { createPostgresEventStore, type PostgresEventStore } from '../../store/postgres/postgresEventStore';
 import { redactedUrl } from '../../store/postgres/postgresPool';
@@ -22,10 +23,22 @@ export interface Storage {
  * several servers). The data dir is locked either way: it holds the token and the embedded daemon's identity,
  * which two processes must not share.
  */
-export async function openStorage(options: { dataDir: string; databaseUrl?: string; databasePoolMax: number; replicaId: string; log(message: string): void }): Promise<Storage> {
+export interface StorageOptions {
+  dataDir: string;
+  databaseUrl?: string;
+  databasePoolMax: number;
+  fsync?: FsyncMode;
+  storeOpenThreads?: number;
+  storeOpenMb?: number;
+  replicaId: string;
+  log(message: string): void;
+}
+
+export async function openStorage(options: StorageOptions): Promise<Storage> {
   if (!options.databaseUrl) {
-    const store = await openNedbEventStore({ dataDir: options.dataDir });
-    const registry = await openRegistry({ dataDir: options.dataDir });
+    const { dataDir, fsync, storeOpenThreads: openThreads, storeOpenMb: openMb, log } = options;
+    const store = await openNedbEventStore({ dataDir, fsync, openThreads, openMb, log });
+    const registry = await openRegistry({ dataDir, fsync });
     return { store, registry, close: async () => {} };
   }
   const lock = await lockDataDir(path.resolve(options.dataDir));

@@ -1,0 +1,75 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+
+const JOURNAL_PATTERN = /^journal-(\d+)\.log$/;
+
+/**
+ * The store's write-ahead journal: every committed group of rows is appended to one file and fsynced once
+ * before any of its appends is acked, whatever the number of threads it touched. The threads' own files are
+ * written without an fsync; a checkpoint (see `sealForCheckpoint`) later fsyncs the files written since the
+ * journal file was started, and only then deletes it. So a row acked is always in a synced journal or in a
+ * synced thread file, and one fsync per group pays for durability instead of one per thread file.
+ */
+export class Journal {
+  private handle: fs.FileHandle | undefined;
+  private current: string;
+  /** Bytes in the current journal file. */
+  bytes = 0;
+
+  private constructor(
+    private readonly eventsDir: string,
+    private sequence: number,
+  ) {
+    this.current = journalPath(eventsDir, sequence);
+  }
+
+  /** Starts after the highest journal file on disk (the ones replayed at open and deleted). */
+  static async open(eventsDir: string): Promise<Journal> {
+    const existing = await journalFilesIn(eventsDir);
+    const last = existing.length === 0 ? 0 : Number(JOURNAL_PATTERN.exec(path.basename(existing[existing.length - 1]!))![1]);
+    return new Journal(eventsDir, last + 1);
+  }
+
+  /** Appends a group's lines and fsyncs them. Called by one commit at a time. */
+  async append(lines: string): Promise<void> {
+    this.handle ??= await fs.open(this.current, 'a');
+    const bytes = Buffer.from(lines);
+    try {
+      await this.handle.write(bytes);
+      await this.handle.datasync();
+    } catch (error) {
+      // A failed write may have left half a line; the next commit starts a file of its own rather than glue
+      // its first line to that half. The failed file stays until the next open replays it.
+      await this.handle.close().catch(() => undefined);
+      this.handle = undefined;
+      this.bytes = 0;
+      this.current = journalPath(this.eventsDir, ++this.sequence);
+      throw error;
+    }
+    this.bytes += bytes.length;
+  }
+
+  /**
+   * Ends the current journal file (the next append starts a new one) and returns its path, for a checkpoint
+   * to delete once the thread files written meanwhile are synced. Call between commits.
+   */
+  async seal(): Promise<string | undefined> {
+    if (!this.handle) return undefined;
+    const sealed = this.current;
+    await this.handle.close();
+    this.handle = undefined;
+    this.bytes = 0;
+    this.current = journalPath(this.eventsDir, ++this.sequence);
+    return sealed;
+  }
+}
+
+function journalPath(eventsDir: string, sequence: number): string {
+  return path.join(eventsDir, `journal-${String(sequence).padStart(10, '0')}.log`);
+}
+
+/** Journal files on disk, oldest first. */
+export async function journalFilesIn(eventsDir: string): Promise<string[]> {
+  const names = (await fs.readdir(eventsDir)).filter((name) => JOURNAL_PATTERN.test(name)).sort();
+  return names.map((name) => path.join(eventsDir, name));
+}

@@ -1,0 +1,25 @@
+import { execFile } from 'node:child_process';
+import { mapWithLimit } from './mapWithLimit';
+import { syncPath } from './threadSegment';
+
+/** Below this many files, one fsync each; above, one `syncfs` of the whole file system is cheaper. */
+const SYNCFS_ABOVE_FILES = 64;
+/** Per-file fsyncs at once: leaves libuv's pool (4 threads) room for the journal's own fsync. */
+const FSYNC_CONCURRENCY = 2;
+
+/**
+ * Makes the given files and folders durable. A checkpoint after a busy second names thousands of thread
+ * files; fsyncing them one by one through libuv's small pool takes longer than the next second's writes, so
+ * on Linux such a batch is one `syncfs(2)` (coreutils `sync -f`) of the file system holding `dir`, run in
+ * its own process so it never occupies the pool the journal's fsync needs. Elsewhere, or if that fails, one
+ * fsync per path.
+ */
+export async function syncFiles(paths: readonly string[], dir: string): Promise<void> {
+  if (paths.length > SYNCFS_ABOVE_FILES && process.platform === 'linux') {
+    const synced = await new Promise<boolean>((resolve) => execFile('sync', ['-f', dir], (error) => resolve(!error)));
+    if (synced) return;
+  }
+  const outcomes = await mapWithLimit(paths, FSYNC_CONCURRENCY, syncPath);
+  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
+}

@@ -1,0 +1,163 @@
+import { createReadStream, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import Datastore from 'nedb-promises';
+import type { EventDocument } from '../eventDocument';
+import { dropTornLastLine } from '../tornTail';
+import { readLastLine } from './lastLine';
+import type { SegmentHead } from './segmentIndex';
+
+/**
+ * One thread's rows: a file of nedb documents (one JSON line each, in seq order, only ever appended to), and
+ * while the thread is being read, an in-memory nedb datastore of them. Everything that touches the file runs
+ * through `exclusive`, one at a time per thread, so a load never sees half an append and two appends never
+ * interleave; different threads proceed in parallel.
+ */
+export class ThreadSegment {
+  /** Known once the file was looked at (or the index vouched for it); undefined after a failed write. */
+  head: SegmentHead | undefined;
+  /** Present while the thread is open (read recently); appends then go to the file and to it. */
+  datastore: Datastore<EventDocument> | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Kept open between writes while the thread is written often (see writeHandles.ts); opened to append. */
+  private handle: fs.FileHandle | undefined;
+
+  constructor(
+    readonly threadId: string,
+    readonly filePath: string,
+  ) {}
+
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work);
+    // Not `run.catch(…)`: that would hold the last result (a batch of rows) for as long as the thread lives.
+    this.queue = run.then(noop, noop);
+    return run;
+  }
+
+  /**
+   * The thread's last seq and file size without loading it: the index's entry while the file still has its
+   * size, else the file's last line (after cutting a torn one). Call inside `exclusive`.
+   */
+  async ensureHead(indexed: SegmentHead | undefined): Promise<SegmentHead> {
+    if (this.head) return this.head;
+    const size = await fileSize(this.filePath);
+    if (size === 0) return (this.head = { lastSeq: 0, bytes: 0 });
+    if (indexed && indexed.bytes === size) return (this.head = { ...indexed });
+    await dropTornLastLine(this.filePath);
+    const { line, size: repairedSize } = await readLastLine(this.filePath);
+    const seq = line === undefined ? 0 : seqOf(line);
+    this.head = { lastSeq: seq ?? (await highestSeqIn(this.filePath)), bytes: repairedSize };
+    return this.head;
+  }
+
+  /**
+   * Appends rows (their documents' lines, in seq order, ending with `lastSeq`) after the head. Not fsynced:
+   * the journal holds them durably until a checkpoint syncs this file (see journal.ts). Call inside
+   * `exclusive` after `ensureHead`. Returns whether the file was created (its folder entry needs a sync too).
+   */
+  async write(lines: string, lastSeq: number): Promise<boolean> {
+    const head = this.head!;
+    const bytes = Buffer.from(lines);
+    if (head.bytes === 0) await fs.mkdir(path.dirname(this.filePath), { recursive: true });
+    this.handle ??= await fs.open(this.filePath, 'a');
+    try {
+      await this.handle.write(bytes);
+    } catch (error) {
+      await this.closeHandle();
+      throw error;
+    }
+    this.head = { lastSeq, bytes: head.bytes + bytes.length };
+    return head.bytes === 0;
+  }
+
+  /** Call inside `exclusive` (or once nothing writes any more). */
+  async closeHandle(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.close();
+  }
+
+  /**
+   * Rows `afterSeq + 1 … lastWanted` read from the start of the file, without opening the thread: the cost is
+   * the lines up to the page, not the thread. Undefined when they are not all there in order (a damaged line):
+   * the caller then opens the thread. Call inside `exclusive` after `ensureHead`.
+   */
+  async readFromStart(afterSeq: number, lastWanted: number): Promise<EventDocument[] | undefined> {
+    const page: EventDocument[] = [];
+    for await (const document of documentsIn(this.filePath)) {
+      if (document.seq <= afterSeq) continue;
+      if (document.seq !== afterSeq + page.length + 1) return undefined;
+      page.push(document);
+      if (document.seq >= lastWanted) break;
+    }
+    return page.length === lastWanted - afterSeq ? page : undefined;
+  }
+
+  /** Reads the file into an in-memory datastore. Call inside `exclusive` after `ensureHead`. */
+  async load(): Promise<Datastore<EventDocument>> {
+    const byId = new Map<string, EventDocument>();
+    for await (const document of documentsIn(this.filePath)) byId.set(document._id, document);
+    const datastore = Datastore.create({ inMemoryOnly: true }) as Datastore<EventDocument>;
+    // A line that appears twice (a migration of a file nedb had rewritten) counts once, the later one, as nedb would.
+    await datastore.insert([...byId.values()]);
+    return (this.datastore = datastore);
+  }
+}
+
+/** Every parseable document of a segment file, streamed; a damaged line is skipped, as nedb skips it. */
+export async function* documentsIn(filePath: string): AsyncGenerator<EventDocument> {
+  const stream = createReadStream(filePath, { encoding: 'utf8' });
+  try {
+    for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
+      const document = parseDocument(line);
+      if (document) yield document;
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  } finally {
+    stream.destroy();
+  }
+}
+
+export function parseDocument(line: string): EventDocument | undefined {
+  if (line.trim() === '') return undefined;
+  try {
+    const document = JSON.parse(line) as Partial<EventDocument>;
+    return typeof document._id === 'string' && typeof document.threadId === 'string' && Number.isInteger(document.seq)
+      ? (document as EventDocument)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function seqOf(line: string): number | undefined {
+  return parseDocument(line)?.seq;
+}
+
+async function highestSeqIn(filePath: string): Promise<number> {
+  let highest = 0;
+  for await (const document of documentsIn(filePath)) highest = Math.max(highest, document.seq);
+  return highest;
+}
+
+async function fileSize(filePath: string): Promise<number> {
+  try {
+    return (await fs.stat(filePath)).size;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+}
+
+/** fsync of a file or folder by path (Linux syncs a file's data through a read-only handle too). */
+export async function syncPath(dir: string): Promise<void> {
+  const handle = await fs.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+function noop(): void {}

@@ -1,0 +1,77 @@
+import { expect } from 'chai';
+import type { NewThreadEvent } from '../../src/store/eventStore';
+import { openNedbEventStore } from '../../src/store/nedbEventStore';
+import { makeTempDir } from '../helpers/pipelineTempDir';
+
+const event = (threadId: string, text = 'x'): NewThreadEvent =>
+  ({
+    threadId,
+    type: 'item/agentMessage/delta',
+    turnId: 't1',
+    scope: { kind: 'turn', turnId: 't1' },
+    data: { providerThreadId: threadId, itemId: 'i', delta: text },
+  }) as NewThreadEvent;
+
+const threadIds = Array.from({ length: 40 }, (_, i) => `thr_${i}`);
+
+describe('nedb event store: only threads being read are in memory', () => {
+  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+  beforeEach(async () => {
+    temp = await makeTempDir();
+    const store = await openNedbEventStore({ dataDir: temp.dir });
+    for (let round = 0; round < 5; round++) await store.append(threadIds.map((threadId) => event(threadId, `r${round}`)));
+    await store.close();
+  });
+  afterEach(() => temp.remove());
+
+  it('holds no thread after start, one after reading one, and none for appends to threads nobody reads', async () => {
+    const store = await openNedbEventStore({ dataDir: temp.dir });
+    expect(store.stats()).to.deep.include({ openThreads: 0, openBytes: 0, knownThreads: 40 });
+    expect((await store.append(threadIds.map((threadId) => event(threadId)))).map((row) => row.seq)).to.deep.equal(threadIds.map(() => 6));
+    expect(store.stats().openThreads).to.equal(0);
+    expect((await store.list('thr_7')).map((row) => row.seq)).to.deep.equal([1, 2, 3, 4, 5, 6]);
+    expect(store.stats().openThreads).to.equal(1);
+    expect(await store.lastSeq('thr_8')).to.equal(6);
+    expect(store.stats().openThreads).to.equal(1);
+    await store.close();
+  });
+
+  it('closes the least recently read threads beyond the thread budget, and reads them back whole when asked again', async () => {
+    const store = await openNedbEventStore({ dataDir: temp.dir, openThreads: 3 });
+    for (const threadId of threadIds.slice(0, 10)) await store.list(threadId);
+    expect(store.stats().openThreads).to.equal(3);
+    await store.append([event('thr_0', 'after close')]);
+    const again = await store.list('thr_0');
+    expect(again.map((row) => [row.seq, row.data['delta']])).to.deep.equal([
+      [1, 'r0'],
+      [2, 'r1'],
+      [3, 'r2'],
+      [4, 'r3'],
+      [5, 'r4'],
+      [6, 'after close'],
+    ]);
+    expect(store.stats().openThreads).to.equal(3);
+    await store.close();
+  });
+
+  it('keeps the bytes of open threads under the memory budget, but always the thread being read', async () => {
+    const store = await openNedbEventStore({ dataDir: temp.dir, openMb: 1 / 1024 }); // 1 KiB: about two threads' files
+    for (const threadId of threadIds) await store.list(threadId);
+    const { openThreads, openBytes } = store.stats();
+    expect(openThreads).to.be.at.least(1);
+    expect(openThreads === 1 || openBytes <= 1024, `${openThreads} threads, ${openBytes} bytes`).to.equal(true);
+    await store.close();
+  });
+
+  it('reads a thread appended to while it is open exactly as a fresh start would', async () => {
+    const store = await openNedbEventStore({ dataDir: temp.dir });
+    await store.list('thr_1');
+    await Promise.all([store.append([event('thr_1', 'a'), event('thr_2', 'b')]), store.list('thr_2'), store.append([event('thr_2', 'c')])]);
+    const before = [await store.list('thr_1'), await store.list('thr_2')];
+    await store.close();
+    const reopened = await openNedbEventStore({ dataDir: temp.dir });
+    expect([await reopened.list('thr_1'), await reopened.list('thr_2')]).to.deep.equal(before);
+    expect(before[1]!.map((row) => row.seq)).to.deep.equal([1, 2, 3, 4, 5, 6, 7]);
+    await reopened.close();
+  });
+});
