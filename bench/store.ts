@@ -277,12 +277,25 @@ async function loneAppendLatency(root: string) {
     parts.push(`${mode} p50 ${fmt(median(times))} p99 ${fmt(percentile(times, 99))}`);
   }
   console.log(`lone append (one row, one at a time, 500 appends over 50 threads): ${parts.join('; ')}`);
+  // The disk's own price, for scale: what one fdatasync of a small append costs here, now.
+  const probe = path.join(root, 'fsync-probe');
+  const handle = await fs.open(probe, 'a');
+  const syncs: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    const started = performance.now();
+    await handle.write(Buffer.alloc(2_000, 97));
+    await handle.datasync();
+    syncs.push(performance.now() - started);
+  }
+  await handle.close();
+  await fs.rm(probe);
+  console.log(`raw write + fdatasync of 2 KB on this disk (300 in a row): p50 ${fmt(median(syncs))}, p99 ${fmt(percentile(syncs, 99))}`);
 }
 
 /** Appends of one row each, paced at PACED_RATE over 200 threads; latency from the scheduled moment to the ack. */
 async function pacedLatency(root: string) {
   const dataDir = path.join(root, 'paced');
-  const store = await openNedbEventStore({ dataDir });
+  const store = await openNedbEventStore({ dataDir, checkpointMs: Number(flag('checkpoint-ms')) || undefined });
   const latencies: number[] = [];
   const pending: Array<Promise<unknown>> = [];
   const perTick = (PACED_RATE * PACE_TICK_MS) / 1000;

@@ -25,7 +25,7 @@ export { LEGACY_EVENTS_FILE_NAME } from './segments/segmentLayout';
  * A page of a thread that is not open, ending within this many rows of the thread's start, is read from the
  * start of its file instead of opening the thread (a first page costs its own lines, not the thread's).
  */
-const FROM_START_MAX_ROWS = 1_000;
+const FROM_START_MAX_ROWS = 300;
 /** Pages up to this many rows are read by `_id` lookups; a larger window (or no limit) scans the thread. */
 const PAGE_BY_ID_MAX_ROWS = 5_000;
 /** nedb matches `$in` against each candidate, linear in the list, so ids go in chunks to keep a page linear. */
