@@ -2,6 +2,7 @@ import Koa from 'koa';
 import type Router from '@koa/router';
 import type { AppDeps } from './routers/appDeps';
 import { authMiddleware } from './http/authMiddleware';
+import { createBrowserSessions } from './http/browserSessions';
 import { errorMiddleware } from './http/errorMiddleware';
 import { environmentsRouter } from './routers/environments';
 import { eventsRouter } from './routers/events';
@@ -9,6 +10,7 @@ import { filesRouter } from './routers/files';
 import { healthRouter } from './routers/health';
 import { hostsRouter } from './routers/hosts';
 import { projectsRouter } from './routers/projects';
+import { sessionRouter } from './routers/session';
 import { threadsRouter } from './routers/threads';
 
 export const API_PREFIX = '/api/v1';
@@ -17,9 +19,11 @@ export const API_PREFIX = '/api/v1';
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
   app.use(errorMiddleware(deps.log));
-  app.use(authMiddleware(deps.token));
+  const sessions = createBrowserSessions(deps.token);
+  app.use(authMiddleware(deps.token, sessions));
   const routers: Router[] = [
     healthRouter(),
+    sessionRouter({ token: deps.token, sessions, maxBodyBytes: deps.config.maxBodyBytes }),
     hostsRouter(deps),
     projectsRouter(deps),
     environmentsRouter(deps),
