@@ -1,0 +1,31 @@
+// Before `npm start`: builds the page when dist/web is missing or older than a source file under src/web,
+// so a fresh clone (or an install that skipped the `prepare` script) still serves a page. The build's own
+// output goes to stderr: the service's first stdout line must stay `listening on …`.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const built = path.join(repo, 'dist', 'web', 'index.html');
+
+function newestSource(folder) {
+  let newest = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const full = path.join(folder, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+const stale = !existsSync(built) || statSync(built).mtimeMs < newestSource(path.join(repo, 'src', 'web'));
+if (stale) {
+  const vite = path.join(repo, 'node_modules', 'vite', 'bin', 'vite.js');
+  const result = spawnSync(process.execPath, [vite, 'build', '--config', path.join(repo, 'vite.config.mts')], {
+    cwd: repo,
+    stdio: ['ignore', process.stderr, process.stderr],
+  });
+  if (result.status !== 0) {
+    process.stderr.write('the web page could not be built (see above); the API still starts\n');
+  }
+}

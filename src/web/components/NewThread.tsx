@@ -1,0 +1,80 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, messageOf } from '../api/http';
+import { modelsOf } from '../api/models';
+import type { ModelChoice, Thread } from '../api/types';
+import { projects, refreshDirectory } from '../state/directory';
+import { go, threadHref } from '../state/route';
+
+/** A thread in a project, with a model from its host's catalog and, optionally, a first prompt. */
+export function NewThread({ projectId }: { projectId: string }) {
+  const project = projects.value.find((candidate) => candidate.id === projectId);
+  const [models, setModels] = useState<ModelChoice[] | null>(null);
+  const [model, setModel] = useState('');
+  const [title, setTitle] = useState('');
+  const [prompt, setPrompt] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const hostId = project?.source.hostId;
+
+  useEffect(() => heading.current?.focus(), []);
+  useEffect(() => {
+    if (!hostId) return;
+    modelsOf(hostId).then(
+      (catalog) => {
+        setModels(catalog);
+        setModel((current) => current || catalog[0]?.value || '');
+      },
+      (failure: unknown) => {
+        setModels([]);
+        setError(`The host's model catalog could not be read: ${messageOf(failure)}`);
+      },
+    );
+  }, [hostId]);
+
+  if (!project) return <p class="panel muted">Loading the project…</p>;
+  return (
+    <section class="panel" aria-labelledby="new-thread-heading">
+      <h2 id="new-thread-heading" tabIndex={-1} ref={heading}>
+        New thread in {project.name}
+      </h2>
+      <form
+        class="form"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          setBusy(true);
+          setError(null);
+          try {
+            const body = { projectId, provider: 'pi', model, title: title.trim(), ...(prompt.trim() ? { prompt: prompt.trim() } : {}) };
+            const thread = await api<Thread>('/threads', { body });
+            await refreshDirectory();
+            go(threadHref(thread.id));
+          } catch (failure) {
+            setError(messageOf(failure));
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <label for="thread-title">Title</label>
+        <input id="thread-title" required maxLength={500} value={title} onInput={(event) => setTitle(event.currentTarget.value)} />
+        <label for="thread-model">Model</label>
+        <select id="thread-model" required value={model} onChange={(event) => setModel(event.currentTarget.value)}>
+          {models === null && <option value="">Loading the catalog…</option>}
+          {models?.length === 0 && <option value="">No model in the host's catalog</option>}
+          {models?.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+        <label for="thread-prompt">First prompt (optional)</label>
+        <textarea id="thread-prompt" rows={4} value={prompt} onInput={(event) => setPrompt(event.currentTarget.value)} />
+        {error && <p role="alert" class="error-text">{error}</p>}
+        <button type="submit" disabled={busy || !model || !title.trim()}>
+          Create thread
+        </button>
+      </form>
+    </section>
+  );
+}
