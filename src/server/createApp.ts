@@ -4,6 +4,7 @@ import type { AppDeps } from './routers/appDeps';
 import { authMiddleware } from './http/authMiddleware';
 import { createBrowserSessions } from './http/browserSessions';
 import { errorMiddleware } from './http/errorMiddleware';
+import { servePage } from './http/servePage';
 import { environmentsRouter } from './routers/environments';
 import { eventsRouter } from './routers/events';
 import { filesRouter } from './routers/files';
@@ -21,6 +22,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(errorMiddleware(deps.log));
   const sessions = createBrowserSessions(deps.token);
   app.use(authMiddleware(deps.token, sessions));
+  app.use(servePage(deps.config.webDir));
   const routers: Router[] = [
     healthRouter(),
     sessionRouter({ token: deps.token, sessions, maxBodyBytes: deps.config.maxBodyBytes }),

@@ -7,13 +7,13 @@ describe('server: signing a browser in with a session cookie', function () {
   this.timeout(30_000);
   let t: TestServer;
   let origin: string;
-  const tempDir = suiteTempDirs();
 
   before(async () => {
     t = await startTestServer({ dataDir: await tempDir('ats-session-') });
     origin = t.server.url;
   });
   after(async () => t?.close({ keepData: true }));
+  const tempDir = suiteTempDirs(); // below the after hooks above: the folders go once the server stopped
 
   /** Signs in as the page does (its own origin, the token from the URL fragment) and returns the cookie pair. */
   const signIn = async (): Promise<string> => {
@@ -27,7 +27,7 @@ describe('server: signing a browser in with a session cookie', function () {
   it('trades the token for an HttpOnly, SameSite=Strict cookie on path / that works on GET routes', async () => {
     const response = await t.api('/session', { auth: false, body: { token: TEST_TOKEN }, headers: { origin } });
     expect(response.status).to.equal(201);
-    const body = await response.json();
+    const body = (await response.json()) as { expiresAt: string };
     expect(body).to.include({ signedIn: true, via: 'session' });
     expect(Date.parse(body.expiresAt)).to.be.greaterThan(Date.now());
     const attributes = response.headers.get('set-cookie')!.toLowerCase().split(/;\s*/);
@@ -50,11 +50,11 @@ describe('server: signing a browser in with a session cookie', function () {
   it('refuses a wrong token (401 invalid_token) and a sign-in from another site (403 cross_origin_request)', async () => {
     const wrong = await t.api('/session', { auth: false, body: { token: 'not-the-token' }, headers: { origin } });
     expect(wrong.status).to.equal(401);
-    expect((await wrong.json()).code).to.equal('invalid_token');
+    expect(((await wrong.json()) as any).code).to.equal('invalid_token');
     expect(wrong.headers.get('set-cookie')).to.equal(null);
     const crossSite = await t.api('/session', { auth: false, body: { token: TEST_TOKEN }, headers: { origin: 'https://evil.example' } });
     expect(crossSite.status).to.equal(403);
-    expect((await crossSite.json()).code).to.equal('cross_origin_request');
+    expect(((await crossSite.json()) as any).code).to.equal('cross_origin_request');
     const noCookie = await t.api('/session', { auth: false });
     expect(noCookie.status).to.equal(401);
   });
@@ -75,10 +75,10 @@ describe('server: signing a browser in with a session cookie', function () {
   it('lets a change through with the cookie only from the same origin', async () => {
     const cookie = await signIn();
     const body = { name: 'x', source: { type: 'local_path', path: t.dataDir, hostId: t.server.hostId } };
-    for (const headers of [{ cookie }, { cookie, origin: 'https://evil.example' }, { cookie, origin: 'null' }, { cookie, 'sec-fetch-site': 'cross-site' }]) {
+    for (const headers of <Record<string, string>[]>[{ cookie }, { cookie, origin: 'https://evil.example' }, { cookie, origin: 'null' }, { cookie, 'sec-fetch-site': 'cross-site' }]) {
       const refused = await t.api('/projects', { auth: false, body, headers });
       expect(refused.status, JSON.stringify(headers)).to.equal(403);
-      expect((await refused.json()).code).to.equal('cross_origin_request');
+      expect(((await refused.json()) as any).code).to.equal('cross_origin_request');
     }
     expect((await t.api('/projects', { auth: false, body, headers: { cookie, origin } })).status).to.equal(201);
     expect((await t.api('/projects', { auth: false, body, headers: { cookie, 'sec-fetch-site': 'same-origin' } })).status).to.equal(201);
