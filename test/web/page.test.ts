@@ -108,8 +108,9 @@ describe('the web page in a real browser: sign in, project, quick-open, a live t
 
   it('a thread streams live from the real pi SDK, survives a reload mid-stream with every text once, and completes', async () => {
     await page.getByLabel('Title').fill('Explain the repo');
-    const models = await page.getByLabel('Model').locator('option').allTextContents();
-    expect(models.join(' ')).to.contain('fake-model');
+    // The model comes from the host's catalog: pi's models.json in the agent dir.
+    await page.getByLabel('Model').locator('option', { hasText: 'fake-model' }).waitFor({ ...WAIT, state: 'attached' });
+    await page.getByLabel('Model').selectOption({ label: (await page.getByLabel('Model').locator('option', { hasText: 'fake-model' }).first().textContent())! });
     await page.getByLabel('First prompt (optional)').fill('Explain the repo');
     await page.getByRole('button', { name: 'Create thread' }).click();
     await page.getByRole('link', { name: /Explain the repo/ }).waitFor(WAIT);

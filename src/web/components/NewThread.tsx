@@ -59,15 +59,19 @@ export function NewThread({ projectId }: { projectId: string }) {
         <label for="thread-title">Title</label>
         <input id="thread-title" required maxLength={500} value={title} onInput={(event) => setTitle(event.currentTarget.value)} />
         <label for="thread-model">Model</label>
-        <select id="thread-model" required value={model} onChange={(event) => setModel(event.currentTarget.value)}>
-          {models === null && <option value="">Loading the catalog…</option>}
-          {models?.length === 0 && <option value="">No model in the host's catalog</option>}
-          {models?.map((choice) => (
-            <option key={choice.value} value={choice.value}>
-              {choice.label}
-            </option>
-          ))}
-        </select>
+        {models !== null && models.length === 0 ? (
+          // No catalog to choose from (an older host, or none configured): the model is typed as provider/id.
+          <input id="thread-model" required placeholder="provider/model" value={model} onInput={(event) => setModel(event.currentTarget.value)} />
+        ) : (
+          <select id="thread-model" required value={model} onChange={(event) => setModel(event.currentTarget.value)}>
+            {models === null && <option value="">Loading the catalog…</option>}
+            {models?.map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
+        )}
         <label for="thread-prompt">First prompt (optional)</label>
         <textarea id="thread-prompt" rows={4} value={prompt} onInput={(event) => setPrompt(event.currentTarget.value)} />
         {error && <p role="alert" class="error-text">{error}</p>}
