@@ -2,7 +2,6 @@ import Koa from 'koa';
 import type Router from '@koa/router';
 import type { AppDeps } from './routers/appDeps';
 import { authMiddleware } from './http/authMiddleware';
-import { browseRouter } from './routers/browse';
 import { createBrowserSessions } from './http/browserSessions';
 import { errorMiddleware } from './http/errorMiddleware';
 import { servePage } from './http/servePage';
@@ -28,7 +27,6 @@ export function createApp(deps: AppDeps): Koa {
     healthRouter(),
     sessionRouter({ token: deps.token, sessions, maxBodyBytes: deps.config.maxBodyBytes }),
     hostsRouter(deps),
-    browseRouter(deps),
     projectsRouter(deps),
     environmentsRouter(deps),
     threadsRouter(deps),

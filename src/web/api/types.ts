@@ -35,9 +35,14 @@ export interface Thread {
 
 /** One entry of a host's model catalog, as the page offers it. */
 export interface ModelChoice {
-  /** What `POST /threads` takes as `model` (`provider/id`). */
+  /** The option's value: agent and model together (two agents may offer the same model). */
   value: string;
+  /** The agent provider (`POST /threads` `provider`), e.g. `pi`. */
+  provider: string;
+  /** What `POST /threads` takes as `model` (`provider/modelId`). */
+  model: string;
   label: string;
+  available: boolean;
 }
 
 /** Spec 2.7 (src/protocol/hostFiles.ts): `positions` are UTF-16 indexes into `name`. */

@@ -81,7 +81,7 @@ function FolderPicker({ hostId, start, onChoose }: { hostId: string; start: stri
   const browse = async (path: string) => {
     setError(null);
     try {
-      setListing(await api<BrowseDirectoryResult>(`/hosts/${encodeURIComponent(hostId)}/browse?path=${encodeURIComponent(path)}`));
+      setListing(await api<BrowseDirectoryResult>(`/hosts/${encodeURIComponent(hostId)}/directories?path=${encodeURIComponent(path)}`));
     } catch (failure) {
       setError(messageOf(failure));
     }

@@ -21,9 +21,10 @@ export function NewThread({ projectId }: { projectId: string }) {
   useEffect(() => {
     if (!hostId) return;
     modelsOf(hostId).then(
-      (catalog) => {
-        setModels(catalog);
-        setModel((current) => current || catalog[0]?.value || '');
+      ({ choices, problems }) => {
+        setModels(choices);
+        setModel((current) => current || choices[0]?.value || '');
+        if (problems.length > 0) setError(`Part of the catalog could not be read: ${problems.join('; ')}`);
       },
       (failure: unknown) => {
         setModels([]);
@@ -45,7 +46,10 @@ export function NewThread({ projectId }: { projectId: string }) {
           setBusy(true);
           setError(null);
           try {
-            const body = { projectId, provider: 'pi', model, title: title.trim(), ...(prompt.trim() ? { prompt: prompt.trim() } : {}) };
+            // A typed model (no catalog) runs on pi, the agent every host has today.
+            const choice = models?.find((candidate) => candidate.value === model);
+            const agent = choice ? { provider: choice.provider, model: choice.model } : { provider: 'pi', model: model.trim() };
+            const body = { projectId, ...agent, title: title.trim(), ...(prompt.trim() ? { prompt: prompt.trim() } : {}) };
             const thread = await api<Thread>('/threads', { body });
             await refreshDirectory();
             go(threadHref(thread.id));
