@@ -123,7 +123,7 @@ describe('the web page in a real browser: sign in, project, quick-open, a live t
     await page.reload();
     await log().getByText('Streaming bold start.').waitFor(WAIT);
     model.releaseSlow();
-    await log().getByText('Completed').waitFor(WAIT);
+    await log().getByText('Completed', { exact: true }).waitFor(WAIT);
     const text = (await log().textContent()) ?? '';
     expect(count(text, 'Streaming bold start.')).to.equal(1);
     expect(count(text, 'And the end.')).to.equal(1);
@@ -150,7 +150,7 @@ describe('the web page in a real browser: sign in, project, quick-open, a live t
     await page.getByRole('button', { name: 'Send' }).click();
     await log().getByText('web-e2e-output').waitFor(WAIT);
     await log().getByText('Ran it.').waitFor(WAIT);
-    expect(await log().getByText('Completed').count()).to.equal(2);
+    expect(await log().getByText('Completed', { exact: true }).count()).to.equal(2);
     await shot('07-command');
   });
 
@@ -159,7 +159,7 @@ describe('the web page in a real browser: sign in, project, quick-open, a live t
     await page.getByRole('button', { name: 'Send' }).click();
     await log().getByText('Thinking hard').waitFor(WAIT);
     await page.getByRole('button', { name: 'Stop' }).click();
-    await log().getByText('Interrupted').waitFor(WAIT);
+    await log().getByText('Interrupted', { exact: true }).waitFor(WAIT);
     await shot('08-interrupted');
   });
 
@@ -170,7 +170,7 @@ describe('the web page in a real browser: sign in, project, quick-open, a live t
     await shot('09-agent-started');
     model.releaseSlow();
     await log().getByText('Build checked.').waitFor(WAIT);
-    expect(await log().getByText('Completed').count()).to.equal(3);
+    expect(await log().getByText('Completed', { exact: true }).count()).to.equal(3);
     expect(await log().getByText('Check the build, please.').count()).to.equal(1);
     await shot('10-agent-completed');
   });

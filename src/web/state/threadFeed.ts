@@ -1,5 +1,6 @@
 import { batch, signal } from '@preact/signals';
 import { API, api } from '../api/http';
+import { refreshDirectory } from './directory';
 import type { StoredThreadEvent } from '../api/types';
 import { Transcript } from './transcript';
 
@@ -33,6 +34,8 @@ export function openThreadFeed(threadId: string): ThreadFeed {
     const rows = pending;
     pending = [];
     if (rows.length > 0) batch(() => transcript.apply(rows));
+    // A turn opened or closed: the lists' status (active/idle) follows at once instead of at the next poll.
+    if (rows.some((row) => row.type === 'turn/started' || row.type === 'turn/completed')) void refreshDirectory();
   };
   const scheduleFlush = () => {
     if (flushScheduled) return;
