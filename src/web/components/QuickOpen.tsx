@@ -14,6 +14,9 @@ export function QuickOpen() {
   const request = quickOpen.value;
   const [query, setQuery] = useState('');
   const [results, setResults] = useState<PathEntry[]>([]);
+  /** The query `results` answer; Enter typed before the answer to the latest query picks once it comes. */
+  const [answered, setAnswered] = useState<string | null>(null);
+  const enterPending = useRef(false);
   const [active, setActive] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -22,6 +25,8 @@ export function QuickOpen() {
   useEffect(() => {
     setQuery('');
     setResults([]);
+    setAnswered(null);
+    enterPending.current = false;
     setActive(0);
     input.current?.focus();
   }, [request]);
@@ -34,6 +39,7 @@ export function QuickOpen() {
         const answer = await api<PathsAnswer>(`/projects/${encodeURIComponent(request.project.id)}/paths?query=${encodeURIComponent(query)}&limit=${LIMIT}`);
         if (ticket !== asked.current) return; // a later keystroke's answer wins
         setResults(answer.paths);
+        setAnswered(query);
         setActive(0);
         setError(null);
       } catch (failure) {
@@ -43,12 +49,17 @@ export function QuickOpen() {
     return () => clearTimeout(timer);
   }, [query, request]);
 
-  if (!request) return null;
   const pick = (entry: PathEntry | undefined) => {
-    if (!entry) return;
+    if (!entry || !request) return;
+    enterPending.current = false;
     closeQuickOpen();
     request.pick(entry);
   };
+  useEffect(() => {
+    if (enterPending.current && answered === query) pick(results[0]);
+  }, [answered, results]);
+
+  if (!request) return null;
   const optionId = (index: number) => `quick-open-option-${index}`;
 
   return (
@@ -76,7 +87,8 @@ export function QuickOpen() {
               setActive((index) => Math.max(0, index - 1));
             } else if (event.key === 'Enter') {
               event.preventDefault();
-              pick(results[active]);
+              if (answered === query) pick(results[active]);
+              else enterPending.current = true;
             } else if (event.key === 'Escape') {
               event.preventDefault();
               closeQuickOpen();
