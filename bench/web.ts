@@ -22,6 +22,8 @@ import { launchBrowser } from '../test/web/browser';
 const ROWS = 20_000;
 const RUNS = 5;
 const LIVE_DELTAS = 300;
+/** As src/web/state/threadFeed.ts fetches the backlog: pages of 1,000 rows, this many at once. */
+const PARALLEL_PAGES = 4;
 const TOKEN = 'bench-token-0123456789abcdef';
 const THREAD = 'thr_bench_web';
 const WORDS = ['the', '**build**', 'failed', 'in', '`npm test`', 'because', 'a', 'fixture', 'moved;', 'see', '[the log](https://example.com/log)', 'and', 'retry.'];
@@ -91,17 +93,17 @@ async function main(): Promise<void> {
       await page.evaluate(() => (location.hash = '#/'));
       await page.getByRole('heading', { name: 'Welcome' }).waitFor();
       fetchOnly.push(
-        await page.evaluate(async (thread) => {
+        await page.evaluate(async ({ thread, parallel }) => {
           const t0 = performance.now();
           let rows = 0;
-          for (let from = 0; ; from += 4000) {
-            const pages = await Promise.all([0, 1, 2, 3].map((k) => fetch(`/api/v1/threads/${thread}/events?afterSeq=${from + k * 1000}&limit=1000`).then((r) => r.json() as Promise<unknown[]>)));
+          for (let from = 0; ; from += 1000 * parallel) {
+            const pages = await Promise.all(Array.from({ length: parallel }, (_, k) => k).map((k) => fetch(`/api/v1/threads/${thread}/events?afterSeq=${from + k * 1000}&limit=1000`).then((r) => r.json() as Promise<unknown[]>)));
             rows += pages.reduce((sum, page) => sum + page.length, 0);
             if (pages.some((page) => page.length < 1000)) break;
           }
           if (rows === 0) throw new Error('no rows');
           return performance.now() - t0;
-        }, THREAD),
+        }, { thread: THREAD, parallel: PARALLEL_PAGES }),
       );
       open.push(
         await page.evaluate(
