@@ -33,6 +33,11 @@ describe('the web page in a real browser: sign in, project, quick-open, a live t
       scriptByPrompt({
         'Explain the repo': [{ kind: 'slow', chunks: ['Streaming **bold** start.', ' Then <img src=x onerror="window.__injected=1"> as text.'], rest: [' And the end.'] }],
         'Run echo': [{ kind: 'toolCall', toolName: 'bash', args: { command: 'echo web-e2e-output' } }, { kind: 'text', chunks: ['Ran it.'] }],
+        'Edit the notes': [
+          { kind: 'toolCall', toolName: 'edit', args: { path: 'notes.txt', edits: [{ oldText: 'second line', newText: 'second line, edited' }] } },
+          { kind: 'toolCall', toolName: 'read', args: { path: 'notes.txt' } },
+          { kind: 'text', chunks: ['Edited and read.'] },
+        ],
         'Think slowly': [{ kind: 'slow', chunks: ['Thinking hard'], rest: [' never shown.'] }],
         'Check the build': [{ kind: 'slow', chunks: ['Build '], rest: ['checked.'] }],
       }),
@@ -154,31 +159,46 @@ describe('the web page in a real browser: sign in, project, quick-open, a live t
     await shot('07-command');
   });
 
+  it('a file change shows its diff; other tool calls are collapsed until opened', async () => {
+    await page.getByRole('textbox', { name: 'Prompt' }).fill('Edit the notes');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await log().getByText('Edited and read.').waitFor(WAIT);
+    const change = log().locator('details.file-change');
+    expect(await change.locator('summary').textContent()).to.contain('File edited').and.contain('notes.txt');
+    expect(await change.locator('.diff .add').allTextContents()).to.satisfy((lines: string[]) => lines.some((line) => line.includes('second line, edited')));
+    const tool = log().locator('details.tool-call');
+    expect(await tool.getAttribute('open')).to.equal(null);
+    await tool.locator('summary').click();
+    await tool.getByText('Arguments').waitFor(WAIT);
+    expect(await log().getByText('Completed', { exact: true }).count()).to.equal(3);
+    await shot('08-file-change');
+  });
+
   it('Stop ends a streaming turn as "Interrupted"', async () => {
     await page.getByRole('textbox', { name: 'Prompt' }).fill('Think slowly');
     await page.getByRole('button', { name: 'Send' }).click();
     await log().getByText('Thinking hard').waitFor(WAIT);
     await page.getByRole('button', { name: 'Stop' }).click();
     await log().getByText('Interrupted', { exact: true }).waitFor(WAIT);
-    await shot('08-interrupted');
+    await shot('09-interrupted');
   });
 
   it('a turn the agent starts by itself appears live, labelled "Started by the agent"', async () => {
     sandbox.triggerAgentRun('Check the build, please.');
     await log().getByText('Started by the agent').waitFor(WAIT);
     await log().getByText('Build', { exact: true }).waitFor(WAIT);
-    await shot('09-agent-started');
+    await shot('10-agent-started');
     model.releaseSlow();
     await log().getByText('Build checked.').waitFor(WAIT);
-    expect(await log().getByText('Completed', { exact: true }).count()).to.equal(3);
+    expect(await log().getByText('Completed', { exact: true }).count()).to.equal(4);
     expect(await log().getByText('Check the build, please.').count()).to.equal(1);
-    await shot('10-agent-completed');
+    await shot('11-agent-completed');
   });
 
   it('reads in a narrow window', async () => {
     await page.setViewportSize({ width: 420, height: 900 });
     await log().getByText('Build checked.').waitFor(WAIT);
-    await shot('11-narrow');
+    await shot('12-narrow');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).to.be.at.most(0);
   });

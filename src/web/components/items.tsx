@@ -86,9 +86,9 @@ function Diff({ text }: { text: string }) {
   return (
     <pre class="diff" aria-label="Diff">
       {text.split('\n').map((line, index) => (
+        // One block per line (a line of its own when copied); an empty line keeps its height.
         <span key={index} class={line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : line.startsWith('@@') ? 'hunk' : undefined}>
-          {line}
-          {'\n'}
+          {line || ' '}
         </span>
       ))}
     </pre>
