@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, messageOf } from '../api/http';
 import { projects } from '../state/directory';
 import { openQuickOpen } from '../state/quickOpen';
@@ -11,7 +11,6 @@ export function Composer({ threadId, projectId }: { threadId: string; projectId:
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
-  const box = useRef<HTMLTextAreaElement>(null);
 
   const send = async () => {
     const prompt = text.trim();
@@ -63,7 +62,6 @@ export function Composer({ threadId, projectId }: { threadId: string; projectId:
       </label>
       <textarea
         id="prompt"
-        ref={box}
         rows={3}
         placeholder="Ask the agent… (Enter sends, Shift+Enter new line, @ inserts a file path)"
         value={text}

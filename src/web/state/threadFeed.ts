@@ -1,4 +1,4 @@
-import { batch, signal } from '@preact/signals';
+import { batch, signal, type Signal } from '@preact/signals';
 import { API, api } from '../api/http';
 import { refreshDirectory } from './directory';
 import type { StoredThreadEvent } from '../api/types';
@@ -11,7 +11,7 @@ const PARALLEL_PAGES = 4;
 export interface ThreadFeed {
   transcript: Transcript;
   /** `loading` until the backlog is shown, then `live` (or `reconnecting` while the stream is down). */
-  state: ReturnType<typeof signal<'loading' | 'live' | 'reconnecting'>>;
+  state: Signal<'loading' | 'live' | 'reconnecting'>;
   close(): void;
 }
 

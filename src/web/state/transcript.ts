@@ -77,12 +77,6 @@ export class Transcript {
     return applied;
   }
 
-  /** True while the last turn is still open. */
-  running(): boolean {
-    const last = [...this.entryList].reverse().find((entry): entry is TurnModel => entry.kind === 'turn');
-    return last !== undefined && last.status.peek() === null;
-  }
-
   private applyOne(row: StoredThreadEvent): void {
     const data = row.data as Record<string, unknown>;
     switch (row.type) {
