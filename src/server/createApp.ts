@@ -9,6 +9,7 @@ import { environmentsRouter } from './routers/environments';
 import { eventsRouter } from './routers/events';
 import { filesRouter } from './routers/files';
 import { healthRouter } from './routers/health';
+import { openApiRouter } from './routers/openApi';
 import { hostsRouter } from './routers/hosts';
 import { projectsRouter } from './routers/projects';
 import { sessionRouter } from './routers/session';
@@ -33,6 +34,7 @@ export function createApp(deps: AppDeps): Koa {
     eventsRouter(deps),
     filesRouter(deps),
   ];
+  routers.push(openApiRouter([...routers], { prefix: API_PREFIX }));
   for (const router of routers) {
     router.prefix(API_PREFIX);
     app.use(router.routes()).use(router.allowedMethods());
