@@ -43,6 +43,11 @@ describe('server: a host’s model catalog and folders for the page (GET /hosts/
       return page.some((row: { type: string }) => row.type === 'turn/completed') ? page : undefined;
     }, 'the turn on the picked model');
     expect(rows.find((row: { type: string }) => row.type === 'turn/completed').data.status).to.equal('completed');
+    // What the user sent is in the log, in Codex's shape, before the answer (the real pi SDK reports it).
+    const items = rows.filter((row: { type: string }) => row.type === 'item/completed').map((row: { data: { item: unknown } }) => row.data.item);
+    expect(items.map((item: { type: string }) => item.type)).to.deep.equal(['userMessage', 'agentMessage']);
+    expect(items[0]).to.deep.include({ content: [{ type: 'text', text: 'Say hi' }] });
+    expect(items[1]).to.deep.include({ text: 'Hi there.' });
   });
 
   it('filters by agent provider, and names a catalog that cannot be read instead of failing', async () => {
