@@ -116,6 +116,20 @@ describe('server: GET /api/v1/openapi.json, generated from the routes’ own sch
     await stream.body?.cancel();
   });
 
+  it('marks exactly the routes that answer without a token as public (security: [])', async () => {
+    for (const [pathname, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations) as Array<[string, Operation & { security?: unknown[] }]>) {
+        const concrete = pathname.replace(/\{[^}]+\}/g, 'x_unknown');
+        const response = await fetch(`${t.server.url}${concrete}`, { method: method.toUpperCase() });
+        await response.body?.cancel();
+        const documentedPublic = Array.isArray(operation.security) && operation.security.length === 0;
+        // Public routes may still refuse (POST /session without a token is 401 invalid_token): the code tells which.
+        const refusedForNoToken = response.status === 401 && response.headers.get('www-authenticate') !== null;
+        expect(refusedForNoToken, `${method} ${pathname} → ${response.status}`).to.equal(!documentedPublic);
+      }
+    }
+  });
+
   it('the answer schemas are strict enough to catch a wrong answer', () => {
     const threadSchema = schemaOf('get', '/threads/{id}', 200);
     const good = { id: 'thr_1', projectId: 'p', environmentId: 'e', hostId: 'h', provider: 'pi', model: 'm', title: 't', createdAt: 'now', status: 'idle', runtime: { displayStatus: 'idle', hostReconnectGraceExpiresAt: null } };
