@@ -95,7 +95,7 @@ function FolderPicker({ hostId, start, onChoose }: { hostId: string; start: stri
   const folders = listing?.entries.filter((entry) => entry.kind === 'directory') ?? [];
   return (
     <fieldset class="picker">
-      <legend>Folder picker</legend>
+      <legend>Pick on the host</legend>
       {error && <p role="alert" class="error-text">{error}</p>}
       {listing && (
         <>
@@ -110,13 +110,15 @@ function FolderPicker({ hostId, start, onChoose }: { hostId: string; start: stri
               </button>
             )}
           </div>
-          <ul class="picker-list" aria-label={`Folders in ${listing.path}`}>
+          <ul class="picker-list">
             {folders.map((entry) => (
               <li key={entry.path}>
-                <button type="button" class="link-like" onClick={() => browse(entry.path)} aria-label={`Open folder ${entry.name}`}>
-                  📁 {entry.name}
+                {/* Names are the folder's own: no aria-label here, so "Folder" stays the path field's label alone. */}
+                <button type="button" class="link-like" onClick={() => browse(entry.path)} title={`Open ${entry.path}`}>
+                  <span aria-hidden="true">📁 </span>
+                  {entry.name}
                 </button>
-                <button type="button" class="small" onClick={() => onChoose(entry.path)} aria-label={`Choose folder ${entry.name}`}>
+                <button type="button" class="small" onClick={() => onChoose(entry.path)} title={`Choose ${entry.path}`}>
                   Choose
                 </button>
               </li>
