@@ -115,8 +115,8 @@ function FolderPicker({ hostId, start, onChoose }: { hostId: string; start: stri
               <li key={entry.path}>
                 {/* Names are the folder's own: no aria-label here, so "Folder" stays the path field's label alone. */}
                 <button type="button" class="link-like" onClick={() => browse(entry.path)} title={`Open ${entry.path}`}>
-                  <span aria-hidden="true">📁 </span>
                   {entry.name}
+                  <span aria-hidden="true">/</span>
                 </button>
                 <button type="button" class="small" onClick={() => onChoose(entry.path)} title={`Choose ${entry.path}`}>
                   Choose
