@@ -49,7 +49,7 @@ export function NewThread({ projectId }: { projectId: string }) {
             // A typed model (no catalog) runs on pi, the agent every host has today.
             const choice = models?.find((candidate) => candidate.value === model);
             const agent = choice ? { provider: choice.provider, model: choice.model } : { provider: 'pi', model: model.trim() };
-            const body = { projectId, ...agent, title: title.trim(), ...(prompt.trim() ? { prompt: prompt.trim() } : {}) };
+            const body = { projectId, ...agent, title: titleOf(title, prompt), ...(prompt.trim() ? { prompt: prompt.trim() } : {}) };
             const thread = await api<Thread>('/threads', { body });
             await refreshDirectory();
             go(threadHref(thread.id));
@@ -61,7 +61,7 @@ export function NewThread({ projectId }: { projectId: string }) {
         }}
       >
         <label for="thread-title">Title</label>
-        <input id="thread-title" required maxLength={500} value={title} onInput={(event) => setTitle(event.currentTarget.value)} />
+        <input id="thread-title" maxLength={500} placeholder="The first prompt's first line when left empty" value={title} onInput={(event) => setTitle(event.currentTarget.value)} />
         <label for="thread-model">Model</label>
         {models !== null && models.length === 0 ? (
           // No catalog to choose from (an older host, or none configured): the model is typed as provider/id.
@@ -79,10 +79,18 @@ export function NewThread({ projectId }: { projectId: string }) {
         <label for="thread-prompt">First prompt (optional)</label>
         <textarea id="thread-prompt" rows={4} value={prompt} onInput={(event) => setPrompt(event.currentTarget.value)} />
         {error && <p role="alert" class="error-text">{error}</p>}
-        <button type="submit" disabled={busy || !model || !title.trim()}>
+        <button type="submit" disabled={busy || !model || !titleOf(title, prompt)}>
           Create thread
         </button>
       </form>
     </section>
   );
+}
+
+/** A thread needs a title: the typed one, else the first line of the first prompt (cut at 80 characters). */
+function titleOf(title: string, prompt: string): string {
+  const typed = title.trim();
+  if (typed) return typed;
+  const firstLine = prompt.trim().split('\n')[0] ?? '';
+  return firstLine.length > 80 ? `${firstLine.slice(0, 79)}…` : firstLine;
 }

@@ -10,6 +10,11 @@ export function ThreadView({ threadId }: { threadId: string }) {
   const feed = useMemo(() => openThreadFeed(threadId), [threadId]);
   useEffect(() => () => feed.close(), [feed]);
   const thread = threads.value.find((candidate) => candidate.id === threadId);
+  const title = thread?.title;
+  useEffect(() => {
+    document.title = title ? `${title} · Agent threads` : 'Agent threads';
+    return () => void (document.title = 'Agent threads');
+  }, [title]);
 
   return (
     <section class="thread-view" aria-labelledby="thread-heading">
