@@ -5,6 +5,7 @@ import { statusText } from '../../src/web/state/directory';
 const thread = (runtime: Thread['runtime'], status: Thread['status'] = 'active'): Thread => ({
   id: 'thr_1',
   projectId: 'proj_1',
+  environmentId: 'env_1',
   hostId: 'host_1',
   provider: 'pi',
   model: 'fake/fake-model',

@@ -1,18 +1,12 @@
-import { api } from './http';
+import { answerOf, client } from './http';
 import type { ModelChoice } from './types';
 
-/** `GET /hosts/:id/models` (src/protocol/hostModelCommands.ts). */
-interface ModelsAnswer {
-  models: Array<{ provider: string; model: string; name: string; contextWindow?: number; available: boolean }>;
-  errors: Array<{ provider: string; message: string }>;
-}
-
 /**
- * The host's model catalog (the pi agent dir's models) as choices for a new thread: models with a key
- * first, each named with its agent; a catalog that could not be read is reported, not hidden.
+ * The host's model catalog (`GET /hosts/:id/models`, the pi agent dir's models) as choices for a new
+ * thread: models with a key first, each named with its agent; a catalog that could not be read is reported.
  */
 export async function modelsOf(hostId: string): Promise<{ choices: ModelChoice[]; problems: string[] }> {
-  const answer = await api<ModelsAnswer>(`/hosts/${encodeURIComponent(hostId)}/models`);
+  const answer = await answerOf(client.GET('/api/v1/hosts/{id}/models', { params: { path: { id: hostId } } }));
   const choices = answer.models
     .map((entry) => ({
       value: `${entry.provider}|${entry.model}`,

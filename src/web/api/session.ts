@@ -1,4 +1,4 @@
-import { api, signedIn } from './http';
+import { answerOf, client, signedIn } from './http';
 
 /**
  * Signs the browser in: a `#token=…` fragment (the URL `npm start` prints; a fragment never reaches the
@@ -12,19 +12,15 @@ export async function signIn(): Promise<void> {
     await signInWith(token);
     return;
   }
-  try {
-    await api('/session');
-    signedIn.value = true;
-  } catch {
-    signedIn.value = false;
-  }
+  signedIn.value = await answerOf(client.GET('/api/v1/session')).then(
+    () => true,
+    () => false,
+  );
 }
 
 export async function signInWith(token: string): Promise<void> {
-  try {
-    await api('/session', { body: { token } });
-    signedIn.value = true;
-  } catch {
-    signedIn.value = false;
-  }
+  signedIn.value = await answerOf(client.POST('/api/v1/session', { body: { token } })).then(
+    () => true,
+    () => false,
+  );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, messageOf } from '../api/http';
+import { answerOf, client, messageOf } from '../api/http';
 import { projects } from '../state/directory';
 import { openQuickOpen } from '../state/quickOpen';
 
@@ -17,7 +17,7 @@ export function Composer({ threadId, projectId }: { threadId: string; projectId:
     if (!prompt) return;
     setError(null);
     try {
-      const answer = await api<{ followUp: boolean }>(`/threads/${threadId}/messages`, { body: { prompt } });
+      const answer = await answerOf(client.POST('/api/v1/threads/{id}/messages', { params: { path: { id: threadId } }, body: { prompt } }));
       setText('');
       setNote(answer.followUp ? 'Sent as a follow-up to the running turn.' : null);
     } catch (failure) {
@@ -27,7 +27,7 @@ export function Composer({ threadId, projectId }: { threadId: string; projectId:
   const stop = async () => {
     setError(null);
     try {
-      await api(`/threads/${threadId}/stop`, { method: 'POST' });
+      await answerOf(client.POST('/api/v1/threads/{id}/stop', { params: { path: { id: threadId } } }));
     } catch (failure) {
       setError(messageOf(failure));
     }

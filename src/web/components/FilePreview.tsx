@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, messageOf } from '../api/http';
+import { answerOf, client, messageOf } from '../api/http';
 import type { ReadFileResult } from '../api/types';
 import { highlightCode, languageOfPath } from '../render/highlight';
 import { preview } from '../state/quickOpen';
@@ -16,7 +16,7 @@ export function FilePreview() {
     setFile(null);
     setError(null);
     const absolute = `${shown.project.source.path.replace(/\/$/, '')}/${shown.path}`;
-    api<ReadFileResult>('/files/read', { body: { hostId: shown.project.source.hostId, path: absolute } }).then(setFile, (failure: unknown) => setError(messageOf(failure)));
+    answerOf(client.POST('/api/v1/files/read', { body: { hostId: shown.project.source.hostId, path: absolute } })).then(setFile, (failure: unknown) => setError(messageOf(failure)));
     region.current?.focus();
   }, [shown]);
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, messageOf } from '../api/http';
-import type { BrowseDirectoryResult, Project } from '../api/types';
+import { answerOf, client, messageOf } from '../api/http';
+import type { BrowseDirectoryResult } from '../api/types';
 import { hosts, refreshDirectory } from '../state/directory';
 import { go } from '../state/route';
 
@@ -33,7 +33,7 @@ export function NewProject() {
           setBusy(true);
           setError(null);
           try {
-            const project = await api<Project>('/projects', { body: { name: name.trim(), source: { type: 'local_path', path: folder.trim(), hostId: host } } });
+            const project = await answerOf(client.POST('/api/v1/projects', { body: { name: name.trim(), source: { type: 'local_path', path: folder.trim(), hostId: host } } }));
             await refreshDirectory();
             go(`#/projects/${encodeURIComponent(project.id)}/threads/new`);
           } catch (failure) {
@@ -81,7 +81,7 @@ function FolderPicker({ hostId, start, onChoose }: { hostId: string; start: stri
   const browse = async (path: string) => {
     setError(null);
     try {
-      setListing(await api<BrowseDirectoryResult>(`/hosts/${encodeURIComponent(hostId)}/directories?path=${encodeURIComponent(path)}`));
+      setListing(await answerOf(client.GET('/api/v1/hosts/{id}/directories', { params: { path: { id: hostId }, query: { path } } })));
     } catch (failure) {
       setError(messageOf(failure));
     }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, messageOf } from '../api/http';
+import { answerOf, client, messageOf } from '../api/http';
 import { modelsOf } from '../api/models';
-import type { ModelChoice, Thread } from '../api/types';
+import type { ModelChoice } from '../api/types';
 import { projects, refreshDirectory } from '../state/directory';
 import { go, threadHref } from '../state/route';
 
@@ -50,7 +50,7 @@ export function NewThread({ projectId }: { projectId: string }) {
             const choice = models?.find((candidate) => candidate.value === model);
             const agent = choice ? { provider: choice.provider, model: choice.model } : { provider: 'pi', model: model.trim() };
             const body = { projectId, ...agent, title: titleOf(title, prompt), ...(prompt.trim() ? { prompt: prompt.trim() } : {}) };
-            const thread = await api<Thread>('/threads', { body });
+            const thread = await answerOf(client.POST('/api/v1/threads', { body }));
             await refreshDirectory();
             go(threadHref(thread.id));
           } catch (failure) {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, messageOf } from '../api/http';
-import type { PathEntry, PathsAnswer } from '../api/types';
+import { answerOf, client, messageOf } from '../api/http';
+import type { PathEntry } from '../api/types';
 import { closeQuickOpen, quickOpen } from '../state/quickOpen';
 
 const LIMIT = 30;
@@ -36,7 +36,7 @@ export function QuickOpen() {
     const ticket = ++asked.current;
     const timer = setTimeout(async () => {
       try {
-        const answer = await api<PathsAnswer>(`/projects/${encodeURIComponent(request.project.id)}/paths?query=${encodeURIComponent(query)}&limit=${LIMIT}`);
+        const answer = await answerOf(client.GET('/api/v1/projects/{id}/paths', { params: { path: { id: request.project.id }, query: { query, limit: String(LIMIT) } } }));
         if (ticket !== asked.current) return; // a later keystroke's answer wins
         setResults(answer.paths);
         setAnswered(query);

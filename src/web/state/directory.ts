@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals';
-import { api, signedIn } from '../api/http';
+import { answerOf, client, signedIn } from '../api/http';
 import type { Host, Project, Thread } from '../api/types';
 
 /** Hosts, projects and threads as the lists show them, refreshed every couple of seconds. */
@@ -14,7 +14,11 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 
 export async function refreshDirectory(): Promise<void> {
   try {
-    const [hostList, projectList, threadList] = await Promise.all([api<Host[]>('/hosts'), api<Project[]>('/projects'), api<Thread[]>('/threads')]);
+    const [hostList, projectList, threadList] = await Promise.all([
+      answerOf(client.GET('/api/v1/hosts')),
+      answerOf(client.GET('/api/v1/projects')),
+      answerOf(client.GET('/api/v1/threads')),
+    ]);
     hosts.value = sameJson(hosts.value, hostList) ? hosts.value : hostList;
     projects.value = sameJson(projects.value, projectList) ? projects.value : projectList;
     threads.value = sameJson(threads.value, threadList) ? threads.value : threadList;

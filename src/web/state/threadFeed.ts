@@ -1,5 +1,5 @@
 import { batch, signal, type Signal } from '@preact/signals';
-import { API, api } from '../api/http';
+import { API, answerOf, client } from '../api/http';
 import { refreshDirectory } from './directory';
 import type { StoredThreadEvent } from '../api/types';
 import { Transcript } from './transcript';
@@ -48,7 +48,12 @@ export function openThreadFeed(threadId: string): ThreadFeed {
   const loadBacklog = async () => {
     for (let from = 0; !closed; from += PAGE * PARALLEL_PAGES) {
       const pages = await Promise.all(
-        Array.from({ length: PARALLEL_PAGES }, (_, k) => api<StoredThreadEvent[]>(`/threads/${threadId}/events?afterSeq=${from + k * PAGE}&limit=${PAGE}`)),
+        Array.from({ length: PARALLEL_PAGES }, (_, k) =>
+          answerOf(client.GET('/api/v1/threads/{id}/events', { params: { path: { id: threadId }, query: { afterSeq: String(from + k * PAGE), limit: String(PAGE) } } })).then(
+            // The document's row union is the same schema as StoredThreadEvent, read through JSON Schema.
+            (rows) => rows as unknown as StoredThreadEvent[],
+          ),
+        ),
       );
       batch(() => pages.forEach((rows) => transcript.apply(rows)));
       if (pages.some((rows) => rows.length < PAGE)) return;
