@@ -157,7 +157,7 @@ describe('the web page in a real browser: sign in, project, quick-open, a live t
     await dialog.getByRole('combobox').press('Enter');
     expect(await prompt.inputValue()).to.equal('Run echo and look at @notes.txt ');
     await page.getByRole('button', { name: 'Send' }).click();
-    await log().getByText('web-e2e-output').waitFor(WAIT);
+    await log().getByLabel('Command output').filter({ hasText: 'web-e2e-output' }).waitFor(WAIT);
     await log().getByText('Ran it.').waitFor(WAIT);
     await log().getByText('Completed', { exact: true }).nth(1).waitFor(WAIT); // turn/completed follows the last item
     await shot('07-command');
