@@ -47,8 +47,8 @@ export interface ContextWindowUsage {
 }
 
 /**
- * A thread's log folded into turns and items, fed rows in seq order (from the SSE stream). A batch of rows
- * is applied with one write per touched signal, so the first 20,000 rows cost one render, not 20,000.
+ * A thread's log folded into turns and items, fed rows in seq order (backlog pages, then the SSE stream).
+ * A batch of rows is applied with one write per touched signal: one render however many rows it holds.
  */
 export class Transcript {
   readonly entries = signal<TranscriptEntry[]>([]);
