@@ -40,6 +40,7 @@ module.exports = {
       to: { path: '^src/server/[^/]+\\.ts$' },
     },
     layer('server-http-is-plumbing', '^src/server/http/', ['^src/registry/', '^src/protocol/'], 'Problems, auth, bodies, upgrades.'),
+    layer('web-page-reads-protocol-types', '^src/web/', ['^src/protocol/threadEvents\\.ts$'], 'The page (bundled for the browser) shares wire types only.'),
     layer('server-below-cli', '^src/server/', ['^src/(config|daemon|ingest|link|files|paths|protocol|registry|store)/', '^pipelines/'], 'Nothing of the server imports a CLI.'),
   ],
   options: {

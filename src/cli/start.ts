@@ -4,7 +4,8 @@ import { startServer } from '../server/startServer';
 
 /**
  * `npm start [-- --port 0 --data-dir ./.data …]`: the API, the intake and an embedded daemon for this
- * machine. Prints `listening on http://HOST:PORT` first (scripts wait for that line), then the token's home.
+ * machine. Prints `listening on http://HOST:PORT` first (scripts wait for that line), then the token's home,
+ * then the page's sign-in URL: the token rides in the fragment, which a browser never sends to a server.
  */
 async function main(): Promise<void> {
   const config = loadConfig(process.argv.slice(2), process.env);
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
   console.log(`listening on ${server.url}`);
   console.log(server.tokenFile ? `token in ${server.tokenFile}` : 'token from ATS_TOKEN');
   console.log(`data in ${config.dataDir}; embedded host ${server.hostId || 'none'};${server.replicaId ? ` replica ${server.replicaId};` : ''} agent providers: ${providers.map((p) => p.id).join(', ') || 'none'}`);
+  console.log(`open ${server.url}/#token=${encodeURIComponent(server.token)}`);
   let stopping = false;
   const stop = () => {
     if (stopping) return;

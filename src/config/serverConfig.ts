@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_HEARTBEAT_MS } from '../link/pingHeartbeat';
 import { AGENT_ISOLATIONS } from '../daemon/providerFactories';
@@ -15,6 +16,8 @@ export const ConfigSchema = z.strictObject({
   host: z.string().min(1).default('127.0.0.1'),
   /** Registry, event store, token file and the embedded daemon's state live here. */
   dataDir: z.string().min(1).default('./.data'),
+  /** The built web page (`npm run build:web`, Vite's outDir) served at `/`. */
+  webDir: z.string().min(1).default(path.resolve(__dirname, '..', '..', 'dist', 'web')),
   /** Bearer token; when unset one is generated once and kept in `<dataDir>/token`. */
   token: z.string().min(16).optional(),
   /** Agent providers of the embedded daemon, comma-separated (`pi`), or `none` for intake-only threads. */

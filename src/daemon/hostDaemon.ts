@@ -3,6 +3,7 @@ import type { EventStore } from '../store/eventStore';
 import type { HostHello } from '../protocol/hostContract';
 import { createHostDispatcher, type HostDispatcher } from './hostDispatcher';
 import { createHostFileHandlers, type HostFileOperations } from './hostFileHandlers';
+import { createModelHandlers } from './modelHandlers';
 import type { HostIdentity } from './hostIdentity';
 import { createProviderRegistry } from './providerRegistry';
 import type { AgentProvider, AgentThread } from './providers/agentProvider';
@@ -54,7 +55,7 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
   });
   const threads = createThreadHandlers({ ingest, providers, dataDir: deps.dataDir, providerThreadIds, agents, log });
   const { dispose, ...threadHandlers } = threads;
-  const dispatch = createHostDispatcher({ ...createHostFileHandlers(deps.files), ...threadHandlers }, log);
+  const dispatch = createHostDispatcher({ ...createHostFileHandlers(deps.files), ...threadHandlers, ...createModelHandlers(providers) }, log);
   return {
     hello: {
       protocolVersion: HOST_DAEMON_PROTOCOL_VERSION,

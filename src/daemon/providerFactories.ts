@@ -1,5 +1,5 @@
 import { isolateProvider } from './providers/isolated';
-import { createPiProvider, PI_PROVIDER_ID, piProviderModule, type PiProviderOptions } from './providers/pi';
+import { createPiProvider, listPiModels, PI_PROVIDER_ID, piProviderModule, type PiProviderOptions } from './providers/pi';
 import type { AgentProvider } from './providers/agentProvider';
 
 /**
@@ -37,5 +37,5 @@ export function createProviders(ids: readonly string[], log: (message: string) =
  * run). Options must survive JSON: each agent process builds its own `createPiProvider` from them.
  */
 export function createIsolatedPiProvider(options: Omit<PiProviderOptions, 'log'>, log: (message: string) => void): AgentProvider {
-  return isolateProvider({ id: PI_PROVIDER_ID, factory: { ...piProviderModule, options: { ...options } }, log });
+  return isolateProvider({ id: PI_PROVIDER_ID, factory: { ...piProviderModule, options: { ...options } }, listModels: () => listPiModels({ agentDir: options.agentDir }), log });
 }

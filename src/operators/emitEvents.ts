@@ -69,6 +69,10 @@ function eventOf(fact: TurnFact, threadId: string, providerThreadId: string, dep
         scope,
         data: deps.processEpoch === undefined ? { providerThreadId, origin: fact.origin } : { providerThreadId, origin: fact.origin, processEpoch: deps.processEpoch },
       };
+    case 'userMessageStarted':
+      return { threadId, type: T.itemStarted, turnId, scope, data: { providerThreadId, item: fact.item } };
+    case 'userMessageCompleted':
+      return { threadId, type: T.itemCompleted, turnId, scope, data: { providerThreadId, item: fact.item } };
     case 'itemStarted': {
       const item = { type: 'agentMessage' as const, id: fact.itemId, text: '' };
       return { threadId, type: T.itemStarted, turnId, scope, data: { providerThreadId, item } };

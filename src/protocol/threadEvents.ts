@@ -34,6 +34,17 @@ export type TokenCounts = z.infer<typeof TokenCountsSchema>;
 export const AgentMessageItemSchema = z.object({ type: z.literal('agentMessage'), id: z.string(), text: z.string() });
 export type AgentMessageItem = z.infer<typeof AgentMessageItemSchema>;
 
+/** Codex's `UserInput`: what the user sent, one part per block (text, or an image as a data URL). */
+export const UserInputSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('image'), url: z.string() }),
+]);
+export type UserInput = z.infer<typeof UserInputSchema>;
+
+/** A user message as the agent received it (a prompt, or a follow-up queued while a turn ran), in Codex's shape. */
+export const UserMessageItemSchema = z.object({ type: z.literal('userMessage'), id: z.string(), content: z.array(UserInputSchema) });
+export type UserMessageItem = z.infer<typeof UserMessageItemSchema>;
+
 /** Codex's item statuses; an item still running when its turn ends is completed as `failed` (docs/events.md). */
 export const ItemStatusSchema = z.enum(['inProgress', 'completed', 'failed']);
 export type ItemStatus = z.infer<typeof ItemStatusSchema>;
@@ -73,6 +84,7 @@ export const ToolCallItemSchema = z.object({
 export type ToolCallItem = z.infer<typeof ToolCallItemSchema>;
 
 export const ThreadItemSchema = z.discriminatedUnion('type', [
+  UserMessageItemSchema,
   AgentMessageItemSchema,
   CommandExecutionItemSchema,
   FileChangeItemSchema,

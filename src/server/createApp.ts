@@ -2,13 +2,17 @@ import Koa from 'koa';
 import type Router from '@koa/router';
 import type { AppDeps } from './routers/appDeps';
 import { authMiddleware } from './http/authMiddleware';
+import { createBrowserSessions } from './http/browserSessions';
 import { errorMiddleware } from './http/errorMiddleware';
+import { servePage } from './http/servePage';
 import { environmentsRouter } from './routers/environments';
 import { eventsRouter } from './routers/events';
 import { filesRouter } from './routers/files';
 import { healthRouter } from './routers/health';
+import { openApiRouter } from './routers/openApi';
 import { hostsRouter } from './routers/hosts';
 import { projectsRouter } from './routers/projects';
+import { sessionRouter } from './routers/session';
 import { threadsRouter } from './routers/threads';
 
 export const API_PREFIX = '/api/v1';
@@ -17,9 +21,12 @@ export const API_PREFIX = '/api/v1';
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
   app.use(errorMiddleware(deps.log));
-  app.use(authMiddleware(deps.token));
+  const sessions = createBrowserSessions(deps.token);
+  app.use(authMiddleware(deps.token, sessions));
+  app.use(servePage(deps.config.webDir));
   const routers: Router[] = [
     healthRouter(),
+    sessionRouter({ token: deps.token, sessions, maxBodyBytes: deps.config.maxBodyBytes }),
     hostsRouter(deps),
     projectsRouter(deps),
     environmentsRouter(deps),
@@ -27,6 +34,7 @@ export function createApp(deps: AppDeps): Koa {
     eventsRouter(deps),
     filesRouter(deps),
   ];
+  routers.push(openApiRouter([...routers], { prefix: API_PREFIX }));
   for (const router of routers) {
     router.prefix(API_PREFIX);
     app.use(router.routes()).use(router.allowedMethods());

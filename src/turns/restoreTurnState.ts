@@ -40,6 +40,8 @@ function applyRow(state: ThreadTurnState, row: StoredThreadEvent): ThreadTurnSta
     case THREAD_EVENT_TYPE.turnCompleted:
       return { ...state, turn: null, item: null, tools: [] };
     case THREAD_EVENT_TYPE.itemStarted: {
+      // What the user sent is complete when stored: it opens nothing that later rows could continue.
+      if (data['item']?.type === 'userMessage') return state;
       const running = { ...state, turn: turn && { ...turn, runActive: true, retryPending: false } };
       const tool = openToolOf(data['item']);
       if (tool) return { ...running, tools: [...state.tools, tool] };

@@ -5,6 +5,7 @@ import { closeIfDue, onGraceElapsed, onPromptSettled, onPromptStarted, onRestore
 import type { RuleInput } from './ruleInput';
 import { onToolEnd, onToolStart, onToolUpdate } from './toolRules';
 import { TurnTransition } from './turnTransition';
+import { userMessageItemOf } from './userMessages';
 import type { OpenTurn, ThreadTurnState, TurnFact } from './turnState';
 
 /** E6: boundaries of these roles show up as unhandled rows (the spec calls treating them otherwise an open improvement). */
@@ -152,10 +153,25 @@ function onMessageBoundary(t: TurnTransition, event: SdkEvent, envelope: unknown
     t.emit({ kind: 'unhandled', rawType: `sdk/${event.type}`, rawEvent: envelope });
     return;
   }
+  if (role === 'user') return onUserMessage(t, event);
   if (role !== 'assistant') return;
   // Each assistant message is its own item; a missing message_end must not glue two messages together.
   t.completeItem();
   if (event.type === 'message_start') t.state.item = null;
+}
+
+/**
+ * What the user sent (a prompt, a follow-up the agent took in while running) becomes a `userMessage` item,
+ * started and completed at once as Codex does, when its `message_end` arrives: that is the message as the
+ * agent took it. Its `message_start` carries the same message and adds nothing.
+ */
+function onUserMessage(t: TurnTransition, event: SdkEvent): void {
+  if (event.type !== 'message_end') return;
+  // An assistant message still open (its message_end lost) ends here: one item never spans what the user said.
+  t.completeItem();
+  const item = userMessageItemOf(event['message'], t.newItemId());
+  t.emit({ kind: 'userMessageStarted', item });
+  t.emit({ kind: 'userMessageCompleted', item });
 }
 
 function onMessageUpdate(t: TurnTransition, event: SdkEvent): void {

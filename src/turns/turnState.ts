@@ -1,4 +1,4 @@
-import { ZERO_TOKENS, type TokenCounts, type TurnOrigin, type TurnStatus } from '../protocol/threadEvents';
+import { ZERO_TOKENS, type TokenCounts, type TurnOrigin, type TurnStatus, type UserMessageItem } from '../protocol/threadEvents';
 
 /** The assistant text item being streamed; its text is built from deltas only (never from SDK snapshots). */
 export interface OpenItem {
@@ -100,6 +100,8 @@ export const INITIAL_TURN_STATE: ThreadTurnState = {
 /** What happened, in the words of the spec; `emitEvents` turns each fact into one thread event. */
 export type TurnFact = { turnId: string | null } & (
   | { kind: 'turnStarted'; origin: TurnOrigin }
+  | { kind: 'userMessageStarted'; item: UserMessageItem }
+  | { kind: 'userMessageCompleted'; item: UserMessageItem }
   | { kind: 'itemStarted'; itemId: string }
   | { kind: 'itemDelta'; itemId: string; delta: string }
   | { kind: 'itemCompleted'; itemId: string; text: string }

@@ -35,6 +35,11 @@ export class TurnTransition {
     this.facts.push(fact as TurnFact);
   }
 
+  /** A fresh id for an item the rules build whole (a user message). */
+  newItemId(): string {
+    return this.newId();
+  }
+
   /** E1: only called when no turn is open. */
   openTurn(): OpenTurn {
     // A message streamed outside any turn is a thread-scoped item: it completes there, not inside the new turn.

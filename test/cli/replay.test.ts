@@ -39,7 +39,7 @@ describe('npm run replay', function () {
     expect(code).to.equal(2);
     const rows = parseRows(stdout);
     expect(rows.filter((row) => row.type === 'turn/completed')).to.have.lengthOf(1);
-    expect(rows.find((row) => row.type === 'item/completed')!.data['item']).to.deep.include({ text: 'Hello there!' });
+    expect(rows.find((row) => row.type === 'item/completed' && (row.data['item'] as { type: string }).type === 'agentMessage')!.data['item']).to.deep.include({ text: 'Hello there!' });
   });
 
   it('writes into --data-dir, so a second replay continues the thread', async () => {

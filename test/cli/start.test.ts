@@ -77,6 +77,9 @@ describe('npm start (as a newcomer runs it)', function () {
     try {
       await eventually(() => (running!.lines.length >= 2 ? true : undefined), 'the token line');
       expect(running.lines[1]).to.equal('token from ATS_TOKEN');
+      // The page's sign-in URL: the token in the fragment, which the browser keeps to itself.
+      await eventually(() => running!.lines.find((line) => line.startsWith('open ')), 'the sign-in URL line');
+      expect(running.lines).to.include(`open ${running.url}/#token=${token}`);
       expect((await fetch(`${running.url}/api/v1/hosts`, { headers: { authorization: `Bearer ${token}` } })).status).to.equal(200);
       expect((await fetch(`${running.url}/api/v1/hosts`, { headers: { authorization: 'Bearer not-the-env-token-123' } })).status).to.equal(401);
       expect(await readdir(envDataDir)).to.not.include('token');

@@ -163,7 +163,7 @@ export const RULE_CASES: RuleCase[] = [
     expected: ['turnStarted:agent', 'unhandled:sdk/agent_end', 'turnCompleted:failed(model went away)'],
   },
   {
-    name: 'E6 custom message boundaries are unhandled; assistant, toolResult, user and (1.x) system ones are silent',
+    name: 'E6 custom message boundaries are unhandled; a user message_end is a userMessage item; assistant, toolResult and (1.x) system ones are silent',
     frames: [
       b.sdk(T, b.agentStart()),
       b.sdk(T, b.messageStart(b.customMessage('x'))),
@@ -176,7 +176,42 @@ export const RULE_CASES: RuleCase[] = [
       b.sdk(T, b.messageStart({ role: 'system', content: 'You are pi' })),
       b.sdk(T, b.messageEnd({ role: 'system', content: 'You are pi' })),
     ],
-    expected: ['turnStarted:agent', 'unhandled:sdk/message_start', 'unhandled:sdk/message_end'],
+    expected: ['turnStarted:agent', 'unhandled:sdk/message_start', 'unhandled:sdk/message_end', 'userMessageStarted:hi', 'userMessageCompleted:hi'],
+  },
+  {
+    name: 'userMessage: the prompt comes before the answer in its turn; a follow-up the run takes in comes where it was taken',
+    frames: [
+      b.promptStarted(T),
+      b.sdk(T, b.agentStart()),
+      b.sdk(T, b.messageStart(user)),
+      b.sdk(T, b.messageEnd(user)),
+      b.sdk(T, b.messageStart(b.assistantMessage(''))),
+      b.sdk(T, b.textDelta('Hi')),
+      b.sdk(T, b.messageEnd(b.assistantMessage('Hi'))),
+      b.sdk(T, b.messageStart(b.userMessage('and then?'))),
+      b.sdk(T, b.messageEnd(b.userMessage('and then?'))),
+      b.sdk(T, b.agentEnd([user, b.assistantMessage('Hi'), b.userMessage('and then?'), b.assistantMessage('Hi')])),
+      b.promptSettled(T),
+    ],
+    expected: [
+      'turnStarted:client', 'userMessageStarted:hi', 'userMessageCompleted:hi',
+      'itemStarted', 'delta:Hi', 'itemCompleted:Hi',
+      'userMessageStarted:and then?', 'userMessageCompleted:and then?',
+      'tokenUsage', 'turnCompleted:completed', 'contextWindowUsage',
+    ],
+    turnOpenAfter: false,
+  },
+  {
+    name: 'userMessage: an assistant message whose message_end was lost completes before the user message; string content is one text part',
+    frames: [
+      b.sdk(T, b.agentStart()),
+      b.sdk(T, b.messageStart(b.assistantMessage(''))),
+      b.sdk(T, b.textDelta('Hel')),
+      b.sdk(T, b.messageEnd({ role: 'user', content: 'plain string', timestamp: 1 })),
+      b.sdk(T, b.textDelta('lo')),
+    ],
+    expected: ['turnStarted:agent', 'itemStarted', 'delta:Hel', 'itemCompleted:Hel', 'userMessageStarted:plain string', 'userMessageCompleted:plain string', 'itemStarted', 'delta:lo'],
+    turnOpenAfter: true,
   },
   ...['bashExecution', 'branchSummary', 'compactionSummary'].map((role) => ({
     name: `E6 ${role} message boundaries become provider/unhandled rows`,
@@ -424,9 +459,11 @@ export function summariseRow(row: { type: string; data: Record<string, any> }): 
     case 'provider/unhandled':
       return `unhandled:${data['rawType']}`;
     case 'item/started':
+      if (data['item'].type === 'userMessage') return `userMessageStarted:${textOfUserItem(data['item'])}`;
       return data['item'].type === 'agentMessage' ? 'itemStarted' : `toolStarted:${data['item'].type}:${data['item'].id}`;
     case 'item/completed': {
       const { item } = data;
+      if (item.type === 'userMessage') return `userMessageCompleted:${textOfUserItem(item)}`;
       if (item.type === 'agentMessage') return `itemCompleted:${item.text}`;
       return `toolCompleted:${item.type}:${item.status}${item.exitCode === undefined ? '' : `(${item.exitCode})`}`;
     }
@@ -443,4 +480,9 @@ export function summariseRow(row: { type: string; data: Record<string, any> }): 
     default:
       return row.type;
   }
+}
+
+/** The text parts of a `userMessage` item, joined: what the rule tables compare. */
+export function textOfUserItem(item: { content: Array<{ type: string; text?: string }> }): string {
+  return item.content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('');
 }

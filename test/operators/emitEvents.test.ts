@@ -35,6 +35,26 @@ describe('emitEvents()', () => {
     });
   });
 
+  it('shapes what the user sent as a Codex userMessage item: item/started, then item/completed, valid rows', () => {
+    const item = { type: 'userMessage' as const, id: 'u1', content: [{ type: 'text' as const, text: 'Say hello' }] };
+    testScheduler().run(({ cold, expectObservable }) => {
+      const input = cold('a|', {
+        a: factsStep([
+          { kind: 'userMessageStarted', item, turnId: 't1' },
+          { kind: 'userMessageCompleted', item, turnId: 't1' },
+        ]),
+      });
+      const out = input.pipe(emitEvents(), map((step) => step.ok && step.value.events.map(({ type, data }) => ({ type, data }))));
+      expectObservable(out).toBe('a|', {
+        a: [
+          { type: 'item/started', data: { providerThreadId: 'thr_1', item } },
+          { type: 'item/completed', data: { providerThreadId: 'thr_1', item } },
+        ],
+      });
+    });
+    expect(ThreadEventDataSchemas['item/completed'].parse({ providerThreadId: 'p', item }).item).to.deep.equal(item);
+  });
+
   it('gives events outside a turn the thread scope and a null turn id', () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const input = cold('a|', { a: factsStep([{ kind: 'unhandled', rawType: 'sdk/x', rawEvent: { y: 1 }, turnId: null }]) });

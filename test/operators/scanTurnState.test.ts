@@ -174,6 +174,13 @@ describe('restoreTurnState() with tool items', () => {
     expect(closed.tools).to.deep.equal([]);
     expect(restoreTurnState([...rows, row(6, 'turn/completed', { status: 'interrupted', providerCheckpointId: 'x' })]).tools).to.deep.equal([]);
   });
+
+  it('reads a userMessage item as said and done: it is not the agent message a later answer would continue', () => {
+    const said = { type: 'userMessage', id: 'u1', content: [{ type: 'text', text: 'hi' }] };
+    const restored = restoreTurnState([row(1, 'turn/started', { origin: 'client' }), row(2, 'item/started', { item: said }), row(3, 'item/completed', { item: said })]);
+    expect(restored.item).to.equal(null);
+    expect(restored.turn?.id).to.equal('old');
+  });
 });
 
 const zero = { totalTokens: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };

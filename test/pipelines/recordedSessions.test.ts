@@ -97,7 +97,7 @@ describe('replaying sessions through the pipeline', () => {
     (existsSync(file) ? it : it.skip)(`recorded/${name}: the user sees ${expected.items.map((item) => `a ${item['type']} ${item['status']}`).join(', ')}`, async () => {
       const frames = readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '');
       const { rows } = await runPipeline(frames);
-      const toolItems = (type: string) => rows.filter((row) => row.type === type && (row.data['item'] as { type: string }).type !== 'agentMessage');
+      const toolItems = (type: string) => rows.filter((row) => row.type === type && !['agentMessage', 'userMessage'].includes((row.data['item'] as { type: string }).type));
       const started = toolItems('item/started').map((row) => row.data['item'] as Record<string, unknown>);
       const completed = toolItems('item/completed').map((row) => row.data['item'] as Record<string, unknown>);
       expect(started.map(({ id, type, status }) => ({ id, type, status }))).to.deep.equal(expected.items.map(({ id, type }) => ({ id, type, status: 'inProgress' })));

@@ -121,7 +121,7 @@ describe('thread-events pipeline', () => {
       frames.splice(at, 0, settle);
       const { steps, rows } = await runPipeline(frames);
       expect(typesOf(rows).filter((type) => type === 'turn/completed'), `settle at ${at}`).to.have.lengthOf(1);
-      expect(rows.find((row) => row.type === 'item/completed')?.data['item'], `settle at ${at}`).to.deep.include({ text: 'ok' });
+      expect(rows.find((row) => row.type === 'item/completed' && row.data['item'].type === 'agentMessage')?.data['item'], `settle at ${at}`).to.deep.include({ text: 'ok' });
       const last = steps.at(-1)!;
       expect(last.ok && last.value.turnOpen, `settle at ${at}`).to.equal(false);
     }

@@ -4,7 +4,7 @@ import { INITIAL_TURN_STATE, type ThreadTurnState, type TurnFact } from '../../s
 import { parseFrame } from '../../src/protocol/parseFrame';
 import { sequentialIds } from '../helpers/marbles';
 import * as b from '../helpers/pipelineSdk';
-import { RULE_CASES } from '../helpers/pipelineRuleCases';
+import { RULE_CASES, textOfUserItem } from '../helpers/pipelineRuleCases';
 
 const T = 'thr_1';
 
@@ -37,6 +37,9 @@ function summarise(fact: TurnFact): string {
       return `providerError:${fact.willRetry ? 'willRetry' : 'final'}`;
     case 'turnStarted':
       return `turnStarted:${fact.origin}`;
+    case 'userMessageStarted':
+    case 'userMessageCompleted':
+      return `${fact.kind}:${textOfUserItem(fact.item)}`;
     case 'toolStarted':
       return `toolStarted:${fact.tool.kind}:${fact.tool.id}`;
     case 'toolOutputDelta':

@@ -1,3 +1,5 @@
+import type { AgentModel } from '../../protocol/hostModelCommands';
+
 /**
  * The boundary between the host daemon and one kind of coding agent. A second agent is one new folder under
  * `src/daemon/providers/` implementing this interface; nothing else in the daemon knows which agent runs.
@@ -11,6 +13,11 @@ export interface AgentProvider {
    * until it knows the `providerThreadId`.
    */
   openThread(options: OpenThreadOptions): Promise<AgentThread>;
+  /**
+   * Optional: the models this agent can run on this host (`host.list_models`), read fresh on every call so a
+   * model added to the agent's configuration shows up without a restart. Rejects when the catalog is unreadable.
+   */
+  listModels?(): Promise<AgentModel[]>;
 }
 
 export interface OpenThreadOptions {

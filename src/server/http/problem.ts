@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * An HTTP error as a value (RFC 9457 problem details). `code` is stable and documented; `title` and
  * `detail` are for people and may change. Anything else thrown in a handler becomes a 500 `internal_error`.
@@ -28,9 +30,20 @@ const TITLES: Record<number, string> = {
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   500: 'Internal Server Error',
+  501: 'Not Implemented',
   502: 'Bad Gateway',
+  503: 'Service Unavailable',
   504: 'Gateway Timeout',
 };
+
+/** What every error answer looks like; extra members (`issues`, `allow`, `threadId`, …) depend on the code. */
+export const ProblemBodySchema = z.looseObject({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  code: z.string(),
+  detail: z.string(),
+});
 
 export function problemBody(problem: Problem): Record<string, unknown> {
   return {

@@ -6,6 +6,8 @@ import { parseInput } from '../http/parseInput';
 import { streamSse } from '../sse/sseResponse';
 import { threadRowsFrom } from '../sse/threadRowsFrom';
 import { decimalParam } from './decimalParam';
+import { addRoute } from './routeSpec';
+import { StoredThreadEventSchema } from '../../protocol/threadEvents';
 
 /** Events of a thread: a page by cursor, or a live SSE stream from a cursor. */
 export function eventsRouter(deps: AppDeps): Router {
@@ -17,13 +19,14 @@ export function eventsRouter(deps: AppDeps): Router {
   });
   const StreamQuerySchema = z.strictObject({ afterSeq: decimalParam.optional() });
 
-  router.get('/threads/:id/events', async (ctx) => {
+  const tag = 'events';
+  addRoute(router, { method: 'get', path: '/threads/:id/events', summary: 'A page of the thread’s events after a cursor', tag, query: PageQuerySchema, responses: { 200: { description: 'Rows in seq order', schema: z.array(StoredThreadEventSchema) } } }, async (ctx) => {
     const query = parseInput(PageQuerySchema, ctx.query, 'query');
     const thread = await mustGet(deps.registry.threads, ctx.params.id!, 'thread');
     ctx.body = await deps.store.list(thread.id, query);
   });
 
-  router.get('/threads/:id/events/stream', async (ctx) => {
+  addRoute(router, { method: 'get', path: '/threads/:id/events/stream', summary: 'The thread’s events live (SSE), resuming after afterSeq or Last-Event-ID', tag, query: StreamQuerySchema, responses: { 200: { description: 'Server-Sent Events: `id: <seq>`, `data: <row>`', contentType: 'text/event-stream' } } }, async (ctx) => {
     const query = parseInput(StreamQuerySchema, ctx.query, 'query');
     // A browser reconnecting sends Last-Event-ID with the URL it first opened; the header is the newer cursor.
     const lastEventId = ctx.get('last-event-id');

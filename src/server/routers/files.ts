@@ -5,6 +5,8 @@ import { parseInput } from '../http/parseInput';
 import { notFound } from '../http/problem';
 import { readJsonBody } from '../http/readJsonBody';
 import { guardPathInRoots } from './rootGuard';
+import { addRoute } from './routeSpec';
+import { ReadFileResultSchema } from '../../protocol/hostFiles';
 
 /** Spec leaves the body open (part 4); ours names the host and the absolute path on it. */
 export const ReadFileBodySchema = z.strictObject({ hostId: z.string().min(1), path: z.string().min(1) });
@@ -12,7 +14,7 @@ export const ReadFileBodySchema = z.strictObject({ hostId: z.string().min(1), pa
 /** `POST /files/read` → spec 2.8, only inside registered roots (see rootGuard). */
 export function filesRouter(deps: AppDeps): Router {
   const router = new Router();
-  router.post('/files/read', async (ctx) => {
+  addRoute(router, { method: 'post', path: '/files/read', summary: 'Read a file inside a registered project or environment folder', tag: 'files', body: ReadFileBodySchema, responses: { 200: { description: 'The file’s content', schema: ReadFileResultSchema } } }, async (ctx) => {
     const body = parseInput(ReadFileBodySchema, await readJsonBody(ctx, deps.config.maxBodyBytes), 'body');
     if (!(await deps.hosts.get(body.hostId))) throw notFound('host', body.hostId);
     const realPath = await guardPathInRoots(deps, body.hostId, body.path);

@@ -8,6 +8,9 @@ import { parseInput } from '../http/parseInput';
 import { PathsQuerySchema } from './pathsQuery';
 import { readJsonBody } from '../http/readJsonBody';
 import { checkRootOnHost } from './registerRoot';
+import { addRoute } from './routeSpec';
+import { ProjectRecordSchema } from '../../registry/records';
+import { ListPathsResultSchema } from '../../protocol/hostFiles';
 
 /** Spec 2.1. */
 export const CreateProjectBodySchema = z.strictObject({
@@ -23,7 +26,8 @@ export const CreateProjectBodySchema = z.strictObject({
 export function projectsRouter(deps: AppDeps): Router {
   const router = new Router();
 
-  router.post('/projects', async (ctx) => {
+  const tag = 'projects';
+  addRoute(router, { method: 'post', path: '/projects', summary: 'Create a project on a folder of a host', tag, body: CreateProjectBodySchema, responses: { 201: { description: 'The project', schema: ProjectRecordSchema } } }, async (ctx) => {
     const body = parseInput(CreateProjectBodySchema, await readJsonBody(ctx, deps.config.maxBodyBytes), 'body');
     const folder = await checkRootOnHost(deps.hosts, body.source.hostId, body.source.path);
     const createdAt = new Date().toISOString();
@@ -43,15 +47,15 @@ export function projectsRouter(deps: AppDeps): Router {
     ctx.body = project;
   });
 
-  router.get('/projects', async (ctx) => {
+  addRoute(router, { method: 'get', path: '/projects', summary: 'Every project', tag, responses: { 200: { description: 'Projects', schema: z.array(ProjectRecordSchema) } } }, async (ctx) => {
     ctx.body = await deps.registry.projects.find();
   });
 
-  router.get('/projects/:id', async (ctx) => {
+  addRoute(router, { method: 'get', path: '/projects/:id', summary: 'One project', tag, responses: { 200: { description: 'The project', schema: ProjectRecordSchema } } }, async (ctx) => {
     ctx.body = await mustGet(deps.registry.projects, ctx.params.id!, 'project');
   });
 
-  router.get('/projects/:id/paths', async (ctx) => {
+  addRoute(router, { method: 'get', path: '/projects/:id/paths', summary: 'Fuzzy path search in the project folder (quick-open)', tag, query: PathsQuerySchema, responses: { 200: { description: 'Ranked paths with matched positions', schema: ListPathsResultSchema } } }, async (ctx) => {
     const query = parseInput(PathsQuerySchema, ctx.query, 'query');
     const project = await mustGet(deps.registry.projects, ctx.params.id!, 'project');
     ctx.body = await deps.hosts.call(project.source.hostId, 'host.list_paths', { ...query, path: project.source.path });

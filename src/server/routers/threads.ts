@@ -8,7 +8,8 @@ import { keepProviderThreadId, openThreadOnHost } from '../threads/openThreadOnH
 import { parseInput } from '../http/parseInput';
 import { Problem } from '../http/problem';
 import { readJsonBody } from '../http/readJsonBody';
-import { createThreadViewer } from '../threads/threadView';
+import { createThreadViewer, ThreadViewSchema } from '../threads/threadView';
+import { addRoute } from './routeSpec';
 
 export const CreateThreadBodySchema = z.strictObject({
   projectId: z.string().min(1),
@@ -25,6 +26,8 @@ const AGENT_FAILED = 'agent_failed';
 
 export const PromptBodySchema = z.strictObject({ prompt: z.string().min(1) });
 export const ThreadsQuerySchema = z.strictObject({ projectId: z.string().min(1).optional() });
+export const PromptAcceptedSchema = z.strictObject({ threadId: z.string(), followUp: z.boolean() });
+export const StopResultSchema = z.strictObject({ threadId: z.string(), seqs: z.array(z.number().int().positive()) });
 
 /** Threads: create, list, read (with status from the host), prompt and stop. */
 export function threadsRouter(deps: AppDeps): Router {
@@ -60,7 +63,8 @@ export function threadsRouter(deps: AppDeps): Router {
     return deps.registry.threads.put(agentError ? { ...current, agentError } : current);
   };
 
-  router.post('/threads', async (ctx) => {
+  const tag = 'threads';
+  addRoute(router, { method: 'post', path: '/threads', summary: 'Create a thread (and run its first prompt)', tag, body: CreateThreadBodySchema, responses: { 201: { description: 'The thread', schema: ThreadViewSchema } } }, async (ctx) => {
     const body = parseInput(CreateThreadBodySchema, await readJsonBody(ctx, deps.config.maxBodyBytes), 'body');
     const project = await mustGet(deps.registry.projects, body.projectId, 'project');
     const environment = await mustGet(deps.registry.environments, body.environmentId ?? project.environmentId, 'environment');
@@ -98,17 +102,17 @@ export function threadsRouter(deps: AppDeps): Router {
     ctx.body = await viewOf(thread);
   });
 
-  router.get('/threads', async (ctx) => {
+  addRoute(router, { method: 'get', path: '/threads', summary: 'Threads, of one project or all', tag, query: ThreadsQuerySchema, responses: { 200: { description: 'Threads with their status', schema: z.array(ThreadViewSchema) } } }, async (ctx) => {
     const query = parseInput(ThreadsQuerySchema, ctx.query, 'query');
     const threads = await deps.registry.threads.find(query.projectId ? { projectId: query.projectId } : {});
     ctx.body = await Promise.all(threads.map(viewOf));
   });
 
-  router.get('/threads/:id', async (ctx) => {
+  addRoute(router, { method: 'get', path: '/threads/:id', summary: 'One thread with its status', tag, responses: { 200: { description: 'The thread', schema: ThreadViewSchema } } }, async (ctx) => {
     ctx.body = await viewOf(await mustGet(deps.registry.threads, ctx.params.id!, 'thread'));
   });
 
-  router.post('/threads/:id/messages', async (ctx) => {
+  addRoute(router, { method: 'post', path: '/threads/:id/messages', summary: 'Prompt the thread’s agent (a follow-up while a turn runs)', tag, body: PromptBodySchema, responses: { 202: { description: 'Accepted', schema: PromptAcceptedSchema } } }, async (ctx) => {
     const thread = await mustGet(deps.registry.threads, ctx.params.id!, 'thread');
     const body = parseInput(PromptBodySchema, await readJsonBody(ctx, deps.config.maxBodyBytes), 'body');
     await requireAgent(thread.hostId, thread.provider);
@@ -120,7 +124,7 @@ export function threadsRouter(deps: AppDeps): Router {
     ctx.body = { threadId: thread.id, followUp };
   });
 
-  router.post('/threads/:id/stop', async (ctx) => {
+  addRoute(router, { method: 'post', path: '/threads/:id/stop', summary: 'Stop the running turn', tag, responses: { 200: { description: 'Seqs of the rows the stop stored', schema: StopResultSchema } } }, async (ctx) => {
     const thread = await mustGet(deps.registry.threads, ctx.params.id!, 'thread');
     const { seqs } = await deps.hosts.call(thread.hostId, 'thread.stop', { threadId: thread.id });
     ctx.body = { threadId: thread.id, seqs };

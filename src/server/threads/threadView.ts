@@ -1,14 +1,16 @@
 import type { HostPresence } from '../hosts/hostPresence';
-import type { ThreadRecord } from '../../registry/records';
+import { z } from 'zod';
+import { ThreadRecordSchema, type ThreadRecord } from '../../registry/records';
 import type { EventStore } from '../../store/eventStore';
 import type { HostDirectory } from '../hosts/hostDirectory';
 import { storedThreadStatus } from './storedThreadStatus';
 
 /** Spec 2.4: `status` from the daemon's ingest, `runtime` for display. */
-export type ThreadView = ThreadRecord & {
-  status: 'active' | 'idle';
-  runtime: { displayStatus: string; hostReconnectGraceExpiresAt: number | null };
-};
+export const ThreadViewSchema = ThreadRecordSchema.extend({
+  status: z.enum(['active', 'idle']),
+  runtime: z.strictObject({ displayStatus: z.string(), hostReconnectGraceExpiresAt: z.number().nullable() }),
+});
+export type ThreadView = z.infer<typeof ThreadViewSchema>;
 
 /**
  * While its host is connected, status comes from the host's pipeline, which knows whether a turn is open.

@@ -90,7 +90,7 @@ describe('agent crash isolation: an extension throwing from a timer ends only it
     for (const [thread, letter] of [[b, 'B'], [c, 'C']] as const) {
       const rows = await rowsWhen(thread.id, `${letter} completed`, (all) => completed(all).length === 1);
       expect(completed(rows)[0]!.data.status).to.equal('completed');
-      expect(rows.find((row) => row.type === 'item/completed')!.data.item.text).to.equal(`${letter} streams and ends.`);
+      expect(rows.find((row) => row.type === 'item/completed' && row.data.item.type === 'agentMessage')!.data.item.text).to.equal(`${letter} streams and ends.`);
     }
 
     // The next prompt starts a fresh agent on the same pi session: the model sees the first exchange.

@@ -68,7 +68,7 @@ describe('pi extensions run without any prompt: from thread creation, and again 
     const completed = events.find((event) => event.type === 'turn/completed')!;
     expect(started!.data.origin).to.equal('agent');
     expect(completed.data.status).to.equal('completed');
-    expect(events.find((event) => event.type === 'item/completed')!.data.item.text).to.equal('Build checked.');
+    expect(events.find((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')!.data.item.text).to.equal('Build checked.');
     // Rows of a run that began while the session was still opening name the session too.
     expect(new Set(events.map((event) => event.data.providerThreadId))).to.deep.equal(new Set([thread.providerThreadId]));
     expect(completed.data.providerCheckpointId).to.equal(lastSessionEntryId(t, thread.providerThreadId));

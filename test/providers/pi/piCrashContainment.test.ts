@@ -71,7 +71,7 @@ describe('pi crash containment: an extension failing in its event handlers takes
     const [broken, normal] = await Promise.all([threadIn(failing.projectDir, 'Run the failing extension'), threadIn(healthy.projectDir, 'Say hello')]);
     const [brokenTurn, normalTurn] = await Promise.all([completedTurns(broken.id, 1), completedTurns(normal.id, 1)]);
     expect(normalTurn.completed[0].data.status).to.equal('completed');
-    expect(normalTurn.events.find((event) => event.type === 'item/completed')!.data.item.text).to.equal('Hello there.');
+    expect(normalTurn.events.find((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')!.data.item.text).to.equal('Hello there.');
     expect(brokenTurn.completed[0].data.status).to.equal('completed');
 
     // Each failure was caught and logged, the unhandled one by the provider's process-wide guard.

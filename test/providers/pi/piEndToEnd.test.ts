@@ -84,7 +84,7 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
     const types = events.map((event) => event.type);
     expect(types[0]).to.equal('turn/started');
     expect(types.filter((type) => type === 'item/agentMessage/delta')).to.have.length(2);
-    expect(events.find((event) => event.type === 'item/completed')!.data.item.text).to.equal('Hello there');
+    expect(events.find((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')!.data.item.text).to.equal('Hello there');
     expect(completions(events)[0].data.status).to.equal('completed');
     expect(events.find((event) => event.type === 'thread/contextWindowUsage/updated')!.data.contextWindowUsage.modelContextWindow).to.equal(FAKE_CONTEXT_WINDOW);
     expect(events[0].data.providerThreadId).to.match(/^[0-9a-f-]{36}$/);
@@ -193,7 +193,7 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
     expect(turn[1].data.rawType).to.equal('sdk/message_start');
     expect(turn[2].data.rawType).to.equal('sdk/message_end');
     expect(turn.find((event) => event.type === 'turn/completed')!.data.status).to.equal('completed');
-    expect(turn.find((event) => event.type === 'item/completed')!.data.item.text).to.equal('Build checked.');
+    expect(turn.find((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')!.data.item.text).to.equal('Build checked.');
     expect((await t.json(`/threads/${thread.id}`)).status).to.equal('idle');
   });
 
@@ -208,7 +208,7 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
     const [firstEvents, secondEvents] = await Promise.all([eventsUntil(first.id, completedTurns(1)), eventsUntil(second.id, completedTurns(1))]);
     for (const events of [firstEvents, secondEvents]) {
       expect(completions(events).map((event) => event.data.status)).to.deep.equal(['completed']);
-      expect(events.find((event) => event.type === 'item/completed')!.data.item.text).to.equal('Thinking done.');
+      expect(events.find((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')!.data.item.text).to.equal('Thinking done.');
     }
     expect(firstEvents[0].data.providerThreadId).not.to.equal(secondEvents[0].data.providerThreadId);
   });

@@ -1,3 +1,4 @@
+import type { AgentModel } from '../../../protocol/hostModelCommands';
 import type { AgentProvider } from '../agentProvider';
 import { openIsolatedThread } from './isolatedThread';
 import type { ProviderFactoryRef } from './providerFactoryRef';
@@ -11,6 +12,11 @@ export interface IsolateProviderOptions {
   /** The provider each agent process builds for itself. */
   factory: ProviderFactoryRef;
   disposeTimeoutMs?: number;
+  /**
+   * Reads the agent's model catalog in the daemon itself: it runs no extension, so it needs no process of its
+   * own (one would cost an agent's start-up for a list).
+   */
+  listModels?(): Promise<AgentModel[]>;
   log?(message: string): void;
 }
 
@@ -24,6 +30,7 @@ export function isolateProvider(options: IsolateProviderOptions): AgentProvider 
   const disposeTimeoutMs = options.disposeTimeoutMs ?? DEFAULT_AGENT_DISPOSE_TIMEOUT_MS;
   return {
     id: options.id,
+    ...(options.listModels ? { listModels: options.listModels } : {}),
     openThread: (thread) => openIsolatedThread({ providerId: options.id, factory: options.factory, disposeTimeoutMs, log }, thread),
   };
 }

@@ -1,5 +1,6 @@
 import type { AgentProvider, AgentThread, OpenThreadOptions } from '../agentProvider';
 import { explainPiError } from './explainPiError';
+import { listPiModels } from './listPiModels';
 import { guardAgentFailures } from './guardAgentFailures';
 import { loadPiSdk } from './loadPiSdk';
 import { parseModelRef } from './modelRef';
@@ -32,6 +33,7 @@ export function createPiProvider(options: PiProviderOptions = {}): AgentProvider
 
   return {
     id: PI_PROVIDER_ID,
+    listModels: () => listPiModels({ agentDir: options.agentDir }),
     async openThread(thread: OpenThreadOptions): Promise<AgentThread> {
       const sdk = await loadPiSdk();
       const agentDir = options.agentDir ?? sdk.getAgentDir();

@@ -1,4 +1,5 @@
 export { createPiProvider, type PiProviderOptions } from './createPiProvider';
+export { listPiModels } from './listPiModels';
 export { PI_PROVIDER_ID } from './piFrames';
 
 /** Where a process of its own finds `createPiProvider` (the isolated provider forks one per thread). */

@@ -1,0 +1,1751 @@
+// Generated from GET /api/v1/openapi.json by `npm run gen:web-api` (openapi-typescript): do not edit.
+// test/web/openApiTypes.test.ts fails when the routes' schemas changed and this file was not regenerated.
+export interface paths {
+  '/api/v1/health': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Liveness probe */
+    get: operations['getHealth'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/session': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Who is signed in (401 when nobody) */
+    get: operations['getSession'];
+    put?: never;
+    /** Sign a browser in: trade the token (body or bearer) for the session cookie */
+    post: operations['postSession'];
+    /** Sign the browser out */
+    delete: operations['deleteSession'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/hosts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every host that ever said hello */
+    get: operations['getHosts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/hosts/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One host */
+    get: operations['getHostsById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/hosts/{id}/models': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The models the host’s agents can run */
+    get: operations['getHostsByIdModels'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/hosts/{id}/directories': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One level of a folder on the host (folder picker) */
+    get: operations['getHostsByIdDirectories'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/projects': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every project */
+    get: operations['getProjects'];
+    put?: never;
+    /** Create a project on a folder of a host */
+    post: operations['postProjects'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/projects/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One project */
+    get: operations['getProjectsById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/projects/{id}/paths': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Fuzzy path search in the project folder (quick-open) */
+    get: operations['getProjectsByIdPaths'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/environments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Register a folder of a host as an environment */
+    post: operations['postEnvironments'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/environments/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One environment */
+    get: operations['getEnvironmentsById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/environments/{id}/paths': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Fuzzy path search in the environment folder */
+    get: operations['getEnvironmentsByIdPaths'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/threads': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Threads, of one project or all */
+    get: operations['getThreads'];
+    put?: never;
+    /** Create a thread (and run its first prompt) */
+    post: operations['postThreads'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/threads/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One thread with its status */
+    get: operations['getThreadsById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/threads/{id}/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Prompt the thread’s agent (a follow-up while a turn runs) */
+    post: operations['postThreadsByIdMessages'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/threads/{id}/stop': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Stop the running turn */
+    post: operations['postThreadsByIdStop'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/threads/{id}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A page of the thread’s events after a cursor */
+    get: operations['getThreadsByIdEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/threads/{id}/events/stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The thread’s events live (SSE), resuming after afterSeq or Last-Event-ID */
+    get: operations['getThreadsByIdEventsStream'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/files/read': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Read a file inside a registered project or environment folder */
+    post: operations['postFilesRead'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/openapi.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** This document (OpenAPI 3.1) */
+    get: operations['getOpenapiJson'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    Problem: {
+      type: string;
+      title: string;
+      status: number;
+      code: string;
+      detail: string;
+    } & {
+      [key: string]: unknown;
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  getHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The server runs */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            status: 'ok';
+            hostDaemonProtocolVersion: number;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Signed in */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            signedIn: true;
+            /** @enum {string} */
+            via: 'bearer' | 'session';
+            expiresAt: string | null;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          token?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Signed in; Set-Cookie ats_session */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            signedIn: true;
+            /** @enum {string} */
+            via: 'bearer' | 'session';
+            expiresAt: string | null;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Signed out; the cookie is cleared */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getHosts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Hosts */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            name: string;
+            platform: string;
+            protocolVersion: number;
+            providers: string[];
+            lastSeenAt: string;
+            online: boolean;
+          }[];
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getHostsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The host */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            name: string;
+            platform: string;
+            protocolVersion: number;
+            providers: string[];
+            lastSeenAt: string;
+            online: boolean;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getHostsByIdModels: {
+    parameters: {
+      query?: {
+        provider?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Models, and agents whose catalog could not be read */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            models: {
+              provider: string;
+              model: string;
+              name: string;
+              contextWindow?: number;
+              maxTokens?: number;
+              reasoning?: boolean;
+              available: boolean;
+            }[];
+            errors: {
+              provider: string;
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getHostsByIdDirectories: {
+    parameters: {
+      query?: {
+        path?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The folder’s entries */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            path: string;
+            entries: {
+              /** @enum {string} */
+              kind: 'file' | 'directory';
+              name: string;
+              path: string;
+            }[];
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getProjects: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Projects */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            name: string;
+            source: {
+              /** @constant */
+              type: 'local_path';
+              path: string;
+              hostId: string;
+            };
+            environmentId: string;
+            createdAt: string;
+          }[];
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postProjects: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+          source: {
+            /** @constant */
+            type: 'local_path';
+            path: string;
+            hostId: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The project */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            name: string;
+            source: {
+              /** @constant */
+              type: 'local_path';
+              path: string;
+              hostId: string;
+            };
+            environmentId: string;
+            createdAt: string;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getProjectsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The project */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            name: string;
+            source: {
+              /** @constant */
+              type: 'local_path';
+              path: string;
+              hostId: string;
+            };
+            environmentId: string;
+            createdAt: string;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getProjectsByIdPaths: {
+    parameters: {
+      query?: {
+        query?: string;
+        limit?: string;
+        includeFiles?: 'true' | 'false';
+        includeDirectories?: 'true' | 'false';
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Ranked paths with matched positions */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            paths: {
+              /** @enum {string} */
+              kind: 'file' | 'directory';
+              path: string;
+              name: string;
+              score: number;
+              positions: number[];
+            }[];
+            truncated: boolean;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postEnvironments: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          hostId: string;
+          path: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The environment */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            hostId: string;
+            path: string;
+            createdAt: string;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getEnvironmentsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The environment */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            hostId: string;
+            path: string;
+            createdAt: string;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getEnvironmentsByIdPaths: {
+    parameters: {
+      query?: {
+        query?: string;
+        limit?: string;
+        includeFiles?: 'true' | 'false';
+        includeDirectories?: 'true' | 'false';
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Ranked paths with matched positions */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            paths: {
+              /** @enum {string} */
+              kind: 'file' | 'directory';
+              path: string;
+              name: string;
+              score: number;
+              positions: number[];
+            }[];
+            truncated: boolean;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getThreads: {
+    parameters: {
+      query?: {
+        projectId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Threads with their status */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            projectId: string;
+            environmentId: string;
+            hostId: string;
+            provider: string;
+            model: string;
+            title: string;
+            permissionMode?: string;
+            providerThreadId?: string;
+            createdAt: string;
+            agentError?: {
+              code: string;
+              message: string;
+              at: string;
+            };
+            /** @enum {string} */
+            status: 'active' | 'idle';
+            runtime: {
+              displayStatus: string;
+              hostReconnectGraceExpiresAt: number | null;
+            };
+          }[];
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postThreads: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          projectId: string;
+          environmentId?: string;
+          provider: string;
+          model: string;
+          title: string;
+          prompt?: string;
+          permissionMode?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The thread */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            projectId: string;
+            environmentId: string;
+            hostId: string;
+            provider: string;
+            model: string;
+            title: string;
+            permissionMode?: string;
+            providerThreadId?: string;
+            createdAt: string;
+            agentError?: {
+              code: string;
+              message: string;
+              at: string;
+            };
+            /** @enum {string} */
+            status: 'active' | 'idle';
+            runtime: {
+              displayStatus: string;
+              hostReconnectGraceExpiresAt: number | null;
+            };
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getThreadsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The thread */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            projectId: string;
+            environmentId: string;
+            hostId: string;
+            provider: string;
+            model: string;
+            title: string;
+            permissionMode?: string;
+            providerThreadId?: string;
+            createdAt: string;
+            agentError?: {
+              code: string;
+              message: string;
+              at: string;
+            };
+            /** @enum {string} */
+            status: 'active' | 'idle';
+            runtime: {
+              displayStatus: string;
+              hostReconnectGraceExpiresAt: number | null;
+            };
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postThreadsByIdMessages: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          prompt: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            threadId: string;
+            followUp: boolean;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postThreadsByIdStop: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Seqs of the rows the stop stored */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            threadId: string;
+            seqs: number[];
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getThreadsByIdEvents: {
+    parameters: {
+      query?: {
+        afterSeq?: string;
+        limit?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Rows in seq order */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': (
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'turn/started';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  providerThreadId: string;
+                  /** @enum {string} */
+                  origin: 'client' | 'agent';
+                  processEpoch?: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'turn/completed';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  providerThreadId: string;
+                  /** @enum {string} */
+                  status: 'completed' | 'failed' | 'interrupted';
+                  providerCheckpointId: string;
+                  error?: {
+                    message: string;
+                  };
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'item/started';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  providerThreadId: string;
+                  item:
+                    | {
+                        /** @constant */
+                        type: 'userMessage';
+                        id: string;
+                        content: (
+                          | {
+                              /** @constant */
+                              type: 'text';
+                              text: string;
+                            }
+                          | {
+                              /** @constant */
+                              type: 'image';
+                              url: string;
+                            }
+                        )[];
+                      }
+                    | {
+                        /** @constant */
+                        type: 'agentMessage';
+                        id: string;
+                        text: string;
+                      }
+                    | {
+                        /** @constant */
+                        type: 'commandExecution';
+                        id: string;
+                        command: string;
+                        /** @enum {string} */
+                        status: 'inProgress' | 'completed' | 'failed';
+                        aggregatedOutput: string;
+                        exitCode?: number;
+                      }
+                    | {
+                        /** @constant */
+                        type: 'fileChange';
+                        id: string;
+                        tool: string;
+                        path: string;
+                        /** @enum {string} */
+                        status: 'inProgress' | 'completed' | 'failed';
+                        diff?: string;
+                        error?: string;
+                      }
+                    | {
+                        /** @constant */
+                        type: 'toolCall';
+                        id: string;
+                        tool: string;
+                        arguments: unknown;
+                        /** @enum {string} */
+                        status: 'inProgress' | 'completed' | 'failed';
+                        result?: unknown;
+                      };
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'item/agentMessage/delta';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  providerThreadId: string;
+                  itemId: string;
+                  delta: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'item/commandExecution/outputDelta';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  providerThreadId: string;
+                  itemId: string;
+                  delta: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'item/completed';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  providerThreadId: string;
+                  item:
+                    | {
+                        /** @constant */
+                        type: 'userMessage';
+                        id: string;
+                        content: (
+                          | {
+                              /** @constant */
+                              type: 'text';
+                              text: string;
+                            }
+                          | {
+                              /** @constant */
+                              type: 'image';
+                              url: string;
+                            }
+                        )[];
+                      }
+                    | {
+                        /** @constant */
+                        type: 'agentMessage';
+                        id: string;
+                        text: string;
+                      }
+                    | {
+                        /** @constant */
+                        type: 'commandExecution';
+                        id: string;
+                        command: string;
+                        /** @enum {string} */
+                        status: 'inProgress' | 'completed' | 'failed';
+                        aggregatedOutput: string;
+                        exitCode?: number;
+                      }
+                    | {
+                        /** @constant */
+                        type: 'fileChange';
+                        id: string;
+                        tool: string;
+                        path: string;
+                        /** @enum {string} */
+                        status: 'inProgress' | 'completed' | 'failed';
+                        diff?: string;
+                        error?: string;
+                      }
+                    | {
+                        /** @constant */
+                        type: 'toolCall';
+                        id: string;
+                        tool: string;
+                        arguments: unknown;
+                        /** @enum {string} */
+                        status: 'inProgress' | 'completed' | 'failed';
+                        result?: unknown;
+                      };
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'thread/tokenUsage/updated';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  providerThreadId: string;
+                  tokenUsage: {
+                    total: {
+                      totalTokens: number;
+                      inputTokens: number;
+                      cachedInputTokens: number;
+                      outputTokens: number;
+                    };
+                    last: {
+                      totalTokens: number;
+                      inputTokens: number;
+                      cachedInputTokens: number;
+                      outputTokens: number;
+                    };
+                  };
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'thread/contextWindowUsage/updated';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  providerThreadId: string;
+                  contextWindowUsage: {
+                    usedTokens: number;
+                    modelContextWindow: number;
+                    estimated: boolean;
+                  };
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'provider/unhandled';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  providerThreadId: string;
+                  providerId: string;
+                  rawType: string;
+                  rawEvent: unknown;
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'provider/error';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  providerThreadId: string;
+                  providerId: string;
+                  message: string;
+                  willRetry: boolean;
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+          )[];
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getThreadsByIdEventsStream: {
+    parameters: {
+      query?: {
+        afterSeq?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Server-Sent Events: `id: <seq>`, `data: <row>` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postFilesRead: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          hostId: string;
+          path: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The file’s content */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            content: string;
+            /** @enum {string} */
+            encoding: 'utf8' | 'base64';
+            sizeBytes: number;
+            sha256: string;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getOpenapiJson: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The API document */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            openapi: '3.1.0';
+            paths: {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+}

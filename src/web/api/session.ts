@@ -1,0 +1,26 @@
+import { answerOf, client, signedIn } from './http';
+
+/**
+ * Signs the browser in: a `#token=…` fragment (the URL `npm start` prints; a fragment never reaches the
+ * server's logs) is traded for the HttpOnly session cookie and taken out of the address bar at once, so it
+ * is neither bookmarked nor shared by accident. Without a fragment, an existing cookie may still hold.
+ */
+export async function signIn(): Promise<void> {
+  const token = new URLSearchParams(location.hash.replace(/^#/, '')).get('token');
+  if (token) {
+    history.replaceState(null, '', location.pathname + location.search);
+    await signInWith(token);
+    return;
+  }
+  signedIn.value = await answerOf(client.GET('/api/v1/session')).then(
+    () => true,
+    () => false,
+  );
+}
+
+export async function signInWith(token: string): Promise<void> {
+  signedIn.value = await answerOf(client.POST('/api/v1/session', { body: { token } })).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,30 @@
+import type { operations } from './openapi';
+
+/**
+ * The shapes the page reads, named from the server's OpenAPI document (`openapi.d.ts`). Thread events come
+ * from src/protocol (type-only: nothing of it is bundled), which is where the document's own come from.
+ */
+export type { StoredThreadEvent, ThreadItem, TokenCounts, TurnStatus } from '../../protocol/threadEvents';
+
+type Ok<Operation extends keyof operations, Status extends number = 200> = operations[Operation]['responses'] extends Record<Status, { content: { 'application/json': infer Body } }> ? Body : never;
+
+export type Host = Ok<'getHosts'>[number];
+export type Project = Ok<'getProjects'>[number];
+export type Thread = Ok<'getThreads'>[number];
+export type PathsAnswer = Ok<'getProjectsByIdPaths'>;
+export type PathEntry = PathsAnswer['paths'][number];
+export type BrowseDirectoryResult = Ok<'getHostsByIdDirectories'>;
+export type ReadFileResult = Ok<'postFilesRead'>;
+export type ModelsAnswer = Ok<'getHostsByIdModels'>;
+
+/** One entry of a host's model catalog, as the page offers it. */
+export interface ModelChoice {
+  /** The option's value: agent and model together (two agents may offer the same model). */
+  value: string;
+  /** The agent provider (`POST /threads` `provider`), e.g. `pi`. */
+  provider: string;
+  /** What `POST /threads` takes as `model` (`provider/modelId`). */
+  model: string;
+  label: string;
+  available: boolean;
+}

@@ -1,0 +1,93 @@
+import { useState } from 'preact/hooks';
+import { answerOf, client, messageOf } from '../api/http';
+import { projects } from '../state/directory';
+import { openQuickOpen } from '../state/quickOpen';
+
+/**
+ * The prompt box. Enter sends (Shift+Enter is a new line); a prompt while a turn runs is a follow-up.
+ * `@` at the start of a word opens the quick-open search and inserts the chosen path.
+ */
+export function Composer({ threadId, projectId }: { threadId: string; projectId: string | undefined }) {
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+
+  const send = async () => {
+    const prompt = text.trim();
+    if (!prompt) return;
+    setError(null);
+    try {
+      const answer = await answerOf(client.POST('/api/v1/threads/{id}/messages', { params: { path: { id: threadId } }, body: { prompt } }));
+      setText('');
+      setNote(answer.followUp ? 'Sent as a follow-up to the running turn.' : null);
+    } catch (failure) {
+      setError(messageOf(failure));
+    }
+  };
+  const stop = async () => {
+    setError(null);
+    try {
+      await answerOf(client.POST('/api/v1/threads/{id}/stop', { params: { path: { id: threadId } } }));
+    } catch (failure) {
+      setError(messageOf(failure));
+    }
+  };
+
+  const mention = (element: HTMLTextAreaElement) => {
+    const project = projects.value.find((candidate) => candidate.id === projectId);
+    if (!project) return;
+    const at = element.selectionStart;
+    openQuickOpen(project, (entry) => {
+      const value = element.value;
+      const next = `${value.slice(0, at)}${entry.path} ${value.slice(at)}`;
+      setText(next);
+      requestAnimationFrame(() => {
+        element.focus();
+        const caret = at + entry.path.length + 1;
+        element.setSelectionRange(caret, caret);
+      });
+    });
+  };
+
+  return (
+    <form
+      class="composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void send();
+      }}
+    >
+      <label for="prompt" class="visually-hidden">
+        Prompt
+      </label>
+      <textarea
+        id="prompt"
+        rows={3}
+        placeholder="Ask the agent… (Enter sends, Shift+Enter new line, @ inserts a file path)"
+        value={text}
+        onInput={(event) => {
+          const element = event.currentTarget;
+          setText(element.value);
+          const typed = (event as InputEvent).data;
+          const before = element.value.slice(0, element.selectionStart - 1);
+          if (typed === '@' && (before === '' || /\s$/.test(before))) mention(element);
+        }}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+            event.preventDefault();
+            void send();
+          }
+        }}
+      />
+      <div class="composer-actions">
+        <button type="submit">Send</button>
+        <button type="button" class="secondary" onClick={stop}>
+          Stop
+        </button>
+        <span class="composer-note" aria-live="polite">
+          {error ? <span class="error-text">{error}</span> : note}
+        </span>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,96 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { answerOf, client, messageOf } from '../api/http';
+import { modelsOf } from '../api/models';
+import type { ModelChoice } from '../api/types';
+import { projects, refreshDirectory } from '../state/directory';
+import { go, threadHref } from '../state/route';
+
+/** A thread in a project, with a model from its host's catalog and, optionally, a first prompt. */
+export function NewThread({ projectId }: { projectId: string }) {
+  const project = projects.value.find((candidate) => candidate.id === projectId);
+  const [models, setModels] = useState<ModelChoice[] | null>(null);
+  const [model, setModel] = useState('');
+  const [title, setTitle] = useState('');
+  const [prompt, setPrompt] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const hostId = project?.source.hostId;
+
+  useEffect(() => heading.current?.focus(), []);
+  useEffect(() => {
+    if (!hostId) return;
+    modelsOf(hostId).then(
+      ({ choices, problems }) => {
+        setModels(choices);
+        setModel((current) => current || choices[0]?.value || '');
+        if (problems.length > 0) setError(`Part of the catalog could not be read: ${problems.join('; ')}`);
+      },
+      (failure: unknown) => {
+        setModels([]);
+        setError(`The host's model catalog could not be read: ${messageOf(failure)}`);
+      },
+    );
+  }, [hostId]);
+
+  if (!project) return <p class="panel muted">Loading the project…</p>;
+  return (
+    <section class="panel" aria-labelledby="new-thread-heading">
+      <h2 id="new-thread-heading" tabIndex={-1} ref={heading}>
+        New thread in {project.name}
+      </h2>
+      <form
+        class="form"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          setBusy(true);
+          setError(null);
+          try {
+            // A typed model (no catalog) runs on pi, the agent every host has today.
+            const choice = models?.find((candidate) => candidate.value === model);
+            const agent = choice ? { provider: choice.provider, model: choice.model } : { provider: 'pi', model: model.trim() };
+            const body = { projectId, ...agent, title: titleOf(title, prompt), ...(prompt.trim() ? { prompt: prompt.trim() } : {}) };
+            const thread = await answerOf(client.POST('/api/v1/threads', { body }));
+            await refreshDirectory();
+            go(threadHref(thread.id));
+          } catch (failure) {
+            setError(messageOf(failure));
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <label for="thread-title">Title</label>
+        <input id="thread-title" maxLength={500} placeholder="The first prompt's first line when left empty" value={title} onInput={(event) => setTitle(event.currentTarget.value)} />
+        <label for="thread-model">Model</label>
+        {models !== null && models.length === 0 ? (
+          // No catalog to choose from (an older host, or none configured): the model is typed as provider/id.
+          <input id="thread-model" required placeholder="provider/model" value={model} onInput={(event) => setModel(event.currentTarget.value)} />
+        ) : (
+          <select id="thread-model" required value={model} onChange={(event) => setModel(event.currentTarget.value)}>
+            {models === null && <option value="">Loading the catalog…</option>}
+            {models?.map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
+        )}
+        <label for="thread-prompt">First prompt (optional)</label>
+        <textarea id="thread-prompt" rows={4} value={prompt} onInput={(event) => setPrompt(event.currentTarget.value)} />
+        {error && <p role="alert" class="error-text">{error}</p>}
+        <button type="submit" disabled={busy || !model || !titleOf(title, prompt)}>
+          Create thread
+        </button>
+      </form>
+    </section>
+  );
+}
+
+/** A thread needs a title: the typed one, else the first line of the first prompt (cut at 80 characters). */
+function titleOf(title: string, prompt: string): string {
+  const typed = title.trim();
+  if (typed) return typed;
+  const firstLine = prompt.trim().split('\n')[0] ?? '';
+  return firstLine.length > 80 ? `${firstLine.slice(0, 79)}…` : firstLine;
+}

@@ -1,0 +1,139 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { answerOf, client, messageOf } from '../api/http';
+import type { PathEntry } from '../api/types';
+import { closeQuickOpen, quickOpen } from '../state/quickOpen';
+
+const LIMIT = 30;
+const DEBOUNCE_MS = 60;
+
+/**
+ * The quick-open dialog: a combobox over the project's path search (spec part 4), results as options whose
+ * matched letters are `<mark>`ed at the positions the API returns. Arrows move, Enter picks, Escape closes.
+ */
+export function QuickOpen() {
+  const request = quickOpen.value;
+  const [query, setQuery] = useState('');
+  const [results, setResults] = useState<PathEntry[]>([]);
+  /** The query `results` answer; Enter typed before the answer to the latest query picks once it comes. */
+  const [answered, setAnswered] = useState<string | null>(null);
+  const enterPending = useRef(false);
+  const [active, setActive] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const asked = useRef(0);
+
+  useEffect(() => {
+    setQuery('');
+    setResults([]);
+    setAnswered(null);
+    enterPending.current = false;
+    setActive(0);
+    input.current?.focus();
+  }, [request]);
+
+  useEffect(() => {
+    if (!request) return;
+    const ticket = ++asked.current;
+    const timer = setTimeout(async () => {
+      try {
+        const answer = await answerOf(client.GET('/api/v1/projects/{id}/paths', { params: { path: { id: request.project.id }, query: { query, limit: String(LIMIT) } } }));
+        if (ticket !== asked.current) return; // a later keystroke's answer wins
+        setResults(answer.paths);
+        setAnswered(query);
+        setActive(0);
+        setError(null);
+      } catch (failure) {
+        if (ticket === asked.current) setError(messageOf(failure));
+      }
+    }, DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [query, request]);
+
+  const pick = (entry: PathEntry | undefined) => {
+    if (!entry || !request) return;
+    enterPending.current = false;
+    closeQuickOpen();
+    request.pick(entry);
+  };
+  useEffect(() => {
+    if (enterPending.current && answered === query) pick(results[0]);
+  }, [answered, results]);
+
+  if (!request) return null;
+  const optionId = (index: number) => `quick-open-option-${index}`;
+
+  return (
+    <div class="backdrop" onMouseDown={(event) => event.target === event.currentTarget && closeQuickOpen()}>
+      <div class="dialog quick-open" role="dialog" aria-modal="true" aria-label="Quick open">
+        <input
+          ref={input}
+          role="combobox"
+          aria-label="Search files"
+          aria-expanded={results.length > 0}
+          aria-controls="quick-open-results"
+          aria-autocomplete="list"
+          aria-activedescendant={results.length > 0 ? optionId(active) : undefined}
+          placeholder={`Search files in ${request.project.name}`}
+          value={query}
+          autocomplete="off"
+          spellcheck={false}
+          onInput={(event) => setQuery(event.currentTarget.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'ArrowDown') {
+              event.preventDefault();
+              setActive((index) => Math.min(results.length - 1, index + 1));
+            } else if (event.key === 'ArrowUp') {
+              event.preventDefault();
+              setActive((index) => Math.max(0, index - 1));
+            } else if (event.key === 'Enter') {
+              event.preventDefault();
+              if (answered === query) pick(results[active]);
+              else enterPending.current = true;
+            } else if (event.key === 'Escape') {
+              event.preventDefault();
+              closeQuickOpen();
+            } else if (event.key === 'Tab') {
+              event.preventDefault(); // focus stays in the dialog while it is open
+            }
+          }}
+        />
+        <ul id="quick-open-results" role="listbox" aria-label="Files">
+          {results.map((entry, index) => (
+            <li
+              key={entry.path}
+              id={optionId(index)}
+              role="option"
+              aria-selected={index === active}
+              class={index === active ? 'active' : undefined}
+              onMouseMove={() => setActive(index)}
+              onClick={() => pick(entry)}
+              ref={(element) => {
+                if (index === active) element?.scrollIntoView({ block: 'nearest' });
+              }}
+            >
+              <span class="result-name">
+                <Marked text={entry.name} positions={entry.positions} />
+              </span>
+              <span class="result-path">{entry.path}</span>
+            </li>
+          ))}
+        </ul>
+        {error && <p role="alert" class="error-text">{error}</p>}
+        {!error && query && results.length === 0 && <p class="muted">No match.</p>}
+      </div>
+    </div>
+  );
+}
+
+/** The name with each matched UTF-16 index in a `<mark>` (runs of neighbours share one). */
+export function Marked({ text, positions }: { text: string; positions: number[] }) {
+  const matched = new Set(positions);
+  const parts: Array<{ text: string; mark: boolean }> = [];
+  for (let index = 0; index < text.length; index += 1) {
+    const mark = matched.has(index);
+    const last = parts[parts.length - 1];
+    if (last && last.mark === mark) last.text += text[index];
+    else parts.push({ text: text[index]!, mark });
+  }
+  return <>{parts.map((part, index) => (part.mark ? <mark key={index}>{part.text}</mark> : <span key={index}>{part.text}</span>))}</>;
+}

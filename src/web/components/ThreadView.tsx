@@ -1,0 +1,64 @@
+import { useEffect, useMemo } from 'preact/hooks';
+import { now, statusText, threads } from '../state/directory';
+import { openThreadFeed } from '../state/threadFeed';
+import type { Transcript as TranscriptState } from '../state/transcript';
+import { Composer } from './Composer';
+import { Transcript } from './Transcript';
+
+/** One thread: its header (status, tokens, context window), the live transcript, and the prompt box. */
+export function ThreadView({ threadId }: { threadId: string }) {
+  const feed = useMemo(() => openThreadFeed(threadId), [threadId]);
+  useEffect(() => () => feed.close(), [feed]);
+  const thread = threads.value.find((candidate) => candidate.id === threadId);
+  const title = thread?.title;
+  useEffect(() => {
+    document.title = title ? `${title} · Agent threads` : 'Agent threads';
+    return () => void (document.title = 'Agent threads');
+  }, [title]);
+
+  return (
+    <section class="thread-view" aria-labelledby="thread-heading">
+      <header class="thread-head">
+        <h2 id="thread-heading">{thread?.title ?? threadId}</h2>
+        <p class="thread-meta">
+          {thread && (
+            <>
+              <span class={`status ${thread.runtime.displayStatus}`}>{statusText(thread, now.value)}</span> · <span>{thread.model}</span>
+            </>
+          )}
+          {feed.state.value !== 'live' && <span class="muted"> · {feed.state.value === 'loading' ? 'loading…' : 'reconnecting…'}</span>}
+        </p>
+        {thread?.agentError && (
+          <p class="error-text" role="alert">
+            The agent could not start: {thread.agentError.message}
+          </p>
+        )}
+        <Usage transcript={feed.transcript} />
+      </header>
+      <Transcript transcript={feed.transcript} />
+      <Composer threadId={threadId} projectId={thread?.projectId} />
+    </section>
+  );
+}
+
+function Usage({ transcript }: { transcript: TranscriptState }) {
+  const usage = transcript.tokenUsage.value;
+  const context = transcript.contextWindow.value;
+  const percent = context && context.modelContextWindow > 0 ? Math.min(100, (100 * context.usedTokens) / context.modelContextWindow) : null;
+  return (
+    <div class="usage">
+      <span aria-label="Token usage">
+        Tokens: {usage ? `${usage.total.totalTokens.toLocaleString()} total (${usage.total.inputTokens.toLocaleString()} in, ${usage.total.cachedInputTokens.toLocaleString()} cached, ${usage.total.outputTokens.toLocaleString()} out)` : 'none yet'}
+      </span>
+      {context && percent !== null && (
+        <span class="context">
+          <label for="context-meter">Context window</label>{' '}
+          <meter id="context-meter" min={0} max={context.modelContextWindow} value={context.usedTokens} />{' '}
+          <span>
+            {context.usedTokens.toLocaleString()} / {context.modelContextWindow.toLocaleString()} ({percent.toFixed(1)}%{context.estimated ? ', estimated' : ''})
+          </span>
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+import { useComputed } from '@preact/signals';
+import { renderMarkdown } from '../render/markdown';
+import type { ItemModel, ItemShape, NoteModel } from '../state/transcript';
+
+/** One item of a turn; each kind reads only its own signals, so a delta touches only its own element. */
+export function ItemView({ model }: { model: ItemModel }) {
+  const item = model.item.value;
+  switch (item.type) {
+    case 'agentMessage':
+      return <AgentMessage model={model} />;
+    case 'userMessage':
+      return <UserMessage item={item} />;
+    case 'commandExecution':
+      return <CommandExecution model={model} item={item} />;
+    case 'fileChange':
+      return <FileChange item={item} />;
+    default:
+      return <ToolCall item={item} />;
+  }
+}
+
+function AgentMessage({ model }: { model: ItemModel }) {
+  const html = useComputed(() => renderMarkdown(model.text.value));
+  const streaming = useComputed(() => model.item.value.text === '' && model.text.value !== '');
+  return (
+    <article class="item agent-message" aria-label="Agent message" data-item-id={model.key} aria-busy={streaming.value ? 'true' : undefined}>
+      <div class="markdown" dangerouslySetInnerHTML={{ __html: html.value }} />
+    </article>
+  );
+}
+
+/** Codex's `userMessage`: `content` is a list of inputs; text parts are what the person typed. */
+export function userTextOf(item: ItemShape): string {
+  if (typeof item.text === 'string') return item.text;
+  const content = item.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((part: { type?: string; text?: string; path?: string }) => part.text ?? (part.path ? `@${part.path}` : '')).join('\n');
+}
+
+function UserMessage({ item }: { item: ItemShape }) {
+  return (
+    <article class="item user-message" aria-label="You" data-item-id={item.id}>
+      <p class="who">You</p>
+      <div class="user-text">{userTextOf(item)}</div>
+    </article>
+  );
+}
+
+function statusLabel(status: unknown): string {
+  return status === 'inProgress' ? 'running' : String(status ?? '');
+}
+
+function CommandExecution({ model, item }: { model: ItemModel; item: ItemShape }) {
+  const output = model.output.value;
+  const exit = typeof item.exitCode === 'number' ? ` · exit ${item.exitCode}` : '';
+  return (
+    <details class={`item command ${String(item.status)}`} open data-item-id={item.id}>
+      <summary>
+        <span class="kind">Command</span> <code>{String(item.command ?? '')}</code>{' '}
+        <span class="item-status">
+          {statusLabel(item.status)}
+          {exit}
+        </span>
+      </summary>
+      <pre class="output" aria-label="Command output">{output || (item.status === 'inProgress' ? '' : '(no output)')}</pre>
+    </details>
+  );
+}
+
+function FileChange({ item }: { item: ItemShape }) {
+  const diff = typeof item.diff === 'string' ? item.diff : '';
+  return (
+    <details class={`item file-change ${String(item.status)}`} open data-item-id={item.id}>
+      <summary>
+        <span class="kind">{item.tool === 'write' ? 'File written' : 'File edited'}</span> <code>{String(item.path ?? '')}</code>{' '}
+        <span class="item-status">{statusLabel(item.status)}</span>
+      </summary>
+      {diff ? <Diff text={diff} /> : <p class="muted">No diff.</p>}
+      {typeof item.error === 'string' && <p class="error-text">{item.error}</p>}
+    </details>
+  );
+}
+
+function Diff({ text }: { text: string }) {
+  return (
+    <pre class="diff" aria-label="Diff">
+      {text.split('\n').map((line, index) => (
+        // One block per line (a line of its own when copied); an empty line keeps its height.
+        <span key={index} class={line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : line.startsWith('@@') ? 'hunk' : undefined}>
+          {line || ' '}
+        </span>
+      ))}
+    </pre>
+  );
+}
+
+function ToolCall({ item }: { item: ItemShape }) {
+  const name = String(item.tool ?? item.type);
+  return (
+    <details class={`item tool-call ${String(item.status)}`} data-item-id={item.id}>
+      <summary>
+        <span class="kind">Tool</span> <code>{name}</code> <span class="item-status">{statusLabel(item.status)}</span>
+      </summary>
+      <h4>Arguments</h4>
+      <pre>{pretty(item.arguments)}</pre>
+      {item.result !== undefined && (
+        <>
+          <h4>Result</h4>
+          <pre>{pretty(item.result)}</pre>
+        </>
+      )}
+    </details>
+  );
+}
+
+export function NoteView({ note }: { note: NoteModel }) {
+  return (
+    <div class={`item note ${note.kind}`} role={note.kind === 'error' ? 'note' : undefined}>
+      <p class="who">{note.title}</p>
+      <div class="user-text">{note.text}</div>
+    </div>
+  );
+}
+
+function pretty(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value, null, 2) ?? '';
+  } catch {
+    return String(value);
+  }
+}

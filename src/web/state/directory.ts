@@ -1,0 +1,58 @@
+import { signal } from '@preact/signals';
+import { answerOf, client, signedIn } from '../api/http';
+import type { Host, Project, Thread } from '../api/types';
+
+/** Hosts, projects and threads as the lists show them, refreshed every couple of seconds. */
+export const hosts = signal<Host[]>([]);
+export const projects = signal<Project[]>([]);
+export const threads = signal<Thread[]>([]);
+/** Ticks every second: the reconnect grace's countdown reads it. */
+export const now = signal(Date.now());
+
+const REFRESH_MS = 1500;
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+export async function refreshDirectory(): Promise<void> {
+  try {
+    const [hostList, projectList, threadList] = await Promise.all([
+      answerOf(client.GET('/api/v1/hosts')),
+      answerOf(client.GET('/api/v1/projects')),
+      answerOf(client.GET('/api/v1/threads')),
+    ]);
+    hosts.value = sameJson(hosts.value, hostList) ? hosts.value : hostList;
+    projects.value = sameJson(projects.value, projectList) ? projects.value : projectList;
+    threads.value = sameJson(threads.value, threadList) ? threads.value : threadList;
+  } catch {
+    // The lists keep what they showed; a 401 flips `signedIn` and the page asks for the token.
+  }
+}
+
+/** Polls while signed in; the thread view's own stream is live, the lists follow within REFRESH_MS. */
+export function startDirectory(): () => void {
+  let stopped = false;
+  const loop = async () => {
+    if (stopped) return;
+    if (signedIn.value) await refreshDirectory();
+    timer = setTimeout(loop, REFRESH_MS);
+  };
+  void loop();
+  const ticker = setInterval(() => (now.value = Date.now()), 1000);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    clearInterval(ticker);
+  };
+}
+
+/** A new list with the same content keeps the old array, so nothing re-renders for it. */
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export function statusText(thread: Thread, at: number): string {
+  const { displayStatus, hostReconnectGraceExpiresAt } = thread.runtime;
+  if (displayStatus === 'host-reconnecting' && hostReconnectGraceExpiresAt !== null) {
+    return `host-reconnecting (${Math.max(0, Math.ceil((hostReconnectGraceExpiresAt - at) / 1000))} s left)`;
+  }
+  return displayStatus;
+}

@@ -1,0 +1,96 @@
+import { batch, signal, type Signal } from '@preact/signals';
+import { API, answerOf, client } from '../api/http';
+import { refreshDirectory } from './directory';
+import type { StoredThreadEvent } from '../api/types';
+import { Transcript } from './transcript';
+
+const PAGE = 1000;
+/** Pages of the backlog fetched at once: seqs are dense (1, 2, 3…), so page k starts after seq k·PAGE. */
+const PARALLEL_PAGES = 4;
+
+export interface ThreadFeed {
+  transcript: Transcript;
+  /** `loading` until the backlog is shown, then `live` (or `reconnecting` while the stream is down). */
+  state: Signal<'loading' | 'live' | 'reconnecting'>;
+  close(): void;
+}
+
+/**
+ * A thread's rows from seq 1, then live. The backlog comes in pages (fetched a few at a time, applied in
+ * order), then the SSE stream resumes after the last seq shown; a dropped stream reconnects with
+ * Last-Event-ID (the browser's own retry) or, once closed, anew from the last seq. Rows the transcript
+ * already holds are skipped, so no text is ever shown twice.
+ */
+export function openThreadFeed(threadId: string): ThreadFeed {
+  const transcript = new Transcript();
+  const state = signal<'loading' | 'live' | 'reconnecting'>('loading');
+  let source: EventSource | undefined;
+  let closed = false;
+  let pending: StoredThreadEvent[] = [];
+  let flushScheduled = false;
+
+  const flush = () => {
+    flushScheduled = false;
+    const rows = pending;
+    pending = [];
+    if (rows.length > 0) batch(() => transcript.apply(rows));
+    // A turn opened or closed: the lists' status (active/idle) follows at once instead of at the next poll.
+    if (rows.some((row) => row.type === 'turn/started' || row.type === 'turn/completed')) void refreshDirectory();
+  };
+  const scheduleFlush = () => {
+    if (flushScheduled) return;
+    flushScheduled = true;
+    // One render per frame however many deltas arrive in it.
+    requestAnimationFrame(() => flushScheduled && flush());
+    setTimeout(() => flushScheduled && flush(), 100);
+  };
+
+  const loadBacklog = async () => {
+    for (let from = 0; !closed; from += PAGE * PARALLEL_PAGES) {
+      const pages = await Promise.all(
+        Array.from({ length: PARALLEL_PAGES }, (_, k) =>
+          answerOf(client.GET('/api/v1/threads/{id}/events', { params: { path: { id: threadId }, query: { afterSeq: String(from + k * PAGE), limit: String(PAGE) } } })).then(
+            // The document's row union is the same schema as StoredThreadEvent, read through JSON Schema.
+            (rows) => rows as unknown as StoredThreadEvent[],
+          ),
+        ),
+      );
+      batch(() => pages.forEach((rows) => transcript.apply(rows)));
+      if (pages.some((rows) => rows.length < PAGE)) return;
+    }
+  };
+
+  const listen = () => {
+    if (closed) return;
+    source = new EventSource(`${API}/threads/${threadId}/events/stream?afterSeq=${transcript.lastSeq}`, { withCredentials: true });
+    source.onopen = () => (state.value = 'live');
+    source.onmessage = (message) => {
+      pending.push(JSON.parse(message.data) as StoredThreadEvent);
+      scheduleFlush();
+    };
+    source.onerror = () => {
+      if (closed) return;
+      state.value = 'reconnecting';
+      if (source?.readyState === EventSource.CLOSED) {
+        flush();
+        setTimeout(listen, 1000);
+      }
+    };
+  };
+
+  loadBacklog()
+    .catch(() => undefined)
+    .then(() => {
+      if (!closed) state.value = 'live';
+      listen();
+    });
+
+  return {
+    transcript,
+    state,
+    close: () => {
+      closed = true;
+      source?.close();
+    },
+  };
+}

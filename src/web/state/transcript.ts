@@ -1,0 +1,198 @@
+import { signal, type Signal } from '@preact/signals';
+import type { StoredThreadEvent, TokenCounts, TurnStatus } from '../api/types';
+
+/** Any item the log may carry, read leniently: new item types show as generic tool calls. */
+export interface ItemShape {
+  type: string;
+  id: string;
+  [field: string]: unknown;
+}
+
+/**
+ * One item of a turn. Its streamed text and output are signals of their own, so a delta re-renders only the
+ * component that shows this item (issue 15: no re-render of the whole transcript while text streams).
+ */
+export interface ItemModel {
+  kind: 'item';
+  key: string;
+  item: Signal<ItemShape>;
+  text: Signal<string>;
+  output: Signal<string>;
+}
+
+export interface NoteModel {
+  kind: 'error' | 'custom';
+  key: string;
+  title: string;
+  text: string;
+}
+
+export type TurnEntry = ItemModel | NoteModel;
+
+export interface TurnModel {
+  kind: 'turn';
+  key: string;
+  origin: 'client' | 'agent';
+  entries: Signal<TurnEntry[]>;
+  status: Signal<TurnStatus | null>;
+  error: Signal<string | null>;
+}
+
+export type TranscriptEntry = TurnModel | NoteModel;
+
+export interface ContextWindowUsage {
+  usedTokens: number;
+  modelContextWindow: number;
+  estimated: boolean;
+}
+
+/**
+ * A thread's log folded into turns and items, fed rows in seq order (backlog pages, then the SSE stream).
+ * A batch of rows is applied with one write per touched signal: one render however many rows it holds.
+ */
+export class Transcript {
+  readonly entries = signal<TranscriptEntry[]>([]);
+  readonly tokenUsage = signal<{ total: TokenCounts; last: TokenCounts } | null>(null);
+  readonly contextWindow = signal<ContextWindowUsage | null>(null);
+  /** The last seq applied: rows at or below it are already shown (a resumed stream may repeat some). */
+  lastSeq = 0;
+
+  private readonly entryList: TranscriptEntry[] = [];
+  private readonly turns = new Map<string, { model: TurnModel; list: TurnEntry[] }>();
+  private readonly items = new Map<string, { model: ItemModel; text: string; output: string; item: ItemShape }>();
+  private readonly dirtyTurns = new Set<string>();
+  private readonly dirtyItems = new Set<string>();
+  private entriesDirty = false;
+
+  /** Applies rows in seq order; returns how many were new. */
+  apply(rows: StoredThreadEvent[]): number {
+    let applied = 0;
+    for (const row of rows) {
+      if (row.seq <= this.lastSeq) continue;
+      this.lastSeq = row.seq;
+      this.applyOne(row);
+      applied += 1;
+    }
+    this.flush();
+    return applied;
+  }
+
+  private applyOne(row: StoredThreadEvent): void {
+    const data = row.data as Record<string, unknown>;
+    switch (row.type) {
+      case 'turn/started':
+        this.turnOf(row.turnId ?? row.id, data.origin === 'agent' ? 'agent' : 'client');
+        return;
+      case 'turn/completed': {
+        const turn = this.turnOf(row.turnId ?? row.id).model;
+        turn.status.value = data.status as TurnStatus;
+        const error = data.error as { message?: string } | undefined;
+        turn.error.value = error?.message ?? null;
+        return;
+      }
+      case 'item/started':
+      case 'item/completed':
+        this.itemFrom(row, data.item as ItemShape, row.type === 'item/completed');
+        return;
+      case 'item/agentMessage/delta':
+        this.appendTo(String(data.itemId), 'text', String(data.delta ?? ''));
+        return;
+      case 'item/commandExecution/outputDelta':
+        this.appendTo(String(data.itemId), 'output', String(data.delta ?? ''));
+        return;
+      case 'thread/tokenUsage/updated':
+        this.tokenUsage.value = data.tokenUsage as { total: TokenCounts; last: TokenCounts };
+        return;
+      case 'thread/contextWindowUsage/updated':
+        this.contextWindow.value = data.contextWindowUsage as ContextWindowUsage;
+        return;
+      case 'provider/error':
+        this.note(row, { kind: 'error', key: row.id, title: 'Error', text: String(data.message ?? '') });
+        return;
+      case 'provider/unhandled': {
+        const custom = customMessageOf(data.rawEvent);
+        if (custom) this.note(row, { kind: 'custom', key: row.id, title: custom.title, text: custom.text });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private turnOf(turnId: string, origin: 'client' | 'agent' = 'client'): { model: TurnModel; list: TurnEntry[] } {
+    let turn = this.turns.get(turnId);
+    if (!turn) {
+      const model: TurnModel = { kind: 'turn', key: turnId, origin, entries: signal([]), status: signal(null), error: signal(null) };
+      turn = { model, list: [] };
+      this.turns.set(turnId, turn);
+      this.entryList.push(model);
+      this.entriesDirty = true;
+    }
+    return turn;
+  }
+
+  private itemFrom(row: StoredThreadEvent, item: ItemShape, final: boolean): void {
+    let held = this.items.get(item.id);
+    if (!held) {
+      const model: ItemModel = { kind: 'item', key: item.id, item: signal(item), text: signal(''), output: signal('') };
+      held = { model, text: '', output: '', item };
+      this.items.set(item.id, held);
+      this.add(row, model);
+    }
+    held.item = item;
+    if (item.type === 'agentMessage' && (final || held.text === '')) held.text = String(item.text ?? '');
+    if (item.type === 'commandExecution' && final && typeof item.aggregatedOutput === 'string') held.output = item.aggregatedOutput;
+    this.dirtyItems.add(item.id);
+  }
+
+  private appendTo(itemId: string, field: 'text' | 'output', delta: string): void {
+    const held = this.items.get(itemId);
+    if (!held) return;
+    held[field] += delta;
+    this.dirtyItems.add(itemId);
+  }
+
+  private note(row: StoredThreadEvent, note: NoteModel): void {
+    this.add(row, note);
+  }
+
+  /** Inside a turn: into that turn; outside (thread-scoped rows): between turns, in seq order. */
+  private add(row: StoredThreadEvent, entry: TurnEntry): void {
+    if (row.turnId) {
+      const turn = this.turnOf(row.turnId);
+      turn.list.push(entry);
+      this.dirtyTurns.add(row.turnId);
+    } else if (entry.kind !== 'item') {
+      this.entryList.push(entry);
+      this.entriesDirty = true;
+    }
+  }
+
+  private flush(): void {
+    for (const turnId of this.dirtyTurns) {
+      const turn = this.turns.get(turnId)!;
+      turn.model.entries.value = turn.list.slice();
+    }
+    for (const itemId of this.dirtyItems) {
+      const held = this.items.get(itemId)!;
+      held.model.item.value = held.item;
+      held.model.text.value = held.text;
+      held.model.output.value = held.output;
+    }
+    if (this.entriesDirty) this.entries.value = this.entryList.slice();
+    this.dirtyTurns.clear();
+    this.dirtyItems.clear();
+    this.entriesDirty = false;
+  }
+}
+
+/** An extension's message (pi's custom role) arrives as an unhandled SDK row: shown once, from its end. */
+function customMessageOf(rawEvent: unknown): { title: string; text: string } | undefined {
+  const message = (rawEvent as { params?: { message?: { type?: string; message?: Record<string, unknown> } } })?.params?.message;
+  if (message?.type !== 'message_end' || message.message?.role !== 'custom') return undefined;
+  const inner = message.message;
+  if (inner.display === false) return undefined;
+  const content = inner.content;
+  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? '').join('') : '';
+  return { title: `Extension message${inner.customType ? ` (${String(inner.customType)})` : ''}`, text };
+}

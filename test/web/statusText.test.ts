@@ -1,0 +1,31 @@
+import { expect } from 'chai';
+import type { Thread } from '../../src/web/api/types';
+import { statusText } from '../../src/web/state/directory';
+
+const thread = (runtime: Thread['runtime'], status: Thread['status'] = 'active'): Thread => ({
+  id: 'thr_1',
+  projectId: 'proj_1',
+  environmentId: 'env_1',
+  hostId: 'host_1',
+  provider: 'pi',
+  model: 'fake/fake-model',
+  title: 'A thread',
+  createdAt: '2026-11-24T00:00:00.000Z',
+  status,
+  runtime,
+});
+
+/** The status a thread's link shows, as text (issue 15): the reconnect grace counts down in seconds. */
+describe('the page shows a thread status as text', () => {
+  it('active, idle and waiting-for-host as the server says them', () => {
+    expect(statusText(thread({ displayStatus: 'active', hostReconnectGraceExpiresAt: null }), 0)).to.equal('active');
+    expect(statusText(thread({ displayStatus: 'idle', hostReconnectGraceExpiresAt: null }, 'idle'), 0)).to.equal('idle');
+    expect(statusText(thread({ displayStatus: 'waiting-for-host', hostReconnectGraceExpiresAt: null }), 0)).to.equal('waiting-for-host');
+  });
+
+  it('host-reconnecting with the seconds left in the grace, never below zero', () => {
+    const reconnecting = thread({ displayStatus: 'host-reconnecting', hostReconnectGraceExpiresAt: 100_000 });
+    expect(statusText(reconnecting, 88_500)).to.equal('host-reconnecting (12 s left)');
+    expect(statusText(reconnecting, 101_000)).to.equal('host-reconnecting (0 s left)');
+  });
+});
