@@ -277,6 +277,7 @@ function createStore(context: StoreContext): NedbEventStore {
     });
     // One fsync for the whole group, however many threads it wrote: the ack below means "on disk".
     if (journal && journalLines.length > 0) await journal.append(journalLines.join(''));
+    for (const [threadId, rows] of stored) segmentOf(threadId).ackedSeq = rows[rows.length - 1]!.seq;
     // Hand each append its own rows back in its own order: a thread's rows were numbered in submission order.
     const taken = new Map<string, number>();
     return group.map((events) => {
@@ -321,20 +322,23 @@ function createStore(context: StoreContext): NedbEventStore {
       if (!segment.datastore && limit !== undefined && afterSeq + limit <= FROM_START_MAX_ROWS) {
         const page = await segment.exclusive(async () => {
           if (segment.datastore) return undefined;
-          const { lastSeq } = await segment.ensureHead(index.get(threadId));
-          if (lastSeq <= afterSeq) return [];
-          return segment.readFromStart(afterSeq, Math.min(afterSeq + limit, lastSeq));
+          await segment.ensureHead(index.get(threadId));
+          if (segment.ackedSeq <= afterSeq) return [];
+          return segment.readFromStart(afterSeq, Math.min(afterSeq + limit, segment.ackedSeq));
         });
         if (page) return page.map(toRow);
       }
       const datastore = await openThread(segment);
       if (!datastore) return [];
+      // Rows past the last acked seq are written but their fsync is still running: not readable yet.
+      const acked = segment.ackedSeq;
+      if (acked <= afterSeq) return [];
       const scan = async () => {
-        const query = datastore.find<EventDocument>({ seq: { $gt: afterSeq } }).sort({ seq: 1 });
+        const query = datastore.find<EventDocument>({ seq: { $gt: afterSeq, $lte: acked } }).sort({ seq: 1 });
         return (await (limit === undefined ? query : query.limit(limit))).map(toRow);
       };
       if (limit === undefined || limit > PAGE_BY_ID_MAX_ROWS) return scan();
-      const ids = Array.from({ length: limit }, (_, i) => segmentId(afterSeq + 1 + i));
+      const ids = Array.from({ length: Math.min(limit, acked - afterSeq) }, (_, i) => segmentId(afterSeq + 1 + i));
       const chunks: Array<Promise<EventDocument[]>> = [];
       for (let start = 0; start < ids.length; start += ID_LOOKUP_CHUNK) {
         chunks.push(datastore.find<EventDocument>({ _id: { $in: ids.slice(start, start + ID_LOOKUP_CHUNK) } }).exec());
@@ -342,7 +346,7 @@ function createStore(context: StoreContext): NedbEventStore {
       const page = (await Promise.all(chunks)).flat().sort((a, b) => a.seq - b.seq);
       // Seqs have no gaps, so a short page is the thread's end, unless rows lie beyond the window (a gap: a
       // damaged line skipped on load); the scan returns those.
-      if (page.length < limit && (segment.head?.lastSeq ?? 0) > afterSeq + limit) return scan();
+      if (page.length < ids.length && acked > afterSeq + ids.length) return scan();
       return page.map(toRow);
     },
     async lastSeq(threadId: string) {

@@ -213,6 +213,28 @@ describe('openNedbEventStore', () => {
     await store.close();
   });
 
+  it('never lets a reader see a row before its append is acked (rows reach the file before their fsync)', async () => {
+    const store = await openNedbEventStore({ dataDir: temp.dir, fsync: 'always' });
+    const ackedSeqs = new Set<number>();
+    const appends = Array.from({ length: 40 }, (_, i) =>
+      store.append([event('t-read', { delta: `d${i}` })]).then((rows) => rows.forEach((row) => ackedSeqs.add(row.seq))),
+    );
+    const seenEarly: number[] = [];
+    let done = false;
+    const all = Promise.all(appends).then(() => (done = true));
+    while (!done) {
+      // Both read paths: the thread's file (first pages of a thread not open) and the open thread in memory.
+      for (const rows of [await store.list('t-read', { limit: 100 }), await store.list('t-read')]) {
+        seenEarly.push(...rows.filter((row) => !ackedSeqs.has(row.seq)).map((row) => row.seq));
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await all;
+    expect(seenEarly, 'seqs read before their ack').to.deep.equal([]);
+    expect((await store.list('t-read')).map((row) => row.seq)).to.deep.equal(Array.from({ length: 40 }, (_, i) => i + 1));
+    await store.close();
+  });
+
   it('property: concurrent appends for many threads give each thread seqs exactly 1..n', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -16,6 +16,11 @@ import type { SegmentHead } from './segmentIndex';
 export class ThreadSegment {
   /** Known once the file was looked at (or the index vouched for it); undefined after a failed write. */
   head: SegmentHead | undefined;
+  /**
+   * The last seq whose append was acked: rows are in the file (and memory) before their group's journal fsync,
+   * and readers must not see a row its writer has not been told is stored (nor one a crash could still take).
+   */
+  ackedSeq = 0;
   /** Present while the thread is open (read recently); appends then go to the file and to it. */
   datastore: Datastore<EventDocument> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
@@ -40,14 +45,20 @@ export class ThreadSegment {
    */
   async ensureHead(indexed: SegmentHead | undefined): Promise<SegmentHead> {
     if (this.head) return this.head;
+    this.head = await this.headOnDisk(indexed);
+    // What an earlier process left on disk counts as acked (this one acks only what it writes itself).
+    this.ackedSeq = Math.max(this.ackedSeq, this.head.lastSeq);
+    return this.head;
+  }
+
+  private async headOnDisk(indexed: SegmentHead | undefined): Promise<SegmentHead> {
     const size = await fileSize(this.filePath);
-    if (size === 0) return (this.head = { lastSeq: 0, bytes: 0 });
-    if (indexed && indexed.bytes === size) return (this.head = { ...indexed });
+    if (size === 0) return { lastSeq: 0, bytes: 0 };
+    if (indexed && indexed.bytes === size) return { ...indexed };
     await dropTornLastLine(this.filePath);
     const { line, size: repairedSize } = await readLastLine(this.filePath);
     const seq = line === undefined ? 0 : seqOf(line);
-    this.head = { lastSeq: seq ?? (await highestSeqIn(this.filePath)), bytes: repairedSize };
-    return this.head;
+    return { lastSeq: seq ?? (await highestSeqIn(this.filePath)), bytes: repairedSize };
   }
 
   /**
