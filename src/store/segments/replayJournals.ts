@@ -34,6 +34,7 @@ export async function replayJournals(eventsDir: string, segmentOf: (threadId: st
           missing.map((document) => `${JSON.stringify(document)}\n`).join(''),
           missing[missing.length - 1]!.seq,
         );
+        segment.ackedSeq = missing[missing.length - 1]!.seq; // a journal holds only acked rows
         await segment.closeHandle();
         await syncPath(segment.filePath);
         if (created) {
