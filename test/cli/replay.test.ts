@@ -81,8 +81,8 @@ describe('npm run replay', function () {
       const data = path.join(temp.dir, 'data');
       const first = parseRows((await replay(await recording('half.jsonl', halfTurn), '--data-dir', data)).stdout);
       expect(first.filter((row) => row.type === 'turn/completed')).to.have.lengthOf(0); // nothing could end it yet
-      const { code, stdout } = await replay(await recording('next.jsonl', b.clientTurn(T, 'again', ['new answer'])), '--data-dir', data);
-      expect(code).to.equal(0);
+      const { code, stdout, stderr } = await replay(await recording('next.jsonl', b.clientTurn(T, 'again', ['new answer'])), '--data-dir', data);
+      expect(code, stderr).to.equal(0);
       const rows = parseRows(stdout);
       const closed = rows[first.length]!;
       expect(closed.type).to.equal('item/completed'); // the half-streamed message completes with its turn
