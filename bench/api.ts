@@ -8,6 +8,7 @@
  *  3. intake: frames/s of one pi bridge streaming deltas over the WebSocket intake, vs the same frames
  *     handed to the embedded daemon's `thread.ingest` in process (no socket, no envelope check).
  * Everything runs in one process on loopback (clients included), so ratios, not absolute numbers, matter.
+ * `BENCH_API_PARTS=page,sse,intake` (the default: all) runs only the parts named.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -56,13 +57,17 @@ async function seedRows(dataDir: string, threadId: string): Promise<void> {
   await store.close();
 }
 
+const PARTS = new Set((process.env.BENCH_API_PARTS ?? 'page,sse,intake').split(','));
+
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'ats-bench-api-'));
   const bigThread = 'thr_bench_big';
   const fanThread = 'thr_bench_fan';
   let started = performance.now();
-  await seedRows(dataDir, bigThread);
-  console.log(`seeded ${ROWS} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  if (PARTS.has('page')) {
+    await seedRows(dataDir, bigThread);
+    console.log(`seeded ${ROWS} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
 
   started = performance.now();
   const server = await startServer({ config: configWith({ port: 0, token: TOKEN, dataDir }), log: () => {} });
@@ -73,6 +78,8 @@ async function main(): Promise<void> {
   await server.registry.threads.insert({ ...base, id: fanThread });
   const headers = { authorization: `Bearer ${TOKEN}` };
 
+  if (PARTS.has('page')) await pageBench();
+  async function pageBench() {
   // 1. events page
   const cursors = Array.from({ length: PAGE_READS }, () => Math.floor(Math.random() * (ROWS - PAGE_LIMIT)));
   const inProcess: number[] = [];
@@ -100,6 +107,10 @@ async function main(): Promise<void> {
   console.log(`  GET …/events           p50 ${ms(percentile(overHttp, 50))}  p99 ${ms(percentile(overHttp, 99))}`);
   console.log(`  ratio HTTP / in-process p50 ${ratio(percentile(overHttp, 50), percentile(inProcess, 50))}  p99 ${ratio(percentile(overHttp, 99), percentile(inProcess, 99))}`);
 
+  }
+
+  if (PARTS.has('sse')) await sseBench();
+  async function sseBench() {
   // 2. SSE fan-out
   const storedAt = new Map<number, number>();
   const sseLatency: number[] = [];
@@ -175,6 +186,10 @@ async function main(): Promise<void> {
   console.log(`  ratio SSE / in-process hub        p50 ${ratio(percentile(sseLatency, 50), percentile(hubLatency, 50))}  p99 ${ratio(percentile(sseLatency, 99), percentile(hubLatency, 99))}`);
   if (sseLatency.length !== SUBSCRIBERS * FANOUT_EVENTS) throw new Error(`expected ${SUBSCRIBERS * FANOUT_EVENTS} deliveries, got ${sseLatency.length}`);
 
+  }
+
+  if (PARTS.has('intake')) await intakeBench();
+  async function intakeBench() {
   // 3. intake
   const intakeRate = async (threadId: string, send: (frame: unknown) => void, last: (frame: unknown) => Promise<unknown>) => {
     await server.registry.threads.insert({ ...base, id: threadId });
@@ -210,6 +225,7 @@ async function main(): Promise<void> {
   console.log(`  in-process thread.ingest   ${inProcessRate.toFixed(0)} frames/s`);
   console.log(`  WebSocket intake           ${intakeRateWs.toFixed(0)} frames/s`);
   console.log(`  ratio intake / in-process  ${(intakeRateWs / inProcessRate).toFixed(2)}×`);
+  }
 
   await server.close();
   await rm(dataDir, { recursive: true, force: true });
