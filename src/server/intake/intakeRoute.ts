@@ -39,7 +39,8 @@ export function createIntakeRoute(deps: IntakeDeps, options: IntakeOptions): Upg
       if ('error' in response) options.log(`intake notification refused: ${response.error.code} ${response.error.message}`);
     };
     const inFlight = createSlots(options.maxInFlight);
-    const arrived: string[] = [];
+    // Kept as received (off the JS heap) until handed over; read as text then.
+    const arrived: RawData[] = [];
     let handingOver = false;
     /**
      * Hands over everything that arrived meanwhile as one group, one group at a time (so frames keep their
@@ -49,7 +50,8 @@ export function createIntakeRoute(deps: IntakeDeps, options: IntakeOptions): Upg
       handingOver = true;
       while (arrived.length > 0) {
         await inFlight.free();
-        const texts = arrived.splice(0, inFlight.available());
+        const texts = arrived.splice(0, inFlight.available()).map(rawText);
+        if (socket.isPaused && arrived.length < options.maxInFlight) socket.resume();
         inFlight.take(texts.length);
         for (const { answer, notification } of await dispatchIntakeFrames(deps, texts)) {
           void answer.then(notification ? note : reply).finally(() => inFlight.give());
@@ -58,7 +60,9 @@ export function createIntakeRoute(deps: IntakeDeps, options: IntakeOptions): Upg
       handingOver = false;
     };
     socket.on('message', (data: RawData) => {
-      arrived.push(rawText(data));
+      arrived.push(data);
+      // Backpressure: a sender far ahead of the store waits in its own socket, not in this process's memory.
+      if (arrived.length >= options.maxInFlight && !socket.isPaused) socket.pause();
       // Started after the current read: ws emits every frame of a read in one go, and they form one group.
       if (!handingOver) {
         handingOver = true;
