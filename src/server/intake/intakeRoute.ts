@@ -51,7 +51,6 @@ export function createIntakeRoute(deps: IntakeDeps, options: IntakeOptions): Upg
       while (arrived.length > 0) {
         await inFlight.free();
         const texts = arrived.splice(0, inFlight.available()).map(rawText);
-        if (socket.isPaused && arrived.length < options.maxInFlight) socket.resume();
         inFlight.take(texts.length);
         for (const { answer, notification } of await dispatchIntakeFrames(deps, texts)) {
           void answer.then(notification ? note : reply).finally(() => inFlight.give());
@@ -61,8 +60,6 @@ export function createIntakeRoute(deps: IntakeDeps, options: IntakeOptions): Upg
     };
     socket.on('message', (data: RawData) => {
       arrived.push(data);
-      // Backpressure: a sender far ahead of the store waits in its own socket, not in this process's memory.
-      if (arrived.length >= options.maxInFlight && !socket.isPaused) socket.pause();
       // Started after the current read: ws emits every frame of a read in one go, and they form one group.
       if (!handingOver) {
         handingOver = true;
