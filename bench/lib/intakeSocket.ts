@@ -21,7 +21,7 @@ export interface IntakeBench {
 
 export async function startIntakeBench(): Promise<IntakeBench> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-intake-'));
-  const server = await startServer({ config: configWith({ port: 0, token: TOKEN, dataDir, agentProviders: 'none', hostCommandTimeoutMs: 120_000, ...(process.env.INFLIGHT ? { intakeMaxInFlight: Number(process.env.INFLIGHT) } : {}) }), log: () => {} });
+  const server = await startServer({ config: configWith({ port: 0, token: TOKEN, dataDir, agentProviders: 'none', hostCommandTimeoutMs: 120_000 }), log: () => {} });
   return {
     server,
     async close() {

@@ -23,8 +23,8 @@ export interface SseOptions {
  * Backpressure: once `maxBufferedBytes` wait unsent (and the socket asked for a drain), the rows are told
  * to pause; they resume from the store on 'drain'. So a slow reader holds at most that plus one message,
  * and never delays the other readers of the thread. Rows that arrive in one go (one stored batch, one page
- * of the store) leave in one write while they fit. A reader that does not drain within `stallMs` is reset rather
- * than kept open forever.
+ * of the store) leave in one write while they fit. A reader that does not drain within `stallMs` is reset
+ * rather than kept open forever.
  */
 export function streamSse(res: ServerResponse, rowsFor: (demand: RowDemand) => Observable<StoredThreadEvent>, options: SseOptions): Promise<void> {
   res.writeHead(200, {
@@ -79,7 +79,7 @@ export function streamSse(res: ServerResponse, rowsFor: (demand: RowDemand) => O
       else res.destroy();
     }
     function finish() {
-      if (unsent !== '') write();
+      if (!res.destroyed) write(); // what the last rows left unsent, when the reader is still there
       clearTimeout(stall);
       res.off('drain', drained);
       heartbeat.unsubscribe();
