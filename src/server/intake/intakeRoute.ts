@@ -53,7 +53,11 @@ export function createIntakeRoute(deps: IntakeDeps, options: IntakeOptions): Upg
         const texts = arrived.splice(0, inFlight.available()).map(rawText);
         inFlight.take(texts.length);
         for (const { answer, notification } of await dispatchIntakeFrames(deps, texts)) {
-          void answer.then(notification ? note : reply).finally(() => inFlight.give());
+          // One reaction per frame (not a then and a finally): a burst settles hundreds of these at once.
+          void answer.then((response) => {
+            inFlight.give();
+            (notification ? note : reply)(response);
+          });
         }
       }
       handingOver = false;
