@@ -1,15 +1,18 @@
 /**
  * npm run bench:api — the read side of the API against in-process reads of the same store, same run:
- *  1. events page: `GET /threads/:id/events?afterSeq=X&limit=100` on a thread of 100k rows, p50/p99,
- *     vs `store.list(threadId, { afterSeq: X, limit: 100 })` in process;
+ *  1. events page: `GET /threads/:id/events?afterSeq=X&limit=100` on a thread of 100k rows, p50/p99 (node:http
+ *     client on a kept-alive connection), each page read a first time and again, vs
+ *     `store.list(threadId, { afterSeq: X, limit: 100 })` in process;
  *  2. SSE fan-out: 100 subscribers on one thread receive 10k events; delivery latency (stored → parsed by
  *     the client) p50/p99, vs the same batches appended and read back by cursor in process, and vs a
  *     subscriber on the in-process event hub;
  *  3. intake: frames/s of one pi bridge streaming deltas over the WebSocket intake, vs the same frames
  *     handed to the embedded daemon's `thread.ingest` in process (no socket, no envelope check).
  * Everything runs in one process on loopback (clients included), so ratios, not absolute numbers, matter.
+ * `BENCH_API_PARTS=page,sse,intake` (the default: all) runs only the parts named.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -40,6 +43,22 @@ const delta = (threadId: string, i: number): NewThreadEvent => ({
   data: { providerThreadId: threadId, itemId: 'item-1', delta: `word${i} ` },
 });
 
+const keepAlive = new http.Agent({ keepAlive: true });
+
+/** A GET on one kept-alive connection with node:http, the body as text: the client costs little next to the server. */
+function getText(url: string, headers: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers, agent: keepAlive }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => (response.statusCode === 200 ? resolve(text) : reject(new Error(`${url}: ${response.statusCode} ${text}`))));
+      })
+      .on('error', reject);
+  });
+}
+
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -56,13 +75,17 @@ async function seedRows(dataDir: string, threadId: string): Promise<void> {
   await store.close();
 }
 
+const PARTS = new Set((process.env.BENCH_API_PARTS ?? 'page,sse,intake').split(','));
+
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'ats-bench-api-'));
   const bigThread = 'thr_bench_big';
   const fanThread = 'thr_bench_fan';
   let started = performance.now();
-  await seedRows(dataDir, bigThread);
-  console.log(`seeded ${ROWS} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  if (PARTS.has('page')) {
+    await seedRows(dataDir, bigThread);
+    console.log(`seeded ${ROWS} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
 
   started = performance.now();
   const server = await startServer({ config: configWith({ port: 0, token: TOKEN, dataDir }), log: () => {} });
@@ -73,33 +96,51 @@ async function main(): Promise<void> {
   await server.registry.threads.insert({ ...base, id: fanThread });
   const headers = { authorization: `Bearer ${TOKEN}` };
 
-  // 1. events page
+  if (PARTS.has('page')) await pageBench();
+  async function pageBench() {
+  // 1. events page: each cursor read twice on each side, first (the server has not sent that page yet) and
+  // again (a client paging back, a second client catching up on the same rows: the server keeps full pages).
   const cursors = Array.from({ length: PAGE_READS }, () => Math.floor(Math.random() * (ROWS - PAGE_LIMIT)));
-  const inProcess: number[] = [];
-  const overHttp: number[] = [];
-  for (const [index, afterSeq] of cursors.entries()) {
-    // Alternate which side goes first so neither always reads a warm cache.
-    const measure = async (side: 'store' | 'http') => {
-      const t0 = performance.now();
-      if (side === 'store') {
-        const rows = await server.store.list(bigThread, { afterSeq, limit: PAGE_LIMIT });
-        if (rows[0]?.seq !== afterSeq + 1) throw new Error('store read skipped a seq');
-        inProcess.push(performance.now() - t0);
-      } else {
-        const response = await fetch(`${server.url}/api/v1/threads/${bigThread}/events?afterSeq=${afterSeq}&limit=${PAGE_LIMIT}`, { headers });
-        const rows = (await response.json()) as StoredThreadEvent[];
-        if (rows.length !== PAGE_LIMIT || rows[0]!.seq !== afterSeq + 1) throw new Error('HTTP read skipped a seq');
-        overHttp.push(performance.now() - t0);
-      }
-    };
-    if (index % 2 === 0) await measure('store').then(() => measure('http'));
-    else await measure('http').then(() => measure('store'));
+  const times = { store: [] as number[], http: [] as number[], storeAgain: [] as number[], httpAgain: [] as number[] };
+  const measure = async (side: 'store' | 'http', afterSeq: number, into: number[]) => {
+    const t0 = performance.now();
+    if (side === 'store') {
+      const rows = await server.store.list(bigThread, { afterSeq, limit: PAGE_LIMIT });
+      if (rows[0]?.seq !== afterSeq + 1) throw new Error('store read skipped a seq');
+    } else {
+      const rows = JSON.parse(await getText(`${server.url}/api/v1/threads/${bigThread}/events?afterSeq=${afterSeq}&limit=${PAGE_LIMIT}`, headers)) as StoredThreadEvent[];
+      if (rows.length !== PAGE_LIMIT || rows[0]!.seq !== afterSeq + 1) throw new Error('HTTP read skipped a seq');
+    }
+    into.push(performance.now() - t0);
+  };
+  for (const [first, again] of [['store', 'http'], ['storeAgain', 'httpAgain']] as const) {
+    for (const [index, afterSeq] of cursors.entries()) {
+      // Alternate which side goes first so neither always reads a warm cache.
+      if (index % 2 === 0) await measure('store', afterSeq, times[first]).then(() => measure('http', afterSeq, times[again]));
+      else await measure('http', afterSeq, times[again]).then(() => measure('store', afterSeq, times[first]));
+    }
   }
-  console.log(`\nevents page (limit ${PAGE_LIMIT}, thread of ${ROWS} rows, ${PAGE_READS} random cursors)`);
-  console.log(`  in-process store.list  p50 ${ms(percentile(inProcess, 50))}  p99 ${ms(percentile(inProcess, 99))}`);
-  console.log(`  GET …/events           p50 ${ms(percentile(overHttp, 50))}  p99 ${ms(percentile(overHttp, 99))}`);
-  console.log(`  ratio HTTP / in-process p50 ${ratio(percentile(overHttp, 50), percentile(inProcess, 50))}  p99 ${ratio(percentile(overHttp, 99), percentile(inProcess, 99))}`);
+  // The client's own floor: a request that reads nothing (fetch's web streams alone cost ~3x this per page).
+  const floor: number[] = [];
+  for (let i = 0; i < PAGE_READS; i++) {
+    const t0 = performance.now();
+    await getText(`${server.url}/api/v1/health`, {});
+    floor.push(performance.now() - t0);
+  }
+  const line = (label: string, values: number[]) => console.log(`  ${label.padEnd(32)} p50 ${ms(percentile(values, 50))}  p99 ${ms(percentile(values, 99))}`);
+  const ratios = (label: string, http: number[], store: number[]) =>
+    console.log(`  ratio ${label.padEnd(26)} p50 ${ratio(percentile(http, 50), percentile(store, 50))}  p99 ${ratio(percentile(http, 99), percentile(store, 99))}`);
+  console.log(`\nevents page (limit ${PAGE_LIMIT}, thread of ${ROWS} rows, ${PAGE_READS} random cursors, each read twice)`);
+  line('in-process store.list', [...times.store, ...times.storeAgain]);
+  line('GET …/events, first read', times.http);
+  line('GET …/events, read again', times.httpAgain);
+  line('GET /health (the HTTP floor)', floor);
+  ratios('HTTP first / in-process', times.http, times.store);
+  ratios('HTTP again / in-process', times.httpAgain, times.storeAgain);
+  }
 
+  if (PARTS.has('sse')) await sseBench();
+  async function sseBench() {
   // 2. SSE fan-out
   const storedAt = new Map<number, number>();
   const sseLatency: number[] = [];
@@ -175,6 +216,10 @@ async function main(): Promise<void> {
   console.log(`  ratio SSE / in-process hub        p50 ${ratio(percentile(sseLatency, 50), percentile(hubLatency, 50))}  p99 ${ratio(percentile(sseLatency, 99), percentile(hubLatency, 99))}`);
   if (sseLatency.length !== SUBSCRIBERS * FANOUT_EVENTS) throw new Error(`expected ${SUBSCRIBERS * FANOUT_EVENTS} deliveries, got ${sseLatency.length}`);
 
+  }
+
+  if (PARTS.has('intake')) await intakeBench();
+  async function intakeBench() {
   // 3. intake
   const intakeRate = async (threadId: string, send: (frame: unknown) => void, last: (frame: unknown) => Promise<unknown>) => {
     await server.registry.threads.insert({ ...base, id: threadId });
@@ -210,7 +255,9 @@ async function main(): Promise<void> {
   console.log(`  in-process thread.ingest   ${inProcessRate.toFixed(0)} frames/s`);
   console.log(`  WebSocket intake           ${intakeRateWs.toFixed(0)} frames/s`);
   console.log(`  ratio intake / in-process  ${(intakeRateWs / inProcessRate).toFixed(2)}×`);
+  }
 
+  keepAlive.destroy();
   await server.close();
   await rm(dataDir, { recursive: true, force: true });
 }

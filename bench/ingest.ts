@@ -1,7 +1,9 @@
 /**
- * npm run bench:ingest — envelopes/s through the whole thread-event pipeline into nedb, against raw nedb
- * batched inserts of the same rows measured in the same run, and p50/p99 envelope→stored latency at a paced
- * rate. Sizes are named below; a full run stays well under a minute on a 2-core machine.
+ * npm run bench:ingest — envelopes/s through the whole thread-event pipeline into nedb, and acked frames/s
+ * through one intake WebSocket of a real server (bench/lib/intakeSocket.ts), each against raw nedb batched
+ * inserts of the same rows measured in the same run; then p50/p99 envelope→stored latency of the pipeline and
+ * envelope→acked latency of the intake at a paced rate. Sizes are named below; a run takes about two minutes
+ * on a 2-core machine.
  */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -13,6 +15,7 @@ import { toDocument } from '../src/store/eventDocument';
 import type { StoredThreadEvent } from '../src/store/eventStore';
 import { openNedbEventStore } from '../src/store/nedbEventStore';
 import { benchIngestPostgres } from './lib/ingestPostgres';
+import { intakePacedLatency, intakeThroughput, startIntakeBench } from './lib/intakeSocket';
 
 const THREADS = 100;
 const TURNS_PER_THREAD = 8;
@@ -20,7 +23,7 @@ const DELTAS_PER_TURN = 40;
 /** Rows per insert in the raw baseline; the pipeline's own batches are sized by load (group commit). */
 const RAW_BATCH_ROWS = 512;
 /** The machine is shared: rounds alternate pipeline and baselines, and medians are compared. */
-const ROUNDS = 7;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const PACED_RATE_PER_SECOND = 5_000;
 const PACED_SECONDS = 4;
 const PACE_TICK_MS = 10;
@@ -165,7 +168,10 @@ async function main() {
   const warm = await pipelineThroughput(workload('warm_'));
   for (const shape of ['rows', 'documents'] as const) await rawNedbThroughput(warm.rows, shape);
 
-  const sides = { pipeline: [] as Time[], rows: [] as Time[], documents: [] as Time[] };
+  // One server for every intake round (a fresh one per round would measure its start-up); new threads each round.
+  const intake = await startIntakeBench();
+  await intakeThroughput(intake.server, workload('warm_intake_'));
+  const sides = { pipeline: [] as Time[], intake: [] as Time[], rows: [] as Time[], documents: [] as Time[] };
   /** The baselines insert the rows of the latest pipeline run (at first the warm-up's: same workload, same size). */
   let rows = warm.rows;
   const measure: Record<keyof typeof sides, (round: number) => Promise<Time>> = {
@@ -174,6 +180,11 @@ async function main() {
       if (pipeline.rejected > 0) throw new Error(`${pipeline.rejected} envelopes were rejected`);
       rows = pipeline.rows;
       return pipeline;
+    },
+    intake: async (round) => {
+      const through = await intakeThroughput(intake.server, workload(`i${round}_`));
+      if (through.rows.length !== rows.length) throw new Error(`the intake stored ${through.rows.length} rows, the pipeline ${rows.length}`);
+      return through;
     },
     rows: () => rawNedbThroughput(rows, 'rows'),
     documents: () => rawNedbThroughput(rows, 'documents'),
@@ -193,6 +204,11 @@ async function main() {
     const seconds = sides[side].map((time) => time.seconds);
     return `rounds ${(Math.min(...seconds) * 1000).toFixed(0)}–${(Math.max(...seconds) * 1000).toFixed(0)} ms`;
   };
+  // Each round's sides ran seconds apart: a round's own ratio is the fair comparison on a shared machine.
+  const roundRatios = (side: 'pipeline' | 'intake', baseline: 'rows' | 'documents') => {
+    const ratios = sides[side].map((time, round) => sides[baseline][round]!.seconds / time.seconds);
+    return `rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
+  };
   const pipelineRowsPerSecond = rate('pipeline', 'seconds');
   const envelopesPerSecond = (pipelineRowsPerSecond * frames.length) / rowCount;
   console.log(`pipeline → nedb: ${Math.round(envelopesPerSecond)} envelopes/s, ${Math.round(pipelineRowsPerSecond)} rows/s (${rowCount} rows per round; median of ${ROUNDS} rounds, ${spread('pipeline')})`);
@@ -201,11 +217,22 @@ async function main() {
     // The goal is against a plain nedb store of the same rows; the documents line shows how much of the
     // pipeline's time is nedb itself (1.0x would mean the pipeline costs nothing on top of its own inserts).
     const note = shape === 'rows' ? '(goal >= 0.8x)' : '(share of the time spent in nedb inserts)';
-    console.log(`raw nedb batched inserts of the same ${shape} (${RAW_BATCH_ROWS}/insert): ${Math.round(rate(shape, 'seconds'))} rows/s (${spread(shape)}) → ratio pipeline/raw ${ratio('seconds')}x, by CPU time ${ratio('cpuSeconds')}x ${note}`);
+    console.log(`raw nedb batched inserts of the same ${shape} (${RAW_BATCH_ROWS}/insert): ${Math.round(rate(shape, 'seconds'))} rows/s (${spread(shape)}) → ratio pipeline/raw ${ratio('seconds')}x (${roundRatios('pipeline', shape)}), by CPU time ${ratio('cpuSeconds')}x ${note}`);
+  }
+
+  const intakeRowsPerSecond = rate('intake', 'seconds');
+  console.log(`intake, one socket, every frame a request, acked: ${Math.round((intakeRowsPerSecond * frames.length) / rowCount)} frames/s, ${Math.round(intakeRowsPerSecond)} rows/s (median of ${ROUNDS} rounds, ${spread('intake')})`);
+  for (const shape of ['documents', 'rows'] as const) {
+    const ratio = (clock: keyof Time) => (rate('intake', clock) / rate(shape, clock)).toFixed(2);
+    const note = shape === 'documents' ? '(goal >= 0.8x)' : '';
+    console.log(`  ratio intake/raw nedb ${shape}: ${ratio('seconds')}x (${roundRatios('intake', shape)}), by CPU time ${ratio('cpuSeconds')}x ${note}`);
   }
 
   const paced = await pacedLatency(workload('paced_'));
   console.log(`paced ${PACED_RATE_PER_SECOND} envelopes/s for ${paced.sent} envelopes (achieved ${Math.round(paced.offeredRate)}/s): envelope→stored p50 ${paced.p50.toFixed(2)} ms, p99 ${paced.p99.toFixed(2)} ms, max ${paced.max.toFixed(2)} ms (goal p99 <= 20 ms)`);
+  const pacedIntake = await intakePacedLatency(intake.server, workload('paced_intake_').slice(0, PACED_RATE_PER_SECOND * PACED_SECONDS), PACED_RATE_PER_SECOND, PACE_TICK_MS);
+  console.log(`intake paced ${PACED_RATE_PER_SECOND} frames/s on one socket for ${pacedIntake.sent} frames (achieved ${Math.round(pacedIntake.offeredRate)}/s): envelope→acked p50 ${pacedIntake.p50.toFixed(2)} ms, p99 ${pacedIntake.p99.toFixed(2)} ms, max ${pacedIntake.max.toFixed(2)} ms (goal p99 <= 20 ms)`);
+  await intake.close();
 }
 
 main().catch((error: unknown) => {

@@ -4,6 +4,7 @@ import { parseFrame } from '../../protocol/parseFrame';
 import { plainFrameOf } from '../../protocol/plainFrame';
 import { parsePromptSignalMethod, SDK_MESSAGE_METHOD } from '../../protocol/signals';
 import type { Registry } from '../../registry/registry';
+import type { ThreadRecord } from '../../registry/records';
 import type { HostDirectory } from '../hosts/hostDirectory';
 import { INTAKE_MAX_DEPTH, nestsDeeperThan } from './frameDepth';
 
@@ -26,48 +27,62 @@ export interface DispatchedFrame {
   notification: boolean;
 }
 
+/** A frame whose envelope passed: what handing it to its thread's host needs. */
+export interface RoutedFrame {
+  id: string | number | null;
+  notification: boolean;
+  threadId: string;
+  /** The frame as parsed; it goes on as it is: the host's pipeline is where it is validated, once. */
+  message: unknown;
+}
+
 /**
- * Checks one intake frame's envelope, finds the thread's host and hands the frame over. Resolves as soon as
- * the frame is on its way (in order: the host's pipeline takes frames in the order they were handed over),
- * without waiting for it to be stored; `answer` waits for that. Translation happens in the host's pipeline.
- * Never rejects: every failure is an answer.
+ * Checks one intake frame's envelope without any I/O: either the frame is answered already (not JSON, not
+ * an envelope, an unknown method, too deep) or it is routed to a thread.
  */
-export async function dispatchIntakeFrame(deps: IntakeDeps, text: string): Promise<DispatchedFrame> {
+export function readIntakeFrame(text: string): { answered: DispatchedFrame } | { routed: RoutedFrame } {
   let message: unknown;
   try {
     message = JSON.parse(text);
   } catch {
-    return answered(failure(null, jsonRpcError(JSON_RPC_ERROR.parseError, 'parse error: the frame is not JSON')), false);
+    return { answered: answered(failure(null, jsonRpcError(JSON_RPC_ERROR.parseError, 'parse error: the frame is not JSON')), false) };
   }
   const route = routeOf(message);
   const { id, notification } = route;
-  const refuse = (error: JsonRpcError) => answered(failure(id, error), notification);
-  if ('error' in route) return refuse(route.error);
+  if ('error' in route) return { answered: answered(failure(id, route.error), notification) };
   // Refused here, the same for every host: deeper, the remote link's send overflows the stack, and the sender
   // would hear "host offline" or "internal error" for a bad frame.
   if (nestsDeeperThan(text, INTAKE_MAX_DEPTH)) {
-    return refuse(jsonRpcError(JSON_RPC_ERROR.invalidRequest, `invalid request: the frame nests arrays and objects deeper than ${INTAKE_MAX_DEPTH} levels`));
+    const error = jsonRpcError(JSON_RPC_ERROR.invalidRequest, `invalid request: the frame nests arrays and objects deeper than ${INTAKE_MAX_DEPTH} levels`);
+    return { answered: answered(failure(id, error), notification) };
   }
-  try {
-    const thread = await deps.registry.threads.get(route.threadId);
-    if (!thread) {
-      return refuse(jsonRpcError(JSON_RPC_ERROR.invalidParams, `unknown thread ${route.threadId}`, [{ path: ['params', 'threadId'], message: 'no such thread' }]));
-    }
-    const link = deps.hosts.linkOf(thread.hostId);
-    if (!link) return refuse(jsonRpcError(INTAKE_ERROR.hostOffline, `host ${thread.hostId} of thread ${thread.id} is offline`));
-    // Not awaited: the request is on its way once `request` returns, which is all the ordering needs. The frame
-    // goes on as parsed: the host's pipeline is where it is validated, once.
-    const stored = link.request('thread.ingest', { frame: message, providerThreadId: thread.providerThreadId }, { timeoutMs: deps.timeoutMs });
-    const answer = stored.then(
-      ({ seqs }): JsonRpcResponse => ({ jsonrpc: '2.0', id, result: { seqs } }),
-      (error: unknown) => failure(id, rpcErrorOf(error, thread.hostId)),
-    );
-    return { answer, notification };
-  } catch (cause) {
-    // A registry read that failed, or a bug: the sender learns that the frame failed, the log learns why.
-    deps.log(`intake frame failed: ${String(cause)}`);
-    return refuse(jsonRpcError(JSON_RPC_ERROR.internalError, 'internal error'));
+  return { routed: { id, notification, threadId: route.threadId, message } };
+}
+
+/**
+ * Hands a routed frame to its thread's host (`thread` as the registry has it, undefined when unknown).
+ * Synchronous: the request is on its way when this returns, which is all the per-thread order needs (the
+ * host's pipeline takes frames in the order they were handed over); `answer` waits for the rows to be stored.
+ */
+export function handOverFrame(deps: Pick<IntakeDeps, 'hosts' | 'timeoutMs'>, frame: RoutedFrame, thread: ThreadRecord | undefined): DispatchedFrame {
+  const { id, notification, threadId } = frame;
+  const refuse = (error: JsonRpcError) => answered(failure(id, error), notification);
+  if (!thread) {
+    return refuse(jsonRpcError(JSON_RPC_ERROR.invalidParams, `unknown thread ${threadId}`, [{ path: ['params', 'threadId'], message: 'no such thread' }]));
   }
+  const link = deps.hosts.linkOf(thread.hostId);
+  if (!link) return refuse(jsonRpcError(INTAKE_ERROR.hostOffline, `host ${thread.hostId} of thread ${thread.id} is offline`));
+  const stored = link.request('thread.ingest', { frame: frame.message, providerThreadId: thread.providerThreadId }, { timeoutMs: deps.timeoutMs });
+  const answer = stored.then(
+    ({ seqs }): JsonRpcResponse => ({ jsonrpc: '2.0', id, result: { seqs } }),
+    (error: unknown) => failure(id, rpcErrorOf(error, thread.hostId)),
+  );
+  return { answer, notification };
+}
+
+/** The answer to a routed frame whose thread could not be looked up (a registry read that failed, or a bug). */
+export function lookupFailed(frame: RoutedFrame): DispatchedFrame {
+  return answered(failure(frame.id, jsonRpcError(JSON_RPC_ERROR.internalError, 'internal error')), frame.notification);
 }
 
 type Route = { id: string | number | null; notification: boolean } & ({ threadId: string } | { error: JsonRpcError });

@@ -1,10 +1,13 @@
-import { WebSocketServer, type RawData } from 'ws';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { JsonRpcResponse } from '../../protocol/jsonRpc';
 import { hasBearer } from '../http/authMiddleware';
 import type { UpgradeRoute } from '../http/upgrades';
 import { startWsHeartbeat } from '../http/wsHeartbeat';
 import { closeGoingAway } from '../http/closeGoingAway';
-import { dispatchIntakeFrame, type IntakeDeps } from './intakeFrame';
+import { dispatchIntakeFrames } from './intakeBatch';
+import type { IntakeDeps } from './intakeFrame';
+import { createSlots } from './slots';
 
 export const INTAKE_PATH = '/api/v1/intake';
 
@@ -19,31 +22,53 @@ export interface IntakeOptions {
 
 /**
  * `ws://HOST:PORT/api/v1/intake`: any pi process streams JSON-RPC frames into existing threads. Frames of one
- * socket are handed to the host strictly one after another, so a thread's events keep the order they were
- * sent in; storing overlaps (up to `maxInFlight`), so a fast sender is not held to one store round trip per
- * frame. A bad request gets an error answer (a notification's failure is only logged: JSON-RPC answers no
- * notification) and the socket stays open; only an oversize frame closes it (1009).
+ * socket are handed to the host in the order they arrived, so a thread's events keep the order they were
+ * sent in. Frames that arrive together go together (group commit): their threads are looked up once and
+ * the host's pipeline stores them in one append, each acked when that append is stored. Storing overlaps
+ * (up to `maxInFlight` frames), so a fast sender is not held to one store round trip per frame. A bad
+ * request gets an error answer (a notification's failure is only logged: JSON-RPC answers no notification)
+ * and the socket stays open; only an oversize frame closes it (1009).
  */
 export function createIntakeRoute(deps: IntakeDeps, options: IntakeOptions): UpgradeRoute & { close(): Promise<void> } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes });
   const stopHeartbeat = startWsHeartbeat(wss, options.heartbeatMs);
   wss.on('connection', (socket) => {
-    let handOver = Promise.resolve();
-    const inFlight = new Set<Promise<void>>();
-    const reply = (response: JsonRpcResponse) => {
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(response));
-    };
+    const reply = coalescedSender(socket);
     // JSON-RPC 2.0 never answers a notification, not even its failure: the sender chose not to hear back.
     const note = (response: JsonRpcResponse) => {
       if ('error' in response) options.log(`intake notification refused: ${response.error.code} ${response.error.message}`);
     };
+    const inFlight = createSlots(options.maxInFlight);
+    // Kept as received (off the JS heap) until handed over; read as text then.
+    const arrived: RawData[] = [];
+    let handingOver = false;
+    /**
+     * Hands over everything that arrived meanwhile as one group, one group at a time (so frames keep their
+     * order), as many as free slots allow.
+     */
+    const handOver = async () => {
+      handingOver = true;
+      while (arrived.length > 0) {
+        await inFlight.free();
+        const texts = arrived.splice(0, inFlight.available()).map(rawText);
+        inFlight.take(texts.length);
+        for (const { answer, notification } of await dispatchIntakeFrames(deps, texts)) {
+          // One reaction per frame (not a then and a finally): a burst settles hundreds of these at once.
+          void answer.then((response) => {
+            inFlight.give();
+            (notification ? note : reply)(response);
+          });
+        }
+      }
+      handingOver = false;
+    };
     socket.on('message', (data: RawData) => {
-      handOver = handOver.then(async () => {
-        if (inFlight.size >= options.maxInFlight) await Promise.race(inFlight);
-        const { answer, notification } = await dispatchIntakeFrame(deps, rawText(data));
-        const tracked: Promise<void> = answer.then(notification ? note : reply).finally(() => inFlight.delete(tracked));
-        inFlight.add(tracked);
-      });
+      arrived.push(data);
+      // Started after the current read: ws emits every frame of a read in one go, and they form one group.
+      if (!handingOver) {
+        handingOver = true;
+        queueMicrotask(() => void handOver());
+      }
     });
     socket.on('error', (error) => options.log(`intake socket error: ${error.message}`));
   });
@@ -55,6 +80,28 @@ export function createIntakeRoute(deps: IntakeDeps, options: IntakeOptions): Upg
       stopHeartbeat();
       await closeGoingAway(wss, 'the server is shutting down');
     },
+  };
+}
+
+/**
+ * Sends answers through one write per turn of the event loop instead of one each: the answers of one stored
+ * batch are ready at the same moment, and a system call per answer cost more than the answer itself. ws
+ * corks its socket per message; an outer cork (counted by Node) holds them until the turn ends.
+ */
+function coalescedSender(socket: WebSocket): (response: JsonRpcResponse) => void {
+  const raw = (socket as unknown as { _socket?: Duplex })._socket;
+  let corked = false;
+  return (response) => {
+    if (socket.readyState !== socket.OPEN) return;
+    if (raw && !corked) {
+      corked = true;
+      raw.cork();
+      setImmediate(() => {
+        corked = false;
+        raw.uncork();
+      });
+    }
+    socket.send(JSON.stringify(response));
   };
 }
 

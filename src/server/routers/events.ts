@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppDeps } from './appDeps';
 import { mustGet } from '../http/lookups';
 import { parseInput } from '../http/parseInput';
+import { createPageTexts } from '../sse/pageTexts';
 import { streamSse } from '../sse/sseResponse';
 import { threadRowsFrom } from '../sse/threadRowsFrom';
 import { decimalParam } from './decimalParam';
@@ -20,10 +21,19 @@ export function eventsRouter(deps: AppDeps): Router {
   const StreamQuerySchema = z.strictObject({ afterSeq: decimalParam.optional() });
 
   const tag = 'events';
+  const pageTexts = createPageTexts();
   addRoute(router, { method: 'get', path: '/threads/:id/events', summary: 'A page of the thread’s events after a cursor', tag, query: PageQuerySchema, responses: { 200: { description: 'Rows in seq order', schema: z.array(StoredThreadEventSchema) } } }, async (ctx) => {
-    const query = parseInput(PageQuerySchema, ctx.query, 'query');
+    const { afterSeq, limit } = parseInput(PageQuerySchema, ctx.query, 'query');
     const thread = await mustGet(deps.registry.threads, ctx.params.id!, 'thread');
-    ctx.body = await deps.store.list(thread.id, query);
+    // The text Koa would make of the rows (JSON.stringify), made once for a full page; the type set first
+    // stays (a string body would otherwise go out as text/plain).
+    ctx.type = 'application/json';
+    const kept = pageTexts.get(thread.id, afterSeq, limit);
+    if (kept) return void (ctx.body = kept);
+    const rows = await deps.store.list(thread.id, { afterSeq, limit });
+    const text = JSON.stringify(rows);
+    if (rows.length === limit) pageTexts.keep(thread.id, afterSeq, limit, text);
+    ctx.body = text;
   });
 
   addRoute(router, { method: 'get', path: '/threads/:id/events/stream', summary: 'The thread’s events live (SSE), resuming after afterSeq or Last-Event-ID', tag, query: StreamQuerySchema, responses: { 200: { description: 'Server-Sent Events: `id: <seq>`, `data: <row>`', contentType: 'text/event-stream' } } }, async (ctx) => {

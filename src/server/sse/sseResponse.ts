@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { fromEvent, interval, type Observable } from 'rxjs';
 import type { StoredThreadEvent } from '../../store/eventStore';
+import { sseEventText } from './sseEventText';
 import type { RowDemand } from './threadRowsFrom';
 
 export interface SseOptions {
@@ -21,8 +22,9 @@ export interface SseOptions {
  *
  * Backpressure: once `maxBufferedBytes` wait unsent (and the socket asked for a drain), the rows are told
  * to pause; they resume from the store on 'drain'. So a slow reader holds at most that plus one message,
- * and never delays the other readers of the thread. A reader that does not drain within `stallMs` is
- * reset rather than kept open forever.
+ * and never delays the other readers of the thread. Rows that arrive in one go (one stored batch, one page
+ * of the store) leave in one write while they fit. A reader that does not drain within `stallMs` is reset
+ * rather than kept open forever.
  */
 export function streamSse(res: ServerResponse, rowsFor: (demand: RowDemand) => Observable<StoredThreadEvent>, options: SseOptions): Promise<void> {
   res.writeHead(200, {
@@ -39,9 +41,20 @@ export function streamSse(res: ServerResponse, rowsFor: (demand: RowDemand) => O
   };
   return new Promise<void>((resolve) => {
     let stall: NodeJS.Timeout | undefined;
-    const send = (text: string) => {
+    let unsent = '';
+    const write = () => {
+      const text = unsent;
+      unsent = '';
+      if (text === '' || res.writableEnded) return;
       res.write(text);
       if (stall === undefined && demand.paused()) stall = setTimeout(reset, options.stallMs);
+    };
+    // The rows of one stored batch arrive in one go: they leave in one write at the end of it, not one each;
+    // but at once when they would fill the response, so the pause is seen before the next row, as without.
+    const send = (text: string) => {
+      if (unsent === '') queueMicrotask(write);
+      unsent += text;
+      if (res.writableLength + unsent.length >= options.maxBufferedBytes) write();
     };
     const drained = () => {
       clearTimeout(stall);
@@ -54,7 +67,7 @@ export function streamSse(res: ServerResponse, rowsFor: (demand: RowDemand) => O
       if (!demand.paused()) send(': heartbeat\n\n');
     });
     const subscription = rowsFor(demand).subscribe({
-      next: (row) => send(`id: ${row.seq}\ndata: ${JSON.stringify(row)}\n\n`),
+      next: (row) => send(sseEventText(row)),
       error: () => finish(),
       complete: () => finish(),
     });
@@ -66,6 +79,7 @@ export function streamSse(res: ServerResponse, rowsFor: (demand: RowDemand) => O
       else res.destroy();
     }
     function finish() {
+      if (!res.destroyed) write(); // what the last rows left unsent, when the reader is still there
       clearTimeout(stall);
       res.off('drain', drained);
       heartbeat.unsubscribe();
