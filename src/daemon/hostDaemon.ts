@@ -67,6 +67,7 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
     async close() {
       await dispose();
       await ingest.close();
+      await deps.files.close?.();
     },
   };
 }

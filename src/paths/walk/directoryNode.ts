@@ -25,9 +25,11 @@ export function newNode(absolute: string, relative: string, entry: WalkEntry | n
  * Rules 1–3 for one directory's entries (null: the directory could not be read, so it lists nothing).
  * Only regular files and directories are listed: the reader already told symlinks, FIFOs, sockets and
  * devices apart without opening them. On a re-read, subdirectories that are still there keep their node
- * (and subtree, revalidated on its own) and entries keep their object (and folded names).
+ * (and subtree, revalidated on its own) and entries keep their object (and folded names). Returns whether
+ * the listed entries changed: a read that found what was there (a file's content written, a racy re-read)
+ * keeps the node's arrays, so the tree's flat listing and its name index stay valid.
  */
-export function applyContents(node: DirectoryNode, contents: DirectoryContents | null): void {
+export function applyContents(node: DirectoryNode, contents: DirectoryContents | null): boolean {
   const previousChildren = node.children.length > 0 ? new Map(node.children.map((child) => [child.relative, child])) : null;
   const previousEntries = node.entries.length > 0 ? new Map(node.entries.map((entry) => [entry.path, entry])) : null;
   const entries: WalkEntry[] = [];
@@ -48,8 +50,16 @@ export function applyContents(node: DirectoryNode, contents: DirectoryContents |
     entries.push(entry);
     if (kind === 'directory') children.push(previousChildren?.get(relative) ?? newNode(`${parent}/${name}`, relative, entry));
   }
+  if (sameItems(entries, node.entries) && sameItems(children, node.children)) return false;
   node.entries = entries;
   node.children = children;
+  return true;
+}
+
+function sameItems<T>(next: readonly T[], previous: readonly T[]): boolean {
+  if (next.length !== previous.length) return false;
+  for (let index = 0; index < next.length; index += 1) if (next[index] !== previous[index]) return false;
+  return true;
 }
 
 /** Every listed entry of the tree below `top`. */
