@@ -164,6 +164,55 @@ describe('live listings (a watched root)', () => {
     }
   });
 
+  it('watches a root that is a symlink (a workspace path) through what it points to', async () => {
+    const link = `${root}-link`;
+    symlinkSync(root, link);
+    try {
+      lister = createPathLister();
+      await untilWatched(lister, link);
+      writeFileSync(at('src/through-the-link.ts'), '');
+      renameSync(at('src/util'), at('src/renamed'));
+      const started = Date.now();
+      let answer = await lister.listPaths({ path: link, limit: 10_000 });
+      const expected = async () => createPathLister({ cache: false }).listPaths({ path: link, limit: 10_000 });
+      while (JSON.stringify(answer) !== JSON.stringify(await expected()) && Date.now() - started < DEADLINE_MS) {
+        await pause(20);
+        answer = await lister.listPaths({ path: link, limit: 10_000 });
+      }
+      expect(answer).to.deep.equal(await expected());
+      expect(lister.servedBy(link)).to.equal('watch');
+    } finally {
+      unlinkSync(link);
+    }
+  });
+
+  it('leaves the .git and node_modules folders the walk found unwatched, and watches anew when one appears', async () => {
+    const ignored: string[][] = [];
+    const logs: string[] = [];
+    const { parcelTreeWatcher } = await import('../../src/paths/cache/parcelTreeWatcher');
+    lister = createPathLister({
+      watcher: (watchedRoot, listener, options) => {
+        ignored.push([...options.ignore].sort());
+        return parcelTreeWatcher(watchedRoot, listener, options);
+      },
+      debug: (message) => logs.push(message),
+    });
+    await untilWatched(lister, root);
+    expect(ignored).to.deep.equal([[at('.git'), at('node_modules')]]);
+    mkdirSync(at('src/node_modules/pkg'), { recursive: true });
+    writeFileSync(at('src/node_modules/pkg/index.js'), '');
+    const started = Date.now();
+    while (ignored.length < 2 && Date.now() - started < DEADLINE_MS) {
+      await lister.listPaths({ path: root });
+      await pause(20);
+    }
+    expect(logs.join('\n'), logs.join('\n')).to.include('has a new .git or node_modules folder; watching it anew');
+    expect(ignored[1]).to.deep.equal([at('.git'), at('node_modules'), at('src/node_modules')]);
+    await untilWatched(lister, root);
+    writeFileSync(at('src/after.ts'), '');
+    expect(await untilFresh(lister, root)).to.equal('watch');
+  });
+
   it('reads only the directories the watcher named, not one stat per directory', async () => {
     lister = createPathLister();
     await untilWatched(lister, root);

@@ -3,6 +3,8 @@ import type { Listing } from '../walk/walkEntry';
 import { isNetworkFileSystem } from './networkFileSystem';
 import type { TreeWatch, TreeWatcherFactory } from './treeWatcher';
 
+const EXCLUDED_NAME = /\/(\.git|node_modules)$/;
+
 /** How long a root nobody searches keeps its watch (issue 16: watches end when a root is idle). */
 export const DEFAULT_WATCH_IDLE_MS = 5 * 60_000;
 /** Changes are folded into the listing this soon after their events, so the next keystroke finds them done. */
@@ -51,6 +53,10 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
   let foldTimer: NodeJS.Timeout | null = null;
   let idleTimer: NodeJS.Timeout | null = null;
   let lastServedBy: ServedBy | null = null;
+  /** A `.git` or `node_modules` folder appeared that the watch does not leave out. */
+  let rewatch = false;
+  /** The `.git` and `node_modules` folders the current watch leaves out. */
+  let unwatched = new Set<string>();
 
   const snapshot = createTreeSnapshot(root, {
     ...snapshotOptions,
@@ -69,7 +75,15 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
     }
     const paths = named;
     named = new Set();
-    return ['watch', snapshot.refresh({ paths })];
+    const refreshed = snapshot.refresh({ paths });
+    // A new `.git` or `node_modules` folder is watched whole (the watch leaves out those it was told of), so the
+    // watch starts anew without it, once this refresh has read what the name is.
+    if ([...paths].some((path) => EXCLUDED_NAME.test(path))) {
+      void refreshed.then(() => {
+        if (snapshot.excludedDirectories().some((path) => !unwatched.has(path))) rewatch = true;
+      }, () => undefined);
+    }
+    return ['watch', refreshed];
   };
 
   const foldSoon = (): void => {
@@ -86,6 +100,7 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
     const factory = options.watcher;
     starting = (async () => {
       try {
+        unwatched = new Set(snapshot.excludedDirectories());
         if (await (options.isNetworkFileSystem ?? isNetworkFileSystem)(root)) {
           throw new Error('a network file system: a local watch does not see changes made elsewhere');
         }
@@ -98,7 +113,7 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
             debug(`paths: ${root} watch may have lost events (${reason}); the next call revalidates by stamps`);
             untrusted = true;
           },
-        });
+        }, { ignore: [...unwatched] });
         if (closed || watch !== null) {
           await started.close();
           return;
@@ -143,6 +158,11 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
       const listing = await refreshed;
       lastServedBy = servedBy;
       debug(`paths: ${root} answered ${servedBy === 'watch' ? 'from the watched listing' : 'by revalidating stamps'}`);
+      if (rewatch && watch !== null) {
+        rewatch = false;
+        debug(`paths: ${root} has a new .git or node_modules folder; watching it anew without it`);
+        await stopWatching();
+      }
       startWatching();
       return listing;
     },

@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises';
 import type { TreeWatcherFactory } from './treeWatcher';
 
 /**
@@ -9,23 +10,27 @@ export const MAX_TRUSTED_BATCH = 4_096;
 
 /**
  * The `@parcel/watcher` watch (inotify on Linux, FSEvents on macOS; native, on a thread of its own). Chosen
- * over chokidar and Node's recursive `fs.watch` by measurement (docs/paths.md, "Live listings"). Nothing
- * below `.git` or inside a `node_modules` directory is watched: neither is ever listed (the `node_modules`
- * entry itself still reports, since a *file* of that name is listed).
+ * over chokidar and Node's recursive `fs.watch` by measurement (docs/paths.md, "Live listings"). The `.git`
+ * and `node_modules` directories the walk found are left out by their paths: the same rule as globs (a
+ * `node_modules/*` pattern at any depth) cost the watch's start 3–4× the CPU, since the watcher matches every
+ * path it crawls against each glob. One created later is watched until the live tree watches anew (`liveTree.ts`).
  */
-export const parcelTreeWatcher: TreeWatcherFactory = async (root, listener) => {
+export const parcelTreeWatcher: TreeWatcherFactory = async (root, listener, options) => {
   // Loaded on first use, so a host without the native module still lists (by stamps) and says why.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const watcher: typeof import('@parcel/watcher') = require('@parcel/watcher');
+  // A root may be a symlink (a workspace path); inotify watches what it points to, and names paths there.
+  const real = await realpath(root);
+  const toReal = (path: string) => real + path.slice(root.length);
+  const fromReal = (path: string) => (path.startsWith(real) ? root + path.slice(real.length) : path);
   const subscription = await watcher.subscribe(
-    root,
+    real,
     (error, events) => {
       if (error) listener.lost(`watcher error: ${error.message}`);
       else if (events.length >= MAX_TRUSTED_BATCH) listener.lost(`a burst of ${events.length} events`);
-      else listener.changed(events.map((event) => event.path));
+      else listener.changed(events.map((event) => fromReal(event.path)));
     },
-    // `node_modules/*`, not `node_modules/**`: the latter also matches the folder itself, and hides a file of that name.
-    { ignore: ['**/.git', '**/.git/**', '**/node_modules/*'] },
+    { ignore: options.ignore.map(toReal) },
   );
   return { close: () => subscription.unsubscribe() };
 };

@@ -15,8 +15,13 @@ export interface TreeWatch {
   close(): Promise<void>;
 }
 
+export interface TreeWatchOptions {
+  /** Absolute paths of directories to leave unwatched, with everything below them (`.git`, `node_modules`). */
+  readonly ignore: readonly string[];
+}
+
 /**
  * Starts watching every directory below `root`; resolves once the watch covers the whole tree, rejects when it
  * cannot (inotify's watch limit, a missing native module…), and the listing then keeps to stamps.
  */
-export type TreeWatcherFactory = (root: string, listener: TreeWatchListener) => Promise<TreeWatch>;
+export type TreeWatcherFactory = (root: string, listener: TreeWatchListener, options: TreeWatchOptions) => Promise<TreeWatch>;

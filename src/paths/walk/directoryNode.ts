@@ -15,10 +15,12 @@ export interface DirectoryNode {
   entries: WalkEntry[];
   /** Listed direct subdirectories, walked in turn. */
   children: DirectoryNode[];
+  /** Names of the `.git` and `node_modules` directories in it (never listed): a watch leaves them out. */
+  excluded: readonly string[] | null;
 }
 
 export function newNode(absolute: string, relative: string, entry: WalkEntry | null): DirectoryNode {
-  return { absolute, relative, entry, stamp: null, readAt: 0, entries: [], children: [] };
+  return { absolute, relative, entry, stamp: null, readAt: 0, entries: [], children: [], excluded: null };
 }
 
 /**
@@ -38,18 +40,23 @@ export function applyContents(node: DirectoryNode, contents: DirectoryContents |
   const parent = node.absolute === '/' ? '' : node.absolute;
   const names = contents?.names ?? [];
   const kinds = contents?.kinds ?? '';
+  let excluded: string[] | null = null;
   for (let index = 0; index < names.length; index += 1) {
     const name = names[index]!;
     const code = kinds[index];
-    if (name === '.git') continue;
     const kind = code === KIND_FILE ? 'file' : code === KIND_DIRECTORY ? 'directory' : null;
-    if (kind === null || (kind === 'directory' && name === 'node_modules')) continue;
+    if (name === '.git' || (kind === 'directory' && name === 'node_modules')) {
+      if (kind === 'directory') (excluded ??= []).push(name);
+      continue;
+    }
+    if (kind === null) continue;
     const relative = prefix + name;
     const previous = previousEntries?.get(relative);
     const entry = previous?.kind === kind ? previous : newWalkEntry(kind, relative, name, node.entry);
     entries.push(entry);
     if (kind === 'directory') children.push(previousChildren?.get(relative) ?? newNode(`${parent}/${name}`, relative, entry));
   }
+  node.excluded = excluded;
   if (sameItems(entries, node.entries) && sameItems(children, node.children)) return false;
   node.entries = entries;
   node.children = children;
@@ -60,6 +67,18 @@ function sameItems<T>(next: readonly T[], previous: readonly T[]): boolean {
   if (next.length !== previous.length) return false;
   for (let index = 0; index < next.length; index += 1) if (next[index] !== previous[index]) return false;
   return true;
+}
+
+/** Absolute paths of the `.git` and `node_modules` directories the walk of `top` skipped. */
+export function excludedDirectories(top: DirectoryNode): string[] {
+  const all: string[] = [];
+  const stack = [top];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.excluded !== null) for (const name of node.excluded) all.push(node.absolute === '/' ? `/${name}` : `${node.absolute}/${name}`);
+    for (const child of node.children) stack.push(child);
+  }
+  return all;
 }
 
 /** Every listed entry of the tree below `top`. */

@@ -1,7 +1,7 @@
 import { stat, statSync, type Stats } from 'node:fs';
 import { HostCommandError } from '../../protocol/hostErrors';
 import type { DirectoryStamp } from './directoryFacts';
-import { applyContents, flatten, newNode, type DirectoryNode } from './directoryNode';
+import { applyContents, excludedDirectories, flatten, newNode, type DirectoryNode } from './directoryNode';
 import { sharedDirectoryReader, type DirectoryReader } from './directoryReader';
 import type { Listing, WalkEntry } from './walkEntry';
 
@@ -21,6 +21,8 @@ export interface TreeSnapshot {
   refresh(changes?: WatchedChanges): Promise<Listing>;
   /** Directory reads so far (a fresh walk reads every directory once). */
   readonly directoriesRead: number;
+  /** The `.git` and `node_modules` directories the last refresh skipped (absolute paths). */
+  excludedDirectories(): string[];
 }
 
 /**
@@ -99,6 +101,7 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
     get directoriesRead() {
       return context.counters.directoriesRead;
     },
+    excludedDirectories: () => (top === null ? [] : excludedDirectories(top)),
   };
 }
 
