@@ -4,6 +4,7 @@
  * index p50 ≤ 15 ms, p99 ≤ 40 ms, answers identical to a fresh walk; a change shows within 500 ms; scoring
  * 100k names p50 ≤ 10 ms, worst ≤ 30 ms. Prints a report; exits 0 whatever the numbers (it is a measurement).
  */
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,6 +133,16 @@ async function keystrokes(root: string): Promise<void> {
   }
 }
 
+/** `npm run paths` (a fresh walk, no cache) in a child process: the answer as JSON. */
+function freshWalkElsewhere(root: string, query: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const cli = join(__dirname, '../src/cli/paths.ts');
+    execFile(process.execPath, ['-r', 'ts-node/register/transpile-only', cli, root, '--query', query, '--limit', '10000'], { maxBuffer: 64 * 2 ** 20 }, (error, stdout) =>
+      error ? reject(error) : resolve(JSON.stringify(JSON.parse(stdout))),
+    );
+  });
+}
+
 async function timeKeystrokes(server: PathsServer, prefixes: string[], rounds: number): Promise<number[]> {
   const times: number[] = [];
   for (let round = 0; round < rounds; round += 1) {
@@ -154,7 +165,8 @@ async function changesAgainstFreshWalks(root: string, watched: PathsServer): Pro
   for (const [what, change] of changes) {
     const changedAt = performance.now();
     change();
-    const expectedPromise = fresh.listPaths({ path: root, query: KEYSTROKE_QUERY, limit: 10_000 }).then((answer) => JSON.stringify(answer));
+    // The fresh walk runs in a process of its own, so it does not hold up the server's event loop.
+    const expectedPromise = freshWalkElsewhere(root, KEYSTROKE_QUERY);
     let expected: string | null = null;
     void expectedPromise.then((answer) => (expected = answer));
     const polled: Array<[number, string]> = [];
@@ -174,7 +186,7 @@ async function changesAgainstFreshWalks(root: string, watched: PathsServer): Pro
     }
   }
   const lagTimes = lags.map(([, lag]) => lag);
-  console.log(`freshness (change made → first HTTP answer equal to a fresh walk, polled every ~2 ms plus a call): ` +
+  console.log(`freshness (change made → first HTTP answer equal to a fresh walk in another process, polled every ~2 ms plus a call): ` +
     `median ${ms(median(lagTimes))}, max ${ms(Math.max(...lagTimes))} (target ≤ 500 ms); ` +
     lags.map(([what, lag]) => `${what} ${lag.toFixed(0)}`).join(', '));
   console.log(`after each of ${changes.length} changes (${changes.map(([what]) => what).join(', ')}): live-index answers ` +

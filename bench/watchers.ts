@@ -74,11 +74,14 @@ async function startWatching(kind: Kind, root: string, onPath: (path: string) =>
   if (kind === 'parcel') {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const watcher: typeof import('@parcel/watcher') = require('@parcel/watcher');
+    // As shipped (`parcelTreeWatcher.ts`): the `.git` and `node_modules` folders by path. `PARCEL_IGNORE='["**/.git",
+    // "**/node_modules/*"]'` tries globs instead.
+    const ignore = process.env.PARCEL_IGNORE ? (JSON.parse(process.env.PARCEL_IGNORE) as string[]) : excludedFolders(root);
     const subscription = await watcher.subscribe(root, (error, events) => {
       if (error) throw error;
       batchSizes.push(events.length);
       for (const event of events) onPath(event.path);
-    }, { ignore: process.env.PARCEL_IGNORE ? (JSON.parse(process.env.PARCEL_IGNORE) as string[]) : ['**/.git', '**/node_modules/*'] });
+    }, { ignore });
     return () => subscription.unsubscribe();
   }
   if (kind === 'chokidar') {
@@ -109,6 +112,22 @@ async function startWatching(kind: Kind, root: string, onPath: (path: string) =>
   unlinkSync(probe);
   if (!seen) throw new Error('no event from the deepest directory');
   return async () => watcher.close();
+}
+
+function excludedFolders(root: string): string[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { readdirSync } = require('node:fs') as typeof import('node:fs');
+  const found: string[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const directory = stack.pop()!;
+    for (const entry of readdirSync(directory, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      if (entry.name === '.git' || entry.name === 'node_modules') found.push(join(directory, entry.name));
+      else stack.push(join(directory, entry.name));
+    }
+  }
+  return found;
 }
 
 function deepestDirectory(root: string): string {
