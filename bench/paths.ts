@@ -122,6 +122,7 @@ async function keystrokes(root: string): Promise<void> {
     console.log(`keystrokes over HTTP "${prefixes.join('", "')}" (${listing.entries.length} entries, limit 100):`);
     console.log(`  live index (watched): ${line(watchedTimes)}, ${watchedTimes.length} calls (targets p50 ≤ 15 ms, p99 ≤ 40 ms); ` +
       `the watch covered the tree ${ms(watchedAfter.ms)} after the first call`);
+    console.log(`  slowest watched calls: ${slowest(watchedTimes, prefixes)}`);
     console.log(`  stamps (every directory lstat'ed per call, before issue 16): ${line(stampedTimes)}, ${stampedTimes.length} calls`);
     console.log(`  ranking alone, in process (same listing and queries): ${line(scorerTimes)}; ` +
       `live index p50 = ${(median(watchedTimes) / median(scorerTimes)).toFixed(2)}× the ranking`);
@@ -141,6 +142,16 @@ function freshWalkElsewhere(root: string, query: string): Promise<string> {
       error ? reject(error) : resolve(JSON.stringify(JSON.parse(stdout))),
     );
   });
+}
+
+/** The three slowest calls as `query (round) time`, to tell a slow query from a slow moment. */
+function slowest(times: number[], prefixes: string[]): string {
+  return times
+    .map((time, index) => [time, index] as const)
+    .sort((a, b) => b[0] - a[0])
+    .slice(0, 3)
+    .map(([time, index]) => `"${prefixes[index % prefixes.length]}" (round ${Math.floor(index / prefixes.length) + 1}) ${ms(time)}`)
+    .join(', ');
 }
 
 async function timeKeystrokes(server: PathsServer, prefixes: string[], rounds: number): Promise<number[]> {

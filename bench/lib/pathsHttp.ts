@@ -40,7 +40,10 @@ export async function startPathsServer(root: string, pathWatchIdleMs: number): P
   return {
     log,
     async paths(query) {
-      const response = await fetch(`${server.url}/api/v1/projects/${id}/paths?${new URLSearchParams(query)}`, { headers });
+      const url = `${server.url}/api/v1/projects/${id}/paths?${new URLSearchParams(query)}`;
+      // A kept-alive socket the server closed just as it was reused (its event loop held up on a loaded machine)
+      // resets once; the browser would ask again too.
+      const response = await fetch(url, { headers }).catch(() => fetch(url, { headers }));
       if (response.status !== 200) throw new Error(`paths: ${response.status} ${await response.text()}`);
       return (await response.json()) as ListPathsResult;
     },
