@@ -109,7 +109,7 @@ async function keystrokes(root: string): Promise<void> {
     const watchedAfter = await timeIt(async () => {
       await watched.paths({});
       const started = performance.now();
-      while (!watched.log.some((line) => line.includes('answered from the watched listing'))) {
+      while (!watched.log.some((line) => line.endsWith(' answered from the watched listing'))) {
         if (performance.now() - started > WATCH_DEADLINE_MS) throw new Error(`not watched after ${WATCH_DEADLINE_MS} ms: ${watched.log.join('; ')}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
         await watched.paths({ limit: '1' });
@@ -117,7 +117,7 @@ async function keystrokes(root: string): Promise<void> {
     });
     const logBefore = watched.log.length;
     const watchedTimes = await timeKeystrokes(watched, prefixes, WATCHED_ROUNDS);
-    const byStamps = watched.log.slice(logBefore).filter((entry) => entry.includes('answered by revalidating stamps')).length;
+    const byStamps = watched.log.slice(logBefore).filter((entry) => entry.endsWith(' answered by revalidating stamps')).length;
 
     const listing = await lastValueFrom(walk$(root));
     const rank = (query: string) => lastValueFrom(of(listing).pipe(rankByQuery(query), truncateTo(100)));
@@ -131,7 +131,7 @@ async function keystrokes(root: string): Promise<void> {
     console.log(`  live index (watched): ${line(watchedTimes)}, ${watchedTimes.length} calls (targets p50 ≤ 15 ms, p99 ≤ 40 ms); ` +
       `the watch covered the tree ${ms(watchedAfter.ms)} after the first call`);
     console.log(`  slowest watched calls: ${slowest(watchedTimes, prefixes)}; calls answered by stamps meanwhile: ${byStamps}`);
-    const notes = watched.log.filter((entry) => !entry.includes(' answered '));
+    const notes = watched.log.filter((entry) => !/ answered (from the watched listing|by revalidating stamps)$/.test(entry));
     console.log(`  the watch said: ${notes.map((entry) => entry.replace(root, 'ROOT')).join(' | ')}`);
     console.log(`  stamps (every directory lstat'ed per call, before issue 16): ${line(stampedTimes)}, ${stampedTimes.length} calls`);
     console.log(`  ranking alone, in process (same listing and queries): ${line(scorerTimes)}; ` +
