@@ -201,13 +201,14 @@ describe('live listings (a watched root)', () => {
     expect(ignored).to.deep.equal([[at('.git'), at('node_modules')]]);
     mkdirSync(at('src/node_modules/pkg'), { recursive: true });
     writeFileSync(at('src/node_modules/pkg/index.js'), '');
+    mkdirSync(at('docs/.git/objects'), { recursive: true });
     const started = Date.now();
-    while (ignored.length < 2 && Date.now() - started < DEADLINE_MS) {
+    while (ignored.at(-1)?.length !== 4 && Date.now() - started < DEADLINE_MS) {
       await lister.listPaths({ path: root });
       await pause(20);
     }
     expect(logs.join('\n'), logs.join('\n')).to.include('has a new .git or node_modules folder; watching it anew');
-    expect(ignored[1]).to.deep.equal([at('.git'), at('node_modules'), at('src/node_modules')]);
+    expect(ignored.at(-1)).to.deep.equal([at('.git'), at('docs/.git'), at('node_modules'), at('src/node_modules')]);
     await untilWatched(lister, root);
     writeFileSync(at('src/after.ts'), '');
     expect(await untilFresh(lister, root)).to.equal('watch');

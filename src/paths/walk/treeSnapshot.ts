@@ -165,8 +165,9 @@ async function watchedRevalidation(top: DirectoryNode, changes: WatchedChanges, 
     if (!path.startsWith(prefix)) return fullRevalidation(top, context.racyWindowMs);
     const segments = path.slice(prefix.length).split('/');
     const last = segments.length - 1;
-    // Nothing below `.git` or a `node_modules` directory is ever listed, and no `.git` at all.
-    if (segments.some((segment, index) => segment === '.git' || (segment === 'node_modules' && index < last))) continue;
+    // Nothing below a `.git` or `node_modules` folder is ever listed. The folder itself is still looked at
+    // (its parent is read again), so the tree knows of it: a new one is left out of the watch (`liveTree.ts`).
+    if (segments.some((segment, index) => index < last && (segment === '.git' || segment === 'node_modules'))) continue;
     let node = top;
     let depth = 0;
     for (; depth < last; depth += 1) {
