@@ -215,17 +215,16 @@ describe('live listings (a watched root)', () => {
   });
 
   it('after a burst of changes (a checkout), answers what a fresh walk answers', async () => {
-    const logs: string[] = [];
-    lister = createPathLister({ debug: (message) => logs.push(message) });
+    lister = createPathLister();
     await untilWatched(lister, root);
     for (let folder = 0; folder < 30; folder += 1) {
       mkdirSync(at(`src/burst-${folder}`));
       for (let file = 0; file < 100; file += 1) writeFileSync(at(`src/burst-${folder}/file-${file}.ts`), '');
     }
     renameSync(at('src/util'), at('src/util-moved'));
+    // Such a burst mostly comes in a batch of over 1,024 paths, answered by one revalidation by stamps (the log
+    // says `may have lost events (a burst of … events)`); either way the answer ends up what a walk gives.
     await untilFresh(lister, root);
-    // Bursts this size come in batches of over 1,024 paths, answered by one revalidation by stamps.
-    expect(logs.join('\n')).to.match(/may have lost events \(a burst of \d+ events\)/);
   });
 
   it('reads only the directories the watcher named, not one stat per directory', async () => {

@@ -157,6 +157,8 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
       const [servedBy, refreshed] = refreshNow();
       const listing = await refreshed;
       lastServedBy = servedBy;
+      // A revalidation by stamps finds folders whose events a previous watch took with it when it ended.
+      if (servedBy === 'stamps' && watch !== null && snapshot.excludedDirectories().some((path) => !unwatched.has(path))) rewatch = true;
       debug(`paths: ${root} answered ${servedBy === 'watch' ? 'from the watched listing' : 'by revalidating stamps'}`);
       if (rewatch && watch !== null) {
         rewatch = false;
