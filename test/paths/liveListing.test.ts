@@ -356,6 +356,22 @@ describe('live listings: where the watch cannot be trusted, stamps serve', () =>
     expect(watcher.opened).to.equal(2);
   });
 
+  it('a root that could not be watched is tried again once it has been idle', async () => {
+    let attempts = 0;
+    const failing: TreeWatcherFactory = async () => {
+      attempts += 1;
+      throw new Error('No space left on device');
+    };
+    lister = listerWith({ watcher: failing, isNetworkFileSystem: async () => false, idleMs: 100 });
+    await answers(lister, root);
+    await pause(20);
+    expect(attempts).to.equal(1);
+    await pause(300);
+    await lister.listPaths({ path: root });
+    await pause(20);
+    expect(attempts).to.equal(2);
+  });
+
   it('close ends every watch', async () => {
     const watcher = scriptedWatcher();
     lister = listerWith({ watcher: watcher.factory, isNetworkFileSystem: async () => false });

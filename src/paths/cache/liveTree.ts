@@ -44,7 +44,7 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
   const debug = options.debug ?? (() => undefined);
   let watch: TreeWatch | null = null;
   let starting: Promise<void> | null = null;
-  /** Set when watching cannot work for this root; cleared when the idle watch ends, so it is tried again. */
+  /** Set when watching cannot work for this root; cleared once the root is idle, so a later search tries again. */
   let unwatchable = false;
   let closed = false;
   /** The watch covers the tree, but no full revalidation has started since: until one has, stamps serve. */
@@ -143,9 +143,9 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
     if (idleTimer !== null) clearTimeout(idleTimer);
     idleTimer = setTimeout(() => {
       idleTimer = null;
+      unwatchable = false; // the next search tries again (the inotify limit may have room by then)
       if (watch === null && starting === null) return;
       debug(`paths: ${root} idle for ${options.idleMs} ms; its watch ends (the next call revalidates by stamps)`);
-      unwatchable = false;
       void (starting ?? Promise.resolve()).then(stopWatching);
     }, options.idleMs);
     idleTimer.unref();
@@ -163,7 +163,7 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
       if (rewatch && watch !== null) {
         rewatch = false;
         debug(`paths: ${root} has a new .git or node_modules folder; watching it anew without it`);
-        await stopWatching();
+        void stopWatching(); // the answer does not wait for the old watch to end
       }
       startWatching();
       return listing;
