@@ -43,6 +43,10 @@ export const DaemonConfigSchema = z.strictObject({
   maxPayloadBytes: z.coerce.number().int().positive().default(64 * 1024 * 1024),
   /** How long a stop or a failed settle waits for the run's `agent_end` before the turn closes without it. */
   turnGraceMs: z.coerce.number().int().positive().default(5_000),
+  /** `1`: log how each path listing was answered (from its watched listing, or by revalidating stamps) and why a watch stopped. */
+  debug: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true')]).default(false),
+  /** How long a root nobody searches keeps its file watch (quick-open's live listing); `0`: never watch, revalidate by stamps. */
+  pathWatchIdleMs: z.coerce.number().int().min(0).default(300_000),
   /** Wait before re-sending a store request the server failed (e.g. while it restarts). */
   storeRetryMs: z.coerce.number().int().positive().default(1000),
   /**

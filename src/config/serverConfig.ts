@@ -51,6 +51,10 @@ export const ConfigSchema = z.strictObject({
   turnGraceMs: z.coerce.number().int().positive().default(5_000),
   /** How long a host command may take before the HTTP caller gets 504. */
   hostCommandTimeoutMs: z.coerce.number().int().positive().default(15_000),
+  /** `1`: log how each path listing was answered (from its watched listing, or by revalidating stamps) and why a watch stopped. */
+  debug: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true')]).default(false),
+  /** How long a root nobody searches keeps its file watch (quick-open's live listing); `0`: never watch, revalidate by stamps. */
+  pathWatchIdleMs: z.coerce.number().int().min(0).default(300_000),
   /** Default and largest `limit` of `GET /threads/:id/events`. */
   eventsPageDefault: z.coerce.number().int().positive().default(100),
   eventsPageMax: z.coerce.number().int().positive().default(1000),

@@ -68,6 +68,7 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
     async close() {
       await dispose();
       await ingest.close();
+      await deps.files.close?.();
     },
   };
 }

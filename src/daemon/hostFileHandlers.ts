@@ -22,6 +22,8 @@ export interface HostFileOperations {
   readFile(request: ReadFileRequest): Promise<ReadFileResult>;
   browseDirectory(request: BrowseDirectoryRequest): Promise<BrowseDirectoryResult>;
   readFileRelative(request: ReadFileRelativeRequest): Promise<ReadFileResult>;
+  /** Ends what the file side keeps running (the path lister's watches); called by the daemon's close. */
+  close?(): Promise<void>;
 }
 
 type HostFileHandlers = Pick<HostHandlers, 'host.list_paths' | 'host.list_files' | 'host.read_file' | 'host.browse_directory' | 'host.read_file_relative' | 'host.resolve_path'>;

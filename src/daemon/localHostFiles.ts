@@ -4,6 +4,21 @@ import { readFileRelative } from '../files/readFileRelative';
 import { createPathLister, type PathListerOptions } from './pathLister';
 import type { HostFileOperations } from './hostFileHandlers';
 
+/** The settings of a server's embedded daemon or a remote daemon that shape its path lister. */
+export interface PathListerSettings {
+  /** How long a root nobody searches stays watched; 0: never watch, revalidate by stamps on every call. */
+  pathWatchIdleMs?: number;
+  /** Log how each listing was answered (watched listing or stamps) and why a watch stopped. */
+  debug?: boolean;
+}
+
+export function pathListerOptionsOf(settings: PathListerSettings, log: (message: string) => void): PathListerOptions {
+  return {
+    ...(settings.pathWatchIdleMs === 0 ? { watcher: null } : settings.pathWatchIdleMs === undefined ? {} : { idleMs: settings.pathWatchIdleMs }),
+    ...(settings.debug ? { debug: log } : {}),
+  };
+}
+
 /** The file commands of this machine, as src/paths and src/files implement them (one lister: it caches walks). */
 export function localHostFiles(options: PathListerOptions = {}): HostFileOperations {
   const lister = createPathLister(options);
@@ -13,5 +28,6 @@ export function localHostFiles(options: PathListerOptions = {}): HostFileOperati
     readFile,
     browseDirectory,
     readFileRelative,
+    close: () => lister.close(),
   };
 }

@@ -12,6 +12,7 @@ import {
   type ListPathsResult,
 } from '../protocol/hostFiles';
 import { createCachedWalks, type CachedWalksOptions } from '../paths/cache/cachedWalks';
+import type { ServedBy } from '../paths/cache/liveTree';
 import { PATH_LISTING_CONFIG } from '../protocol/hostFiles';
 import { walk$ } from '../paths/walk/walk';
 
@@ -20,12 +21,19 @@ export interface PathListerOptions extends CachedWalksOptions {
   cache?: boolean;
 }
 
-/** `host.list_paths` and `host.list_files`; stateful because it caches each root's walked tree. */
+/**
+ * `host.list_paths` and `host.list_files`; stateful because it caches each root's walked tree, kept current by
+ * a file watcher while the root is searched (`src/paths/cache/liveTree.ts`).
+ */
 export interface PathLister {
   listPaths(request: ListPathsRequest): Promise<ListPathsResult>;
   listFiles(request: ListFilesRequest): Promise<ListFilesResult>;
   /** Directory reads done for `root` (0 without cache), so callers can see the cache at work. */
   directoriesRead(root: string): number;
+  /** How the last call on `root` was answered: from its watched listing, or by revalidating stamps. */
+  servedBy(root: string): ServedBy | null;
+  /** Ends the watches of the cached roots (a daemon's close). */
+  close(): Promise<void>;
 }
 
 export function createPathLister(options: PathListerOptions = {}): PathLister {
@@ -56,5 +64,7 @@ export function createPathLister(options: PathListerOptions = {}): PathLister {
       return { files: result.paths, truncated: result.truncated };
     },
     directoriesRead: (root) => cached?.directoriesRead(resolve(root)) ?? 0,
+    servedBy: (root) => cached?.servedBy(resolve(root)) ?? null,
+    close: async () => cached?.close(),
   };
 }

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { createHostDaemon, type HostDaemon } from './hostDaemon';
 import type { HostFileOperations } from './hostFileHandlers';
 import { identityFileOf, loadHostIdentity } from './hostIdentity';
-import { localHostFiles } from './localHostFiles';
+import { localHostFiles, pathListerOptionsOf } from './localHostFiles';
 import type { AgentProvider } from './providers/agentProvider';
 import { createThreadIngest } from '../ingest/threadIngest';
 import { lockDataDir } from '../store/dataDirLock';
@@ -23,6 +23,9 @@ export interface RemoteDaemonSettings {
   storeRetryMs: number;
   protocolVersion: number;
   turnGraceMs?: number;
+  /** The path lister's watch (default: watch, 5 min idle) and its debug log (default: off). */
+  pathWatchIdleMs?: number;
+  debug?: boolean;
 }
 
 export interface RemoteDaemonOptions {
@@ -69,7 +72,7 @@ export async function startRemoteDaemon(options: RemoteDaemonOptions): Promise<R
     dataDir: config.dataDir,
     store,
     providers: options.providers ?? [],
-    files: options.files ?? localHostFiles(),
+    files: options.files ?? localHostFiles(pathListerOptionsOf(config, log)),
     createIngest: createThreadIngest,
     ...(config.turnGraceMs === undefined ? {} : { turnGraceMs: config.turnGraceMs }),
     log,

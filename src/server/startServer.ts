@@ -7,7 +7,7 @@ import { createHostDaemon } from '../daemon/hostDaemon';
 import type { HostFileOperations } from '../daemon/hostFileHandlers';
 import { loadHostIdentity } from '../daemon/hostIdentity';
 import { connectInProcess } from '../link/inProcessLink';
-import { localHostFiles } from '../daemon/localHostFiles';
+import { localHostFiles, pathListerOptionsOf } from '../daemon/localHostFiles';
 import type { AgentProvider } from '../daemon/providers/agentProvider';
 import { createHostPresence, trackPresence, type HostPresence } from './hosts/hostPresence';
 import { createThreadIngest } from '../ingest/threadIngest';
@@ -93,7 +93,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         dataDir: daemonDir,
         store: publishingStore(store, hub),
         providers: options.providers ?? [],
-        files: options.files ?? localHostFiles(),
+        files: options.files ?? localHostFiles(pathListerOptionsOf(config, log)),
         createIngest: createThreadIngest,
         turnGraceMs: config.turnGraceMs,
         log,

@@ -7,7 +7,7 @@ import { createTempTree, removeTempTree, writeTree, type TreeSpec } from '../hel
 
 describe('createPathLister().listPaths (host.list_paths)', () => {
   let root: string;
-  const lister = createPathLister();
+  const lister = createPathLister({ watcher: null });
   const list = (request: Omit<ListPathsRequest, 'path'>) => lister.listPaths({ path: root, ...request });
 
   beforeEach(() => {
@@ -144,7 +144,7 @@ describe('createPathLister().listPaths (host.list_paths)', () => {
 
 describe('createPathLister().listFiles (host.list_files)', () => {
   it('refuses out-of-range input with invalid_params, like host.list_paths', async () => {
-    const lister = createPathLister();
+    const lister = createPathLister({ watcher: null });
     for (const request of [{ limit: 0 }, { limit: PATH_LISTING_CONFIG.maxLimit + 1 }, { query: 'x'.repeat(PATH_LISTING_CONFIG.maxQueryLength + 1) }, { includeDirectories: true }]) {
       const error = await lister.listFiles({ path: '/tmp', ...request } as never).catch((caught) => caught);
       expect(error, JSON.stringify(request)).to.include({ name: 'HostCommandError', code: 'invalid_params' });
@@ -154,7 +154,7 @@ describe('createPathLister().listFiles (host.list_files)', () => {
   it('uses the same walk and ranking, files only', async () => {
     const root = createTempTree({ src: { 'index.ts': '', index: { 'a.ts': '' } }, '.env': '' });
     try {
-      const lister = createPathLister();
+      const lister = createPathLister({ watcher: null });
       const all = await lister.listFiles({ path: root });
       expect(all).to.deep.equal({
         files: [

@@ -115,7 +115,7 @@ describe('cached listings (property): identical to a fresh walk after any sequen
         // Past the racy window (a ctime cannot be aged), so only real changes make the cache re-read.
         await new Promise((resolve) => setTimeout(resolve, RACY_WINDOW_MS + 20));
         try {
-          const cached = createPathLister({ racyWindowMs: RACY_WINDOW_MS });
+          const cached = createPathLister({ racyWindowMs: RACY_WINDOW_MS, watcher: null });
           const fresh = createPathLister({ cache: false });
           for (const mutation of mutations) {
             const now = await fresh.listPaths({ path: root, limit: 10_000 });

@@ -13,7 +13,9 @@ import { ageDirectories, createTempTree, removeTempTree } from '../helpers/tempT
  */
 const RACY_WINDOW_MS = 100;
 const settle = () => new Promise((resolve) => setTimeout(resolve, RACY_WINDOW_MS + 50));
-const cachedLister = (options: PathListerOptions = {}) => createPathLister({ racyWindowMs: RACY_WINDOW_MS, ...options });
+// These are the stamps' own tests (what serves before a watch covers the tree, or where none can):
+// test/paths/liveListing.test.ts covers the watched listing.
+const cachedLister = (options: PathListerOptions = {}) => createPathLister({ racyWindowMs: RACY_WINDOW_MS, watcher: null, ...options });
 
 describe('cached listings (keystroke searches)', () => {
   let root: string;

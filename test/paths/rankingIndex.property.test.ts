@@ -35,7 +35,7 @@ describe('ranking (property): the packed name index scores every entry as scorin
       fc.asyncProperty(treeArb, fc.array(queryArb, { minLength: 1, maxLength: 4 }), async (tree, queries) => {
         const root = createTempTree({ ...baseTree, ...tree }, 'paths-ranking-');
         try {
-          const lister = createPathLister();
+          const lister = createPathLister({ watcher: null });
           const all = (await lister.listPaths({ path: root, limit: 10_000 })).paths;
           // Without a query: path ascending in UTF-16 code unit order (what Array.prototype.sort does).
           const paths = all.map((entry) => entry.path);

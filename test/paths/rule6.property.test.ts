@@ -59,7 +59,7 @@ describe('rule 6 (property): whatever host.read_file can serve under the root is
         const spec = { ...tree, ...chain };
         const root = createTempTree(spec, 'paths-rule6-');
         try {
-          const lister = createPathLister();
+          const lister = createPathLister({ watcher: null });
           const expected = expectedEntries(spec);
           const full = await lister.listPaths({ path: root, limit: 10_000 });
           const listed = full.paths.map((entry) => `${entry.kind} ${entry.path}`).sort();

@@ -1,12 +1,14 @@
 import { defer, type Observable } from 'rxjs';
 import { nameIndexOf } from '../score/nameIndex';
-import { createTreeSnapshot, type TreeSnapshot, type TreeSnapshotOptions } from '../walk/treeSnapshot';
+import type { TreeSnapshotOptions } from '../walk/treeSnapshot';
 import type { Listing } from '../walk/walkEntry';
+import { createLiveTree, DEFAULT_WATCH_IDLE_MS, type LiveTree, type LiveTreeOptions, type ServedBy } from './liveTree';
+import { parcelTreeWatcher } from './parcelTreeWatcher';
 
 /** Roots whose walked tree stays cached for fast keystroke searches (least recently used is dropped). */
 export const MAX_CACHED_ROOTS = 8;
 
-export interface CachedWalksOptions extends TreeSnapshotOptions {
+export interface CachedWalksOptions extends TreeSnapshotOptions, Partial<LiveTreeOptions> {
   maxCachedRoots?: number;
 }
 
@@ -15,25 +17,45 @@ export interface CachedWalks {
   walk$(root: string): Observable<Listing>;
   /** Directory reads across all roots, for tests that check the cache is really used. */
   directoriesRead(root: string): number;
+  /** How the last call on `root` was answered (null: none yet), for tests and the benchmark. */
+  servedBy(root: string): ServedBy | null;
+  /** Ends every watch. */
+  close(): Promise<void>;
 }
 
 export function createCachedWalks(options: CachedWalksOptions = {}): CachedWalks {
   const maxRoots = options.maxCachedRoots ?? MAX_CACHED_ROOTS;
+  const liveOptions: LiveTreeOptions = {
+    watcher: options.watcher === undefined ? parcelTreeWatcher : options.watcher,
+    idleMs: options.idleMs ?? DEFAULT_WATCH_IDLE_MS,
+    debug: options.debug,
+    isNetworkFileSystem: options.isNetworkFileSystem,
+  };
   // Map iteration order is insertion order: re-inserting on use makes the first key the least recent.
-  const snapshots = new Map<string, TreeSnapshot>();
+  const trees = new Map<string, LiveTree>();
 
-  const snapshotFor = (root: string): TreeSnapshot => {
-    const existing = snapshots.get(root);
-    if (existing !== undefined) snapshots.delete(root);
+  const treeFor = (root: string): LiveTree => {
+    const existing = trees.get(root);
+    if (existing !== undefined) trees.delete(root);
     // Packing the names while idle makes the first keystroke reuse them (the same array → a cached index).
-    const snapshot = existing ?? createTreeSnapshot(root, { whileIdle: (listing) => nameIndexOf(listing.entries), ...options });
-    snapshots.set(root, snapshot);
-    while (snapshots.size > maxRoots) snapshots.delete(snapshots.keys().next().value!);
-    return snapshot;
+    const tree = existing ?? createLiveTree(root, { whileIdle: (listing) => nameIndexOf(listing.entries), ...options }, liveOptions);
+    trees.set(root, tree);
+    while (trees.size > maxRoots) {
+      const oldest = trees.keys().next().value!;
+      void trees.get(oldest)!.close();
+      trees.delete(oldest);
+    }
+    return tree;
   };
 
   return {
-    walk$: (root) => defer(() => snapshotFor(root).refresh()),
-    directoriesRead: (root) => snapshots.get(root)?.directoriesRead ?? 0,
+    walk$: (root) => defer(() => treeFor(root).refresh()),
+    directoriesRead: (root) => trees.get(root)?.directoriesRead ?? 0,
+    servedBy: (root) => trees.get(root)?.servedBy ?? null,
+    close: async () => {
+      const closing = [...trees.values()].map((tree) => tree.close());
+      trees.clear();
+      await Promise.all(closing);
+    },
   };
 }

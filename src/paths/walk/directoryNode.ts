@@ -15,19 +15,23 @@ export interface DirectoryNode {
   entries: WalkEntry[];
   /** Listed direct subdirectories, walked in turn. */
   children: DirectoryNode[];
+  /** Names of the `.git` and `node_modules` directories in it (never listed): a watch leaves them out. */
+  excluded: readonly string[] | null;
 }
 
 export function newNode(absolute: string, relative: string, entry: WalkEntry | null): DirectoryNode {
-  return { absolute, relative, entry, stamp: null, readAt: 0, entries: [], children: [] };
+  return { absolute, relative, entry, stamp: null, readAt: 0, entries: [], children: [], excluded: null };
 }
 
 /**
  * Rules 1–3 for one directory's entries (null: the directory could not be read, so it lists nothing).
  * Only regular files and directories are listed: the reader already told symlinks, FIFOs, sockets and
  * devices apart without opening them. On a re-read, subdirectories that are still there keep their node
- * (and subtree, revalidated on its own) and entries keep their object (and folded names).
+ * (and subtree, revalidated on its own) and entries keep their object (and folded names). Returns whether
+ * the listed entries changed: a read that found what was there (a file's content written, a racy re-read)
+ * keeps the node's arrays, so the tree's flat listing and its name index stay valid.
  */
-export function applyContents(node: DirectoryNode, contents: DirectoryContents | null): void {
+export function applyContents(node: DirectoryNode, contents: DirectoryContents | null): boolean {
   const previousChildren = node.children.length > 0 ? new Map(node.children.map((child) => [child.relative, child])) : null;
   const previousEntries = node.entries.length > 0 ? new Map(node.entries.map((entry) => [entry.path, entry])) : null;
   const entries: WalkEntry[] = [];
@@ -36,20 +40,45 @@ export function applyContents(node: DirectoryNode, contents: DirectoryContents |
   const parent = node.absolute === '/' ? '' : node.absolute;
   const names = contents?.names ?? [];
   const kinds = contents?.kinds ?? '';
+  let excluded: string[] | null = null;
   for (let index = 0; index < names.length; index += 1) {
     const name = names[index]!;
     const code = kinds[index];
-    if (name === '.git') continue;
     const kind = code === KIND_FILE ? 'file' : code === KIND_DIRECTORY ? 'directory' : null;
-    if (kind === null || (kind === 'directory' && name === 'node_modules')) continue;
+    if (name === '.git' || (kind === 'directory' && name === 'node_modules')) {
+      if (kind === 'directory') (excluded ??= []).push(name);
+      continue;
+    }
+    if (kind === null) continue;
     const relative = prefix + name;
     const previous = previousEntries?.get(relative);
     const entry = previous?.kind === kind ? previous : newWalkEntry(kind, relative, name, node.entry);
     entries.push(entry);
     if (kind === 'directory') children.push(previousChildren?.get(relative) ?? newNode(`${parent}/${name}`, relative, entry));
   }
+  node.excluded = excluded;
+  if (sameItems(entries, node.entries) && sameItems(children, node.children)) return false;
   node.entries = entries;
   node.children = children;
+  return true;
+}
+
+function sameItems<T>(next: readonly T[], previous: readonly T[]): boolean {
+  if (next.length !== previous.length) return false;
+  for (let index = 0; index < next.length; index += 1) if (next[index] !== previous[index]) return false;
+  return true;
+}
+
+/** Absolute paths of the `.git` and `node_modules` directories the walk of `top` skipped. */
+export function excludedDirectories(top: DirectoryNode): string[] {
+  const all: string[] = [];
+  const stack = [top];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.excluded !== null) for (const name of node.excluded) all.push(node.absolute === '/' ? `/${name}` : `${node.absolute}/${name}`);
+    for (const child of node.children) stack.push(child);
+  }
+  return all;
 }
 
 /** Every listed entry of the tree below `top`. */

@@ -1,7 +1,7 @@
 import { stat, statSync, type Stats } from 'node:fs';
 import { HostCommandError } from '../../protocol/hostErrors';
 import type { DirectoryStamp } from './directoryFacts';
-import { applyContents, flatten, newNode, type DirectoryNode } from './directoryNode';
+import { applyContents, excludedDirectories, flatten, newNode, type DirectoryNode } from './directoryNode';
 import { sharedDirectoryReader, type DirectoryReader } from './directoryReader';
 import type { Listing, WalkEntry } from './walkEntry';
 
@@ -13,10 +13,16 @@ import type { Listing, WalkEntry } from './walkEntry';
  * a fresh walk (issue 3). Content changes do not matter: listings carry no sizes.
  */
 export interface TreeSnapshot {
-  /** Brings the tree up to date and returns every listed entry (rules 1–3). */
-  refresh(): Promise<Listing>;
+  /**
+   * Brings the tree up to date and returns every listed entry (rules 1–3). Without `changes`, every known
+   * directory is revalidated by its stamps. With them, only what a file watcher reported is looked at: the
+   * caller vouches that the watch covered the whole tree since before this snapshot's last full refresh.
+   */
+  refresh(changes?: WatchedChanges): Promise<Listing>;
   /** Directory reads so far (a fresh walk reads every directory once). */
   readonly directoriesRead: number;
+  /** The `.git` and `node_modules` directories the last refresh skipped (absolute paths). */
+  excludedDirectories(): string[];
 }
 
 /**
@@ -25,6 +31,11 @@ export interface TreeSnapshot {
  * coarsest common file-system granularity (FAT) and the kernel's coarse clock lagging `Date.now()`.
  */
 export const RACY_WINDOW_MS = 2_000;
+
+/** Absolute paths a watcher named since the last refresh (created, removed, renamed or changed entries). */
+export interface WatchedChanges {
+  readonly paths: Iterable<string>;
+}
 
 export interface TreeSnapshotOptions {
   racyWindowMs?: number;
@@ -42,6 +53,8 @@ export interface TreeSnapshotOptions {
    * for the ranker here while the person has not typed yet.
    */
   whileIdle?: (listing: Listing) => void;
+  /** The root was replaced by another directory (a new inode) since the last refresh: a watch on it is stale. */
+  onRootReplaced?: () => void;
 }
 
 export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = {}): TreeSnapshot {
@@ -57,20 +70,23 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
   // One refresh at a time per root: two concurrent revalidations would race on the same nodes.
   let tail: Promise<unknown> = Promise.resolve();
 
-  const refreshNow = async (): Promise<{ listing: Listing; unstamped: DirectoryNode[] }> => {
+  const refreshNow = async (changes: WatchedChanges | undefined): Promise<{ listing: Listing; unstamped: DirectoryNode[] }> => {
     const rootStats = await statRoot(root);
     if (top === null || topIno !== rootStats.ino) {
+      if (top !== null) options.onRootReplaced?.();
       top = newNode(root, '', null);
       topIno = rootStats.ino;
+      changes = undefined;
     }
-    const { changed, unstamped } = await revalidate(top, context);
+    const start = changes === undefined ? fullRevalidation(top, context.racyWindowMs) : await watchedRevalidation(top, changes, context);
+    const { changed, unstamped } = await revalidate(start, context);
     if (changed) flat = flatten(top);
     return { listing: { root, entries: flat, tree: top }, unstamped };
   };
 
   return {
-    refresh() {
-      const result = tail.then(refreshNow);
+    refresh(changes) {
+      const result = tail.then(() => refreshNow(changes));
       // Stamps are taken after the answer is out, so a first call costs one read per directory and
       // nothing more; the next call waits for them (it is queued behind).
       tail = result
@@ -85,6 +101,7 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
     get directoriesRead() {
       return context.counters.directoriesRead;
     },
+    excludedDirectories: () => (top === null ? [] : excludedDirectories(top)),
   };
 }
 
@@ -111,19 +128,100 @@ interface WalkContext {
 }
 
 /**
- * Stats every known directory and re-reads the ones that are new, moved, or racy. Both go to the
- * directory reader in batches, enough in flight to keep its threads busy; the root is stat'ed here,
- * following a symlink (nothing below it is followed).
+ * Where a revalidation starts. `trustKnown`: a watcher vouches for every directory it did not name, so
+ * only directories never read yet are read below the ones it starts from, and nothing is stat'ed.
  */
-function revalidate(top: DirectoryNode, context: WalkContext): Promise<{ changed: boolean; unstamped: DirectoryNode[] }> {
+interface RevalidationStart {
+  read: DirectoryNode[];
+  stat: DirectoryNode[];
+  trustKnown: boolean;
+  /** The tree already changed before any read (a subtree dropped, a new top). */
+  changed: boolean;
+}
+
+/** Every known directory, from the top (stat'ed here, following a symlink): stamps decide what is read again. */
+function fullRevalidation(top: DirectoryNode, racyWindowMs: number): RevalidationStart {
+  const now = top.stamp === null ? null : stampOf(statSyncOf(top.absolute));
+  if (now === null || !isUnchanged(top, now, racyWindowMs)) return { read: [top], stat: [], trustKnown: false, changed: top.readAt === 0 };
+  return {
+    read: top.children.filter((child) => child.stamp === null),
+    stat: top.children.filter((child) => child.stamp !== null),
+    trustKnown: false,
+    changed: false,
+  };
+}
+
+/**
+ * Only what a watcher named: the directory holding each named path is read again (its entries changed),
+ * and a named path that is a known directory is checked by inode, because a directory moved or created
+ * where a known one was holds other content: then its whole subtree is read anew.
+ */
+async function watchedRevalidation(top: DirectoryNode, changes: WatchedChanges, context: WalkContext): Promise<RevalidationStart> {
+  const reread = new Set<DirectoryNode>();
+  const named = new Set<DirectoryNode>();
+  const prefix = top.absolute === '/' ? '/' : `${top.absolute}/`;
+  for (const path of changes.paths) {
+    if (path === top.absolute) continue; // the root's own attributes; its inode is checked on every refresh
+    if (!path.startsWith(prefix)) return fullRevalidation(top, context.racyWindowMs);
+    const segments = path.slice(prefix.length).split('/');
+    const last = segments.length - 1;
+    // Nothing below a `.git` or `node_modules` folder is ever listed. The folder itself is still looked at
+    // (its parent is read again), so the tree knows of it: a new one is left out of the watch (`liveTree.ts`).
+    if (segments.some((segment, index) => index < last && (segment === '.git' || segment === 'node_modules'))) continue;
+    let node = top;
+    let depth = 0;
+    for (; depth < last; depth += 1) {
+      const child = childNamed(node, segments[depth]!);
+      if (child === undefined) break;
+      node = child;
+    }
+    // The nearest known directory: reading it finds any folder in between as new.
+    reread.add(node);
+    if (depth === last) {
+      const child = childNamed(node, segments[last]!);
+      if (child !== undefined) named.add(child);
+    }
+  }
+  let changed = false;
+  const suspects = [...named];
+  const stamps = suspects.length > 0 ? await context.reader.stat(suspects.map((node) => node.absolute)) : [];
+  suspects.forEach((node, index) => {
+    const now = stamps[index] ?? null;
+    if (now !== null && node.stamp !== null && node.stamp.ino === now.ino) return;
+    // Another directory now (or gone: its parent's read drops it): nothing read below the old one holds.
+    node.entries = [];
+    node.children = [];
+    node.stamp = null;
+    reread.add(node);
+    changed = true;
+  });
+  return { read: [...reread], stat: [], trustKnown: true, changed };
+}
+
+function childNamed(node: DirectoryNode, name: string): DirectoryNode | undefined {
+  for (const child of node.children) if (child.entry?.name === name) return child;
+  return undefined;
+}
+
+/**
+ * Stats known directories and re-reads the ones that are new, moved, or racy. Both go to the directory
+ * reader in batches, enough in flight to keep its threads busy; the root is stat'ed before, following a
+ * symlink (nothing below it is followed).
+ */
+function revalidate(start: RevalidationStart, context: WalkContext): Promise<{ changed: boolean; unstamped: DirectoryNode[] }> {
   const { reader, racyWindowMs } = context;
+  const { trustKnown } = start;
   return new Promise((resolve) => {
     const unstamped: DirectoryNode[] = [];
-    const toStat: DirectoryNode[] = [];
-    const toRead: DirectoryNode[] = [];
+    let changed = start.changed;
+    const toStat: DirectoryNode[] = [...start.stat];
+    const toRead: DirectoryNode[] = [...start.read];
     let batchesInFlight = 0;
     const enqueue = (nodes: Iterable<DirectoryNode>): void => {
-      for (const node of nodes) (node.stamp === null ? toRead : toStat).push(node);
+      for (const node of nodes) {
+        if (node.readAt === 0) toRead.push(node);
+        else if (!trustKnown) (node.stamp === null ? toRead : toStat).push(node);
+      }
     };
     const settle = (node: DirectoryNode, now: DirectoryStamp | null): void => {
       if (now !== null && isUnchanged(node, now, racyWindowMs)) enqueue(node.children);
@@ -143,7 +241,7 @@ function revalidate(top: DirectoryNode, context: WalkContext): Promise<{ changed
       context.counters.directoriesRead += batch.length;
       void reader.read(batch.map((node) => node.absolute)).then((contents) => {
         batch.forEach((node, index) => {
-          applyContents(node, contents[index] ?? null);
+          if (applyContents(node, contents[index] ?? null)) changed = true;
           enqueue(node.children);
         });
         done();
@@ -167,10 +265,8 @@ function revalidate(top: DirectoryNode, context: WalkContext): Promise<{ changed
         if (toRead.length > 0) startRead();
         else startStat();
       }
-      if (batchesInFlight === 0) resolve({ changed: unstamped.length > 0, unstamped });
+      if (batchesInFlight === 0) resolve({ changed, unstamped });
     };
-    if (top.stamp === null) toRead.push(top);
-    else settle(top, stampOf(statSyncOf(top.absolute)));
     step();
   });
 }

@@ -1,0 +1,184 @@
+import { createTreeSnapshot, type TreeSnapshotOptions } from '../walk/treeSnapshot';
+import type { Listing } from '../walk/walkEntry';
+import { isNetworkFileSystem } from './networkFileSystem';
+import type { TreeWatch, TreeWatcherFactory } from './treeWatcher';
+
+const EXCLUDED_NAME = /\/(\.git|node_modules)$/;
+
+/** How long a root nobody searches keeps its watch (issue 16: watches end when a root is idle). */
+export const DEFAULT_WATCH_IDLE_MS = 5 * 60_000;
+/** Changes are folded into the listing this soon after their events, so the next keystroke finds them done. */
+export const FOLD_CHANGES_AFTER_MS = 20;
+
+export interface LiveTreeOptions {
+  /** `null`: never watch, always revalidate by stamps (as before issue 16). */
+  watcher: TreeWatcherFactory | null;
+  idleMs: number;
+  /** Says which way each call was answered and why watching stopped (a debug log; silent when absent). */
+  debug?: (message: string) => void;
+  /** Whether `root` is on a file system whose changes a local watch cannot see (default: by `statfs`). */
+  isNetworkFileSystem?: (root: string) => Promise<boolean>;
+}
+
+/** How a refresh was answered: from the watched listing, or by revalidating every directory's stamps. */
+export type ServedBy = 'watch' | 'stamps';
+
+export interface LiveTree {
+  refresh(): Promise<Listing>;
+  readonly directoriesRead: number;
+  /** How the last refresh was answered. */
+  readonly servedBy: ServedBy | null;
+  close(): Promise<void>;
+}
+
+/**
+ * One root's walked tree, kept current by a file watcher while someone searches it, so a keystroke costs the
+ * ranking and not one `lstat` per directory. Until the watch covers the tree, after it lost events, when it
+ * cannot start (inotify's watch limit, a network file system) and once it ended for idleness, calls
+ * revalidate by stamps as before: the answer is the same either way, only its cost differs.
+ *
+ * The watch starts after the first answer. A change before the watch was in place is found by the first
+ * full revalidation that starts after it; from then on only directories the watcher named are read again.
+ */
+export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOptions, options: LiveTreeOptions): LiveTree {
+  const debug = options.debug ?? (() => undefined);
+  let watch: TreeWatch | null = null;
+  let starting: Promise<void> | null = null;
+  /** Set when watching cannot work for this root; cleared once the root is idle, so a later search tries again. */
+  let unwatchable = false;
+  let closed = false;
+  /** The watch covers the tree, but no full revalidation has started since: until one has, stamps serve. */
+  let untrusted = true;
+  let named = new Set<string>();
+  let foldTimer: NodeJS.Timeout | null = null;
+  let idleTimer: NodeJS.Timeout | null = null;
+  let lastServedBy: ServedBy | null = null;
+  /** A `.git` or `node_modules` folder appeared that the watch does not leave out. */
+  let rewatch = false;
+  /** The `.git` and `node_modules` folders the current watch leaves out. */
+  let unwatched = new Set<string>();
+
+  const snapshot = createTreeSnapshot(root, {
+    ...snapshotOptions,
+    onRootReplaced: () => {
+      snapshotOptions.onRootReplaced?.();
+      debug(`paths: ${root} was replaced by another directory; watching it anew`);
+      void stopWatching();
+    },
+  });
+
+  const refreshNow = (): [ServedBy, Promise<Listing>] => {
+    if (watch === null || untrusted) {
+      untrusted = false;
+      named = new Set();
+      return ['stamps', snapshot.refresh()];
+    }
+    const paths = named;
+    named = new Set();
+    const refreshed = snapshot.refresh({ paths });
+    // A new `.git` or `node_modules` folder is watched whole (the watch leaves out those it was told of), so the
+    // watch starts anew without it, once this refresh has read what the name is.
+    if ([...paths].some((path) => EXCLUDED_NAME.test(path))) {
+      void refreshed.then(() => {
+        if (snapshot.excludedDirectories().some((path) => !unwatched.has(path))) rewatch = true;
+      }, () => undefined);
+    }
+    return ['watch', refreshed];
+  };
+
+  const foldSoon = (): void => {
+    if (foldTimer !== null || closed) return;
+    foldTimer = setTimeout(() => {
+      foldTimer = null;
+      if (watch !== null && !untrusted && named.size > 0) refreshNow()[1].catch(() => undefined);
+    }, FOLD_CHANGES_AFTER_MS);
+    foldTimer.unref();
+  };
+
+  const startWatching = (): void => {
+    if (options.watcher === null || watch !== null || starting !== null || unwatchable || closed) return;
+    const factory = options.watcher;
+    starting = (async () => {
+      try {
+        unwatched = new Set(snapshot.excludedDirectories());
+        if (await (options.isNetworkFileSystem ?? isNetworkFileSystem)(root)) {
+          throw new Error('a network file system: a local watch does not see changes made elsewhere');
+        }
+        const started = await factory(root, {
+          changed: (paths) => {
+            for (const path of paths) named.add(path);
+            foldSoon();
+          },
+          lost: (reason) => {
+            debug(`paths: ${root} watch may have lost events (${reason}); the next call revalidates by stamps`);
+            untrusted = true;
+          },
+        }, { ignore: [...unwatched] });
+        if (closed || watch !== null) {
+          await started.close();
+          return;
+        }
+        watch = started;
+        untrusted = true;
+        debug(`paths: ${root} is watched; calls are answered from the watched listing after one more revalidation by stamps`);
+      } catch (error) {
+        unwatchable = true;
+        debug(`paths: ${root} cannot be watched (${error instanceof Error ? error.message : String(error)}); calls revalidate by stamps`);
+      } finally {
+        starting = null;
+      }
+    })();
+  };
+
+  const stopWatching = async (): Promise<void> => {
+    const ending = watch;
+    watch = null;
+    untrusted = true;
+    if (foldTimer !== null) clearTimeout(foldTimer);
+    foldTimer = null;
+    await ending?.close().catch(() => undefined);
+  };
+
+  const keepAlive = (): void => {
+    if (idleTimer !== null) clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => {
+      idleTimer = null;
+      unwatchable = false; // the next search tries again (the inotify limit may have room by then)
+      if (watch === null && starting === null) return;
+      debug(`paths: ${root} idle for ${options.idleMs} ms; its watch ends (the next call revalidates by stamps)`);
+      void (starting ?? Promise.resolve()).then(stopWatching);
+    }, options.idleMs);
+    idleTimer.unref();
+  };
+
+  return {
+    async refresh() {
+      keepAlive();
+      const [servedBy, refreshed] = refreshNow();
+      const listing = await refreshed;
+      lastServedBy = servedBy;
+      // A revalidation by stamps finds folders whose events a previous watch took with it when it ended.
+      if (servedBy === 'stamps' && watch !== null && snapshot.excludedDirectories().some((path) => !unwatched.has(path))) rewatch = true;
+      debug(`paths: ${root} answered ${servedBy === 'watch' ? 'from the watched listing' : 'by revalidating stamps'}`);
+      if (rewatch && watch !== null) {
+        rewatch = false;
+        debug(`paths: ${root} has a new .git or node_modules folder; watching it anew without it`);
+        void stopWatching(); // the answer does not wait for the old watch to end
+      }
+      startWatching();
+      return listing;
+    },
+    get directoriesRead() {
+      return snapshot.directoriesRead;
+    },
+    get servedBy() {
+      return lastServedBy;
+    },
+    async close() {
+      closed = true;
+      if (idleTimer !== null) clearTimeout(idleTimer);
+      await starting;
+      await stopWatching();
+    },
+  };
+}
