@@ -30,7 +30,7 @@ const FROM_START_MAX_ROWS = 300;
 const PAGE_BY_ID_MAX_ROWS = 5_000;
 /** nedb matches `$in` against each candidate, linear in the list, so ids go in chunks to keep a page linear. */
 const ID_LOOKUP_CHUNK = 100;
-/** Thread files written (and fsynced) at once by one commit. */
+/** Thread files written at once by one commit (the journal, not they, is fsynced before the ack). */
 const WRITE_CONCURRENCY = 64;
 /** How often a changed index is saved; it is only a hint (see segmentIndex.ts), so losing the last one is cheap. */
 const INDEX_SAVE_MS = 5_000;
@@ -75,7 +75,7 @@ export interface NedbEventStoreStats {
   openThreads: number;
   /** Bytes of their files. */
   openBytes: number;
-  /** Threads the index or this process knows of (no rows of theirs in memory). */
+  /** Threads the index or this process knows of: a head each, rows in memory only for the open ones. */
   knownThreads: number;
 }
 
