@@ -30,7 +30,7 @@ const FROM_START_MAX_ROWS = 300;
 const PAGE_BY_ID_MAX_ROWS = 5_000;
 /** nedb matches `$in` against each candidate, linear in the list, so ids go in chunks to keep a page linear. */
 const ID_LOOKUP_CHUNK = 100;
-/** Thread files written (and fsynced) at once by one commit. */
+/** Thread files written at once by one commit (the journal, not they, is fsynced before the ack). */
 const WRITE_CONCURRENCY = 64;
 /** How often a changed index is saved; it is only a hint (see segmentIndex.ts), so losing the last one is cheap. */
 const INDEX_SAVE_MS = 5_000;
@@ -75,7 +75,7 @@ export interface NedbEventStoreStats {
   openThreads: number;
   /** Bytes of their files. */
   openBytes: number;
-  /** Threads the index or this process knows of (no rows of theirs in memory). */
+  /** Threads the index or this process knows of: a head each, rows in memory only for the open ones. */
   knownThreads: number;
 }
 
@@ -163,6 +163,13 @@ function createStore(context: StoreContext): NedbEventStore {
   let indexSaving: Promise<void> = Promise.resolve();
   /** Thread files (and folders of new ones) written since the journal file was started: a checkpoint syncs them. */
   let unsynced = new Set<string>();
+  /** Threads holding appended lines in memory (the journal has them): a checkpoint writes them to their files. */
+  let deferred = new Set<ThreadSegment>();
+  const flushAll = async (segmentsToFlush: Iterable<ThreadSegment>) => {
+    const outcomes = await mapWithLimit([...segmentsToFlush], WRITE_CONCURRENCY, (segment) => segment.exclusive(() => segment.flush()));
+    const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failure) throw failure.reason;
+  };
   let checkpointing: Promise<void> | undefined;
   let lastCheckpoint = Date.now();
   /** Commits and checkpoint starts run one at a time, so a checkpoint never splits a group's journal write from its files. */
@@ -192,8 +199,8 @@ function createStore(context: StoreContext): NedbEventStore {
   indexTimer.unref();
 
   /**
-   * Seals the journal file and, beside the next commits, syncs the thread files written while it was current,
-   * then deletes it. Runs between commits (`serially`). A failed checkpoint leaves its journal on disk: the
+   * Seals the journal file and, beside the next commits, writes the lines threads hold in memory to their
+   * files, syncs the files written while the journal was current, then deletes it. Runs between commits (`serially`). A failed checkpoint leaves its journal on disk: the
    * next open replays it, which is harmless.
    */
   const beginCheckpoint = async (): Promise<void> => {
@@ -203,7 +210,10 @@ function createStore(context: StoreContext): NedbEventStore {
     if (!sealed) return;
     const paths = [...unsynced];
     unsynced = new Set();
+    const toFlush = deferred;
+    deferred = new Set();
     checkpointing = (async () => {
+      await flushAll(toFlush);
       await syncFiles(paths, eventsDir);
       await fs.rm(sealed, { force: true });
     })()
@@ -223,8 +233,9 @@ function createStore(context: StoreContext): NedbEventStore {
   checkpointTimer.unref();
 
   /**
-   * Stores one thread's share of a commit after its head, in its file (not synced: the journal is) and in
-   * memory if the thread is open. Returns the rows and their lines for the journal.
+   * Stores one thread's share of a commit after its head: with a journal in memory until the next checkpoint
+   * writes its file (the journal, fsynced before the ack, holds the rows meanwhile), without one in its file;
+   * and in its datastore if the thread is open. Returns the rows and their lines for the journal.
    */
   const appendToThread = (
     segment: ThreadSegment,
@@ -239,9 +250,10 @@ function createStore(context: StoreContext): NedbEventStore {
         // Memory first: nedb's unique `_id` refuses a seq the thread already has before the file sees it.
         await segment.datastore?.insert(documents);
         const lines = documents.map((document) => `${JSON.stringify(document)}\n`).join('');
-        const created = await segment.write(lines, seq);
+        const created = await segment.write(lines, seq, { defer: journal !== undefined });
         writeHandles.wrote(segment);
         if (journal) {
+          deferred.add(segment);
           unsynced.add(segment.filePath);
           if (created) unsynced.add(path.dirname(segment.filePath)).add(eventsDir);
         }
@@ -364,6 +376,7 @@ function createStore(context: StoreContext): NedbEventStore {
       await checkpointing; // one still syncing would make the last one skip its turn
       await serially(beginCheckpoint);
       await checkpointing;
+      await flushAll(deferred).catch(() => undefined); // a failed checkpoint's lines: its journal stays for the next start
       await saveIndex();
       await context.release();
     },

@@ -26,6 +26,12 @@ export class ThreadSegment {
   private queue: Promise<unknown> = Promise.resolve();
   /** Kept open between writes while the thread is written often (see writeHandles.ts); opened to append. */
   private handle: fs.FileHandle | undefined;
+  /**
+   * Lines appended in memory, not yet in the file: with a journal, a commit's durability is the journal's
+   * fsync, so the thread's own file is written once per checkpoint (`flush`) instead of once per commit.
+   * Anything that reads the file flushes first.
+   */
+  private pending: Buffer[] = [];
 
   constructor(
     readonly threadId: string,
@@ -62,23 +68,42 @@ export class ThreadSegment {
   }
 
   /**
-   * Appends rows (their documents' lines, in seq order, ending with `lastSeq`) after the head. Not fsynced:
-   * the journal holds them durably until a checkpoint syncs this file (see journal.ts). Call inside
-   * `exclusive` after `ensureHead`. Returns whether the file was created (its folder entry needs a sync too).
+   * Appends rows (their documents' lines, in seq order, ending with `lastSeq`) after the head: to the file
+   * now, or with `defer` to memory until the next `flush` (the caller's journal holds them meanwhile). Never
+   * fsynced here. Call inside `exclusive` after `ensureHead`. Returns whether the file is new (its folder
+   * entry needs a sync too).
    */
-  async write(lines: string, lastSeq: number): Promise<boolean> {
+  async write(lines: string, lastSeq: number, { defer = false }: { defer?: boolean } = {}): Promise<boolean> {
     const head = this.head!;
     const bytes = Buffer.from(lines);
-    if (head.bytes === 0) await fs.mkdir(path.dirname(this.filePath), { recursive: true });
-    this.handle ??= await fs.open(this.filePath, 'a');
+    this.pending.push(bytes);
+    this.head = { lastSeq, bytes: head.bytes + bytes.length };
+    if (!defer) await this.flush();
+    return head.bytes === 0;
+  }
+
+  get hasPending(): boolean {
+    return this.pending.length > 0;
+  }
+
+  /** Writes the lines held in memory to the file. Call inside `exclusive`. */
+  async flush(): Promise<void> {
+    if (this.pending.length === 0) return;
+    const bytes = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
+    if (!this.handle) {
+      await fs.mkdir(path.dirname(this.filePath), { recursive: true });
+      this.handle = await fs.open(this.filePath, 'a');
+    }
     try {
       await this.handle.write(bytes);
+      this.pending = [];
     } catch (error) {
+      // Whether part of it reached the file is unknown: forget the head, the file's tail decides again.
+      this.pending = [];
+      this.head = undefined;
       await this.closeHandle();
       throw error;
     }
-    this.head = { lastSeq, bytes: head.bytes + bytes.length };
-    return head.bytes === 0;
   }
 
   /** Call inside `exclusive` (or once nothing writes any more). */
@@ -94,6 +119,7 @@ export class ThreadSegment {
    * the caller then opens the thread. Call inside `exclusive` after `ensureHead`.
    */
   async readFromStart(afterSeq: number, lastWanted: number): Promise<EventDocument[] | undefined> {
+    await this.flush();
     const page: EventDocument[] = [];
     for await (const document of documentsIn(this.filePath)) {
       if (document.seq <= afterSeq) continue;
@@ -106,6 +132,7 @@ export class ThreadSegment {
 
   /** Reads the file into an in-memory datastore. Call inside `exclusive` after `ensureHead`. */
   async load(): Promise<Datastore<EventDocument>> {
+    await this.flush();
     const byId = new Map<string, EventDocument>();
     for await (const document of documentsIn(this.filePath)) byId.set(document._id, document);
     const datastore = Datastore.create({ inMemoryOnly: true }) as Datastore<EventDocument>;
