@@ -93,7 +93,9 @@ function onAgentEnd(t: TurnTransition, event: SdkEvent, envelope: unknown): void
     }
     return;
   }
-  if (!turn) return; // already closed (e.g. by a stop while no run was streaming): a turn completes once
+  // Already closed (a stop while no run streamed, or by an earlier process's restore): a turn completes once,
+  // and the end of a run nobody waits for any more is still kept, thread-scoped, never lost.
+  if (!turn) return t.emit({ kind: 'unhandled', rawType: 'sdk/agent_end', rawEvent: envelope });
   const outcome = runOutcomeOf(parsed.data);
   if (parsed.data.willRetry) {
     Object.assign(turn, { runActive: false, retryPending: true, retryError: outcome.errorMessage });

@@ -148,6 +148,13 @@ describe('turn lifecycle: a turn ends once nothing can end it any more (issue 12
       expect(state.turn).to.equal(null);
     });
 
+    it('keeps the agent_end of a run an earlier process already closed as a thread-scoped row (a second restart)', () => {
+      const closedBefore = [...openTurnOf('first'), row(3, 'item/completed', {}), row(4, 'turn/completed', { status: 'interrupted', error: { message: RUN_LOST_MESSAGE } })];
+      const { out, state } = run([restored(closedBefore), b.sdk(T, b.agentEnd([b.assistantMessage('Done')]))]);
+      expect(out).to.deep.equal(['unhandled:sdk/agent_end@thread']);
+      expect(state.turn).to.equal(null);
+    });
+
     it('does nothing for a thread whose turns are all closed', () => {
       expect(run([restored([...openTurnOf('before'), row(3, 'turn/completed', { status: 'completed', providerCheckpointId: 'x' })])]).out).to.deep.equal([]);
     });
