@@ -67,7 +67,7 @@ export class ThreadSegment {
     const bytes = Buffer.from(lines);
     this.pending.push(bytes);
     this.head = { lastSeq, bytes: head.bytes + bytes.length };
-    if (!defer) await this.flush();
+    if (!defer) await this.flush({ keepOpen: true });
     return head.bytes === 0;
   }
 
@@ -75,9 +75,14 @@ export class ThreadSegment {
     return this.pending.length > 0;
   }
 
-  /** Writes the lines held in memory to the file. Call inside `exclusive`. */
-  async flush(): Promise<void> {
+  /**
+   * Writes the lines held in memory to the file. `keepOpen` leaves the file open for the next write (the
+   * caller then hands the thread to its write-handle LRU, which closes it); otherwise a handle opened here is
+   * closed again. Call inside `exclusive`.
+   */
+  async flush({ keepOpen = false }: { keepOpen?: boolean } = {}): Promise<void> {
     if (this.pending.length === 0) return;
+    const openedHere = !this.handle;
     const bytes = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
     if (!this.handle) {
       await fs.mkdir(path.dirname(this.filePath), { recursive: true });
@@ -86,6 +91,7 @@ export class ThreadSegment {
     try {
       await this.handle.write(bytes);
       this.pending = [];
+      if (openedHere && !keepOpen) await this.closeHandle();
     } catch (error) {
       // Whether part of it reached the file is unknown: forget the head, the file's tail decides again.
       this.pending = [];
