@@ -261,7 +261,10 @@ function createStore(context: StoreContext): NedbEventStore {
         indexChanged = true;
         return { rows, lines };
       } catch (error) {
-        segment.head = undefined;
+        // Without a journal the lines of this failed commit are the only ones waiting: drop them, and let the
+        // file's tail tell the head again. With one, waiting lines are acked rows the head already counts.
+        if (!journal) segment.discardPending();
+        if (!segment.hasPending) segment.head = undefined;
         if (segment.datastore) open.close(segment);
         throw error;
       }
