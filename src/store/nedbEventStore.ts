@@ -40,7 +40,7 @@ const INDEX_SAVE_MS = 5_000;
  */
 const CHECKPOINT_MS = 1_000;
 const CHECKPOINT_BYTES = 16 * 1024 * 1024;
-/** Thread files kept open for appends (the most recently written threads). */
+/** Thread files kept open for appends without a journal (`off`: each commit writes them). */
 const OPEN_WRITE_HANDLES = 256;
 /**
  * A journal this much past its checkpoint size while the previous checkpoint still syncs makes the next
@@ -251,7 +251,7 @@ function createStore(context: StoreContext): NedbEventStore {
         await segment.datastore?.insert(documents);
         const lines = documents.map((document) => `${JSON.stringify(document)}\n`).join('');
         const created = await segment.write(lines, seq, { defer: journal !== undefined });
-        writeHandles.wrote(segment);
+        if (!journal) writeHandles.wrote(segment); // written now, and likely again soon: keep it open
         if (journal) {
           deferred.add(segment);
           unsynced.add(segment.filePath);
@@ -261,7 +261,10 @@ function createStore(context: StoreContext): NedbEventStore {
         indexChanged = true;
         return { rows, lines };
       } catch (error) {
-        segment.head = undefined;
+        // Without a journal the lines of this failed commit are the only ones waiting: drop them, and let the
+        // file's tail tell the head again. With one, waiting lines are acked rows the head already counts.
+        if (!journal) segment.discardPending();
+        if (!segment.hasPending) segment.head = undefined;
         if (segment.datastore) open.close(segment);
         throw error;
       }

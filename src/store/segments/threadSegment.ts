@@ -32,6 +32,8 @@ export class ThreadSegment {
    * Anything that reads the file flushes first.
    */
   private pending: Buffer[] = [];
+  /** Set when a failed write could not be undone: the thread refuses work until a restart. */
+  private broken: Error | undefined;
 
   constructor(
     readonly threadId: string,
@@ -74,11 +76,12 @@ export class ThreadSegment {
    * entry needs a sync too).
    */
   async write(lines: string, lastSeq: number, { defer = false }: { defer?: boolean } = {}): Promise<boolean> {
+    if (this.broken) throw this.broken;
     const head = this.head!;
     const bytes = Buffer.from(lines);
     this.pending.push(bytes);
     this.head = { lastSeq, bytes: head.bytes + bytes.length };
-    if (!defer) await this.flush();
+    if (!defer) await this.flush({ keepOpen: true });
     return head.bytes === 0;
   }
 
@@ -86,22 +89,39 @@ export class ThreadSegment {
     return this.pending.length > 0;
   }
 
-  /** Writes the lines held in memory to the file. Call inside `exclusive`. */
-  async flush(): Promise<void> {
+  /** Drops lines that could not be written and were never acked (a failed write without a journal). */
+  discardPending(): void {
+    this.pending = [];
+  }
+
+  /**
+   * Writes the lines held in memory to the file. `keepOpen` leaves the file open for the next write (the
+   * caller then hands the thread to its write-handle LRU, which closes it); otherwise a handle opened here is
+   * closed again. Call inside `exclusive`.
+   */
+  async flush({ keepOpen = false }: { keepOpen?: boolean } = {}): Promise<void> {
+    if (this.broken) throw this.broken;
     if (this.pending.length === 0) return;
+    const openedHere = !this.handle;
     const bytes = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
-    if (!this.handle) {
-      await fs.mkdir(path.dirname(this.filePath), { recursive: true });
-      this.handle = await fs.open(this.filePath, 'a');
-    }
+    const fileBytes = this.head!.bytes - bytes.length;
     try {
+      if (!this.handle) {
+        await fs.mkdir(path.dirname(this.filePath), { recursive: true });
+        this.handle = await fs.open(this.filePath, 'a');
+      }
       await this.handle.write(bytes);
       this.pending = [];
+      if (openedHere && !keepOpen) await this.closeHandle();
     } catch (error) {
-      // Whether part of it reached the file is unknown: forget the head, the file's tail decides again.
-      this.pending = [];
-      this.head = undefined;
-      await this.closeHandle();
+      // The lines stay in memory (acked ones are in the journal too) and the file is cut back to where they
+      // start, so the next flush writes them whole. If even that fails, the thread refuses work: guessing its
+      // head from a file that lacks acked rows would hand their seqs out again. A restart replays the journal.
+      await this.closeHandle().catch(() => undefined);
+      await fs.truncate(this.filePath, fileBytes).catch((cut: unknown) => {
+        if ((cut as NodeJS.ErrnoException).code !== 'ENOENT' || fileBytes !== 0)
+          this.broken = new Error(`${this.filePath} could not be written (${errorText(error)}); restart to recover it from the journal`);
+      });
       throw error;
     }
   }
@@ -199,3 +219,7 @@ export async function syncPath(dir: string): Promise<void> {
 }
 
 function noop(): void {}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
