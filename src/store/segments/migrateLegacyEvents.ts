@@ -5,7 +5,8 @@ import type { EventDocument } from '../eventDocument';
 import { mapWithLimit } from './mapWithLimit';
 import { writeSegmentIndex, type SegmentHead } from './segmentIndex';
 import { EVENTS_DIR_NAME, LEGACY_EVENTS_FILE_NAME, MIGRATING_DIR_NAME, segmentId, threadFileOf } from './segmentLayout';
-import { documentsIn, parseDocument, syncPath } from './threadSegment';
+import { fsyncPath } from '../fsyncPath';
+import { documentsIn, parseDocument } from './threadSegment';
 
 /** Lines held before they are appended to their threads' files: bounds memory whatever the old file's size. */
 const BUFFER_BYTES = 16 * 1024 * 1024;
@@ -142,10 +143,10 @@ export async function migrateLegacyEvents(
   if (failure) throw failure.reason;
   await fs.rm(path.join(stagingDir, PROGRESS_FILE_NAME), { force: true });
   await writeSegmentIndex(stagingDir, heads);
-  for (const shard of await fs.readdir(stagingDir)) await syncPath(path.join(stagingDir, shard)).catch(() => undefined);
-  await syncPath(stagingDir);
+  for (const shard of await fs.readdir(stagingDir)) await fsyncPath(path.join(stagingDir, shard)).catch(() => undefined);
+  await fsyncPath(stagingDir);
   await fs.rename(stagingDir, eventsDir);
-  await syncPath(dataDir);
+  await fsyncPath(dataDir);
   await removeLegacy(dataDir);
   report.threads = progress.size;
   log?.(`event store: migrated ${report.rows} rows of ${report.threads} threads (${report.skippedLines} lines skipped)`);

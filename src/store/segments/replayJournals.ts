@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { EventDocument } from '../eventDocument';
 import { journalFilesIn } from './journal';
 import { mapWithLimit } from './mapWithLimit';
-import { documentsIn, syncPath, type ThreadSegment } from './threadSegment';
+import { fsyncPath } from '../fsyncPath';
+import { documentsIn, type ThreadSegment } from './threadSegment';
 
 export interface ReplayReport {
   journals: number;
@@ -36,10 +37,10 @@ export async function replayJournals(eventsDir: string, segmentOf: (threadId: st
         );
         segment.ackedSeq = missing[missing.length - 1]!.seq; // a journal holds only acked rows
         await segment.closeHandle();
-        await syncPath(segment.filePath);
+        await fsyncPath(segment.filePath);
         if (created) {
-          await syncPath(path.dirname(segment.filePath));
-          await syncPath(eventsDir);
+          await fsyncPath(path.dirname(segment.filePath));
+          await fsyncPath(eventsDir);
         }
         restoredRows += missing.length;
       });

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mapWithLimit } from './mapWithLimit';
-import { syncPath } from './threadSegment';
+import { fsyncPath } from '../fsyncPath';
 
 /** Below this many files, one fsync each; above, one `syncfs` of the whole file system is cheaper. */
 const SYNCFS_ABOVE_FILES = 64;
@@ -19,7 +19,7 @@ export async function syncFiles(paths: readonly string[], dir: string): Promise<
     const synced = await new Promise<boolean>((resolve) => execFile('sync', ['-f', dir], (error) => resolve(!error)));
     if (synced) return;
   }
-  const outcomes = await mapWithLimit(paths, FSYNC_CONCURRENCY, syncPath);
+  const outcomes = await mapWithLimit(paths, FSYNC_CONCURRENCY, fsyncPath);
   const failure = outcomes.find((outcome) => outcome.status === 'rejected');
   if (failure) throw failure.reason;
 }

@@ -2,6 +2,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import Datastore from 'nedb-promises';
+import { errorMessageOf } from '../../protocol/errorMessages';
 import type { EventDocument } from '../eventDocument';
 import { dropTornLastLine } from '../tornTail';
 import { readLastLine } from './lastLine';
@@ -120,7 +121,7 @@ export class ThreadSegment {
       await this.closeHandle().catch(() => undefined);
       await fs.truncate(this.filePath, fileBytes).catch((cut: unknown) => {
         if ((cut as NodeJS.ErrnoException).code !== 'ENOENT' || fileBytes !== 0)
-          this.broken = new Error(`${this.filePath} could not be written (${errorText(error)}); restart to recover it from the journal`);
+          this.broken = new Error(`${this.filePath} could not be written (${errorMessageOf(error)}); restart to recover it from the journal`);
       });
       throw error;
     }
@@ -208,18 +209,5 @@ async function fileSize(filePath: string): Promise<number> {
   }
 }
 
-/** fsync of a file or folder by path (Linux syncs a file's data through a read-only handle too). */
-export async function syncPath(dir: string): Promise<void> {
-  const handle = await fs.open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 function noop(): void {}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
