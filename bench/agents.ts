@@ -37,7 +37,12 @@ function treeRssMb(pid = process.pid): number {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
   let children: number[] = [];
   try {
-    children = execFileSync('pgrep', ['-P', String(pid)]).toString().trim().split('\n').filter(Boolean).map(Number);
+    children = execFileSync('pgrep', ['-P', String(pid)])
+      .toString()
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     // pgrep exits 1 when there are none
   }
@@ -47,11 +52,20 @@ function treeRssMb(pid = process.pid): number {
 async function measure(mode: Mode, env: { baseUrl: string }): Promise<Measured> {
   const sandbox = createPiSandbox({ baseUrl: env.baseUrl });
   const baseRssMb = treeRssMb();
-  const provider: AgentProvider = mode === 'in-process' ? createPiProvider({ agentDir: sandbox.agentDir, log: () => undefined }) : createIsolatedPiProvider({ agentDir: sandbox.agentDir }, () => undefined);
+  const provider: AgentProvider =
+    mode === 'in-process'
+      ? createPiProvider({ agentDir: sandbox.agentDir, log: () => undefined })
+      : createIsolatedPiProvider({ agentDir: sandbox.agentDir }, () => undefined);
   const threads: Array<{ thread: AgentThread; frames: ReturnType<typeof createFrameLog> }> = [];
   const open = async (i: number) => {
     const frames = createFrameLog();
-    const thread = await provider.openThread({ threadId: `thr_bench_${i}`, cwd: sandbox.projectDir, model: FAKE_MODEL, dataDir: sandbox.dataDir, emit: frames.emit });
+    const thread = await provider.openThread({
+      threadId: `thr_bench_${i}`,
+      cwd: sandbox.projectDir,
+      model: FAKE_MODEL,
+      dataDir: sandbox.dataDir,
+      emit: frames.emit,
+    });
     threads.push({ thread, frames });
     return threads.at(-1)!;
   };
@@ -97,7 +111,11 @@ async function main(): Promise<void> {
     for (const each of MODES) {
       // A fresh process per mode; the model server stays in this one (whose event loop must stay free for it),
       // so it is in neither RSS.
-      const { stdout } = await promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', __filename, '--measure', each, model.baseUrl], { encoding: 'utf8' });
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['-r', 'ts-node/register/transpile-only', __filename, '--measure', each, model.baseUrl],
+        { encoding: 'utf8' },
+      );
       results[each] = JSON.parse(stdout.trim().split('\n').pop()!) as Measured;
     }
   } finally {
@@ -105,7 +123,8 @@ async function main(): Promise<void> {
   }
   const a = results['in-process'];
   const b = results.isolated;
-  const row = (what: string, x: number, y: number, unit: string) => console.log(`${what.padEnd(42)} ${x.toFixed(0).padStart(7)} ${unit}  ${y.toFixed(0).padStart(7)} ${unit}  ${(y / x).toFixed(2)}x`);
+  const row = (what: string, x: number, y: number, unit: string) =>
+    console.log(`${what.padEnd(42)} ${x.toFixed(0).padStart(7)} ${unit}  ${y.toFixed(0).padStart(7)} ${unit}  ${(y / x).toFixed(2)}x`);
   console.log(`${''.padEnd(42)} ${'in-process'.padStart(10)}  ${'isolated'.padStart(10)}  ratio`);
   row('RSS before any thread', a.baseRssMb, b.baseRssMb, 'MB');
   row(`RSS with ${IDLE_THREADS} idle threads (process tree)`, a.idleRssMb, b.idleRssMb, 'MB');

@@ -53,7 +53,9 @@ function getText(url: string, headers: Record<string, string>): Promise<string> 
         let text = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => (response.statusCode === 200 ? resolve(text) : reject(new Error(`${url}: ${response.statusCode} ${text}`))));
+        response.on('end', () =>
+          response.statusCode === 200 ? resolve(text) : reject(new Error(`${url}: ${response.statusCode} ${text}`)),
+        );
       })
       .on('error', reject);
   });
@@ -91,170 +93,201 @@ async function main(): Promise<void> {
   const server = await startServer({ config: configWith({ port: 0, token: TOKEN, dataDir }), log: () => {} });
   console.log(`server up (store loaded) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const now = new Date().toISOString();
-  const base = { projectId: 'proj_bench', environmentId: 'env_bench', hostId: server.hostId, provider: 'pi', model: 'm', title: 'bench', createdAt: now };
+  const base = {
+    projectId: 'proj_bench',
+    environmentId: 'env_bench',
+    hostId: server.hostId,
+    provider: 'pi',
+    model: 'm',
+    title: 'bench',
+    createdAt: now,
+  };
   await server.registry.threads.insert({ ...base, id: bigThread });
   await server.registry.threads.insert({ ...base, id: fanThread });
   const headers = { authorization: `Bearer ${TOKEN}` };
 
   if (PARTS.has('page')) await pageBench();
   async function pageBench() {
-  // 1. events page: each cursor read twice on each side, first (the server has not sent that page yet) and
-  // again (a client paging back, a second client catching up on the same rows: the server keeps full pages).
-  const cursors = Array.from({ length: PAGE_READS }, () => Math.floor(Math.random() * (ROWS - PAGE_LIMIT)));
-  const times = { store: [] as number[], http: [] as number[], storeAgain: [] as number[], httpAgain: [] as number[] };
-  const measure = async (side: 'store' | 'http', afterSeq: number, into: number[]) => {
-    const t0 = performance.now();
-    if (side === 'store') {
-      const rows = await server.store.list(bigThread, { afterSeq, limit: PAGE_LIMIT });
-      if (rows[0]?.seq !== afterSeq + 1) throw new Error('store read skipped a seq');
-    } else {
-      const rows = JSON.parse(await getText(`${server.url}/api/v1/threads/${bigThread}/events?afterSeq=${afterSeq}&limit=${PAGE_LIMIT}`, headers)) as StoredThreadEvent[];
-      if (rows.length !== PAGE_LIMIT || rows[0]!.seq !== afterSeq + 1) throw new Error('HTTP read skipped a seq');
+    // 1. events page: each cursor read twice on each side, first (the server has not sent that page yet) and
+    // again (a client paging back, a second client catching up on the same rows: the server keeps full pages).
+    const cursors = Array.from({ length: PAGE_READS }, () => Math.floor(Math.random() * (ROWS - PAGE_LIMIT)));
+    const times = { store: [] as number[], http: [] as number[], storeAgain: [] as number[], httpAgain: [] as number[] };
+    const measure = async (side: 'store' | 'http', afterSeq: number, into: number[]) => {
+      const t0 = performance.now();
+      if (side === 'store') {
+        const rows = await server.store.list(bigThread, { afterSeq, limit: PAGE_LIMIT });
+        if (rows[0]?.seq !== afterSeq + 1) throw new Error('store read skipped a seq');
+      } else {
+        const rows = JSON.parse(
+          await getText(`${server.url}/api/v1/threads/${bigThread}/events?afterSeq=${afterSeq}&limit=${PAGE_LIMIT}`, headers),
+        ) as StoredThreadEvent[];
+        if (rows.length !== PAGE_LIMIT || rows[0]!.seq !== afterSeq + 1) throw new Error('HTTP read skipped a seq');
+      }
+      into.push(performance.now() - t0);
+    };
+    for (const [first, again] of [
+      ['store', 'http'],
+      ['storeAgain', 'httpAgain'],
+    ] as const) {
+      for (const [index, afterSeq] of cursors.entries()) {
+        // Alternate which side goes first so neither always reads a warm cache.
+        if (index % 2 === 0) await measure('store', afterSeq, times[first]).then(() => measure('http', afterSeq, times[again]));
+        else await measure('http', afterSeq, times[again]).then(() => measure('store', afterSeq, times[first]));
+      }
     }
-    into.push(performance.now() - t0);
-  };
-  for (const [first, again] of [['store', 'http'], ['storeAgain', 'httpAgain']] as const) {
-    for (const [index, afterSeq] of cursors.entries()) {
-      // Alternate which side goes first so neither always reads a warm cache.
-      if (index % 2 === 0) await measure('store', afterSeq, times[first]).then(() => measure('http', afterSeq, times[again]));
-      else await measure('http', afterSeq, times[again]).then(() => measure('store', afterSeq, times[first]));
+    // The client's own floor: a request that reads nothing (fetch's web streams alone cost ~3x this per page).
+    const floor: number[] = [];
+    for (let i = 0; i < PAGE_READS; i++) {
+      const t0 = performance.now();
+      await getText(`${server.url}/api/v1/health`, {});
+      floor.push(performance.now() - t0);
     }
-  }
-  // The client's own floor: a request that reads nothing (fetch's web streams alone cost ~3x this per page).
-  const floor: number[] = [];
-  for (let i = 0; i < PAGE_READS; i++) {
-    const t0 = performance.now();
-    await getText(`${server.url}/api/v1/health`, {});
-    floor.push(performance.now() - t0);
-  }
-  const line = (label: string, values: number[]) => console.log(`  ${label.padEnd(32)} p50 ${ms(percentile(values, 50))}  p99 ${ms(percentile(values, 99))}`);
-  const ratios = (label: string, http: number[], store: number[]) =>
-    console.log(`  ratio ${label.padEnd(26)} p50 ${ratio(percentile(http, 50), percentile(store, 50))}  p99 ${ratio(percentile(http, 99), percentile(store, 99))}`);
-  console.log(`\nevents page (limit ${PAGE_LIMIT}, thread of ${ROWS} rows, ${PAGE_READS} random cursors, each read twice)`);
-  line('in-process store.list', [...times.store, ...times.storeAgain]);
-  line('GET …/events, first read', times.http);
-  line('GET …/events, read again', times.httpAgain);
-  line('GET /health (the HTTP floor)', floor);
-  ratios('HTTP first / in-process', times.http, times.store);
-  ratios('HTTP again / in-process', times.httpAgain, times.storeAgain);
+    const line = (label: string, values: number[]) =>
+      console.log(`  ${label.padEnd(32)} p50 ${ms(percentile(values, 50))}  p99 ${ms(percentile(values, 99))}`);
+    const ratios = (label: string, http: number[], store: number[]) =>
+      console.log(
+        `  ratio ${label.padEnd(26)} p50 ${ratio(percentile(http, 50), percentile(store, 50))}  p99 ${ratio(percentile(http, 99), percentile(store, 99))}`,
+      );
+    console.log(`\nevents page (limit ${PAGE_LIMIT}, thread of ${ROWS} rows, ${PAGE_READS} random cursors, each read twice)`);
+    line('in-process store.list', [...times.store, ...times.storeAgain]);
+    line('GET …/events, first read', times.http);
+    line('GET …/events, read again', times.httpAgain);
+    line('GET /health (the HTTP floor)', floor);
+    ratios('HTTP first / in-process', times.http, times.store);
+    ratios('HTTP again / in-process', times.httpAgain, times.storeAgain);
   }
 
   if (PARTS.has('sse')) await sseBench();
   async function sseBench() {
-  // 2. SSE fan-out
-  const storedAt = new Map<number, number>();
-  const sseLatency: number[] = [];
-  const hubLatency: number[] = [];
-  const received = new Array<number>(SUBSCRIBERS).fill(0);
-  const hubSubscription = server.hub.rowsOf$(fanThread).subscribe((row) => hubLatency.push(performance.now() - storedAt.get(row.seq)!));
-  const controllers: AbortController[] = [];
-  let waiter: (() => void) | undefined;
-  const allHave = (seq: number) => received.every((count) => count >= seq);
-  await Promise.all(
-    Array.from({ length: SUBSCRIBERS }, async (_, client) => {
-      const controller = new AbortController();
-      controllers.push(controller);
-      const response = await fetch(`${server.url}/api/v1/threads/${fanThread}/events/stream`, { headers, signal: controller.signal });
-      const decoder = new TextDecoder();
-      let buffer = '';
-      (async () => {
-        try {
-          for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-            buffer += decoder.decode(chunk, { stream: true });
-            let end: number;
-            while ((end = buffer.indexOf('\n\n')) >= 0) {
-              const block = buffer.slice(0, end);
-              buffer = buffer.slice(end + 2);
-              const data = block.split('\n').find((line) => line.startsWith('data: '));
-              if (!data) continue;
-              const row = JSON.parse(data.slice(6)) as StoredThreadEvent;
-              sseLatency.push(performance.now() - storedAt.get(row.seq)!);
-              received[client] = row.seq;
+    // 2. SSE fan-out
+    const storedAt = new Map<number, number>();
+    const sseLatency: number[] = [];
+    const hubLatency: number[] = [];
+    const received = new Array<number>(SUBSCRIBERS).fill(0);
+    const hubSubscription = server.hub.rowsOf$(fanThread).subscribe((row) => hubLatency.push(performance.now() - storedAt.get(row.seq)!));
+    const controllers: AbortController[] = [];
+    let waiter: (() => void) | undefined;
+    const allHave = (seq: number) => received.every((count) => count >= seq);
+    await Promise.all(
+      Array.from({ length: SUBSCRIBERS }, async (_, client) => {
+        const controller = new AbortController();
+        controllers.push(controller);
+        const response = await fetch(`${server.url}/api/v1/threads/${fanThread}/events/stream`, { headers, signal: controller.signal });
+        const decoder = new TextDecoder();
+        let buffer = '';
+        (async () => {
+          try {
+            for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+              buffer += decoder.decode(chunk, { stream: true });
+              let end: number;
+              while ((end = buffer.indexOf('\n\n')) >= 0) {
+                const block = buffer.slice(0, end);
+                buffer = buffer.slice(end + 2);
+                const data = block.split('\n').find((line) => line.startsWith('data: '));
+                if (!data) continue;
+                const row = JSON.parse(data.slice(6)) as StoredThreadEvent;
+                sseLatency.push(performance.now() - storedAt.get(row.seq)!);
+                received[client] = row.seq;
+              }
+              if (waiter) waiter();
             }
-            if (waiter) waiter();
+          } catch {
+            // aborted at the end
           }
-        } catch {
-          // aborted at the end
-        }
-      })();
-    }),
-  );
-  while (server.hub.subscriberCount() < SUBSCRIBERS + 1) await new Promise((resolve) => setTimeout(resolve, 10));
-  const writer = publishingStore(server.store, server.hub);
-  started = performance.now();
-  for (let start = 0; start < FANOUT_EVENTS; start += FANOUT_BATCH) {
-    const batch = Array.from({ length: FANOUT_BATCH }, (_, i) => delta(fanThread, start + i));
-    // Seqs are known in advance (one writer), so "stored" is stamped just before the rows are published.
-    const t0 = performance.now();
-    for (let i = 1; i <= FANOUT_BATCH; i++) storedAt.set(start + i, t0);
-    await lastValueFrom(from(writer.append(batch)));
-    const last = start + FANOUT_BATCH;
-    await new Promise<void>((resolve) => {
-      waiter = () => allHave(last) && resolve();
-      waiter();
-    });
-  }
-  const seconds = (performance.now() - started) / 1000;
-  hubSubscription.unsubscribe();
-  controllers.forEach((controller) => controller.abort());
-  // The issue's baseline: the same batches appended to the same store and read back in process by cursor
-  // (no hub, no HTTP); latency from the append's start to the rows in hand, as for the other two.
-  const readLatency: number[] = [];
-  for (let start = 0; start < FANOUT_EVENTS; start += FANOUT_BATCH) {
-    const t0 = performance.now();
-    await lastValueFrom(from(server.store.append(Array.from({ length: FANOUT_BATCH }, (_, i) => delta('thr_bench_fan_read', start + i)))));
-    const rows = await server.store.list('thr_bench_fan_read', { afterSeq: start, limit: FANOUT_BATCH });
-    if (rows.length !== FANOUT_BATCH) throw new Error('store read missed rows');
-    const t1 = performance.now();
-    for (let i = 0; i < FANOUT_BATCH; i++) readLatency.push(t1 - t0);
-  }
-  console.log(`\nSSE fan-out (${SUBSCRIBERS} subscribers × ${FANOUT_EVENTS} events, batches of ${FANOUT_BATCH}; ${(FANOUT_EVENTS * SUBSCRIBERS / seconds).toFixed(0)} deliveries/s)`);
-  console.log(`  in-process append + store.list   p50 ${ms(percentile(readLatency, 50))}  p99 ${ms(percentile(readLatency, 99))}`);
-  console.log(`  in-process hub subscriber        p50 ${ms(percentile(hubLatency, 50))}  p99 ${ms(percentile(hubLatency, 99))}`);
-  console.log(`  SSE client (each of ${SUBSCRIBERS})      p50 ${ms(percentile(sseLatency, 50))}  p99 ${ms(percentile(sseLatency, 99))}`);
-  console.log(`  ratio SSE / in-process store read p50 ${ratio(percentile(sseLatency, 50), percentile(readLatency, 50))}  p99 ${ratio(percentile(sseLatency, 99), percentile(readLatency, 99))}`);
-  console.log(`  ratio SSE / in-process hub        p50 ${ratio(percentile(sseLatency, 50), percentile(hubLatency, 50))}  p99 ${ratio(percentile(sseLatency, 99), percentile(hubLatency, 99))}`);
-  if (sseLatency.length !== SUBSCRIBERS * FANOUT_EVENTS) throw new Error(`expected ${SUBSCRIBERS * FANOUT_EVENTS} deliveries, got ${sseLatency.length}`);
-
+        })();
+      }),
+    );
+    while (server.hub.subscriberCount() < SUBSCRIBERS + 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    const writer = publishingStore(server.store, server.hub);
+    started = performance.now();
+    for (let start = 0; start < FANOUT_EVENTS; start += FANOUT_BATCH) {
+      const batch = Array.from({ length: FANOUT_BATCH }, (_, i) => delta(fanThread, start + i));
+      // Seqs are known in advance (one writer), so "stored" is stamped just before the rows are published.
+      const t0 = performance.now();
+      for (let i = 1; i <= FANOUT_BATCH; i++) storedAt.set(start + i, t0);
+      await lastValueFrom(from(writer.append(batch)));
+      const last = start + FANOUT_BATCH;
+      await new Promise<void>((resolve) => {
+        waiter = () => allHave(last) && resolve();
+        waiter();
+      });
+    }
+    const seconds = (performance.now() - started) / 1000;
+    hubSubscription.unsubscribe();
+    controllers.forEach((controller) => controller.abort());
+    // The issue's baseline: the same batches appended to the same store and read back in process by cursor
+    // (no hub, no HTTP); latency from the append's start to the rows in hand, as for the other two.
+    const readLatency: number[] = [];
+    for (let start = 0; start < FANOUT_EVENTS; start += FANOUT_BATCH) {
+      const t0 = performance.now();
+      await lastValueFrom(
+        from(server.store.append(Array.from({ length: FANOUT_BATCH }, (_, i) => delta('thr_bench_fan_read', start + i)))),
+      );
+      const rows = await server.store.list('thr_bench_fan_read', { afterSeq: start, limit: FANOUT_BATCH });
+      if (rows.length !== FANOUT_BATCH) throw new Error('store read missed rows');
+      const t1 = performance.now();
+      for (let i = 0; i < FANOUT_BATCH; i++) readLatency.push(t1 - t0);
+    }
+    console.log(
+      `\nSSE fan-out (${SUBSCRIBERS} subscribers × ${FANOUT_EVENTS} events, batches of ${FANOUT_BATCH}; ${((FANOUT_EVENTS * SUBSCRIBERS) / seconds).toFixed(0)} deliveries/s)`,
+    );
+    console.log(`  in-process append + store.list   p50 ${ms(percentile(readLatency, 50))}  p99 ${ms(percentile(readLatency, 99))}`);
+    console.log(`  in-process hub subscriber        p50 ${ms(percentile(hubLatency, 50))}  p99 ${ms(percentile(hubLatency, 99))}`);
+    console.log(`  SSE client (each of ${SUBSCRIBERS})      p50 ${ms(percentile(sseLatency, 50))}  p99 ${ms(percentile(sseLatency, 99))}`);
+    console.log(
+      `  ratio SSE / in-process store read p50 ${ratio(percentile(sseLatency, 50), percentile(readLatency, 50))}  p99 ${ratio(percentile(sseLatency, 99), percentile(readLatency, 99))}`,
+    );
+    console.log(
+      `  ratio SSE / in-process hub        p50 ${ratio(percentile(sseLatency, 50), percentile(hubLatency, 50))}  p99 ${ratio(percentile(sseLatency, 99), percentile(hubLatency, 99))}`,
+    );
+    if (sseLatency.length !== SUBSCRIBERS * FANOUT_EVENTS)
+      throw new Error(`expected ${SUBSCRIBERS * FANOUT_EVENTS} deliveries, got ${sseLatency.length}`);
   }
 
   if (PARTS.has('intake')) await intakeBench();
   async function intakeBench() {
-  // 3. intake
-  const intakeRate = async (threadId: string, send: (frame: unknown) => void, last: (frame: unknown) => Promise<unknown>) => {
-    await server.registry.threads.insert({ ...base, id: threadId });
-    send(envelope(threadId, { type: 'agent_start' }));
-    send(envelope(threadId, { type: 'message_start', message: { role: 'assistant', content: [] } }));
-    const t0 = performance.now();
-    for (let i = 0; i < INTAKE_FRAMES; i++) send(envelope(threadId, { type: 'message_update', message: { role: 'assistant' }, assistantMessageEvent: { type: 'text_delta', delta: `w${i} ` } }));
-    await last({ ...envelope(threadId, { type: 'turn_start' }), id: 1 });
-    const rate = INTAKE_FRAMES / ((performance.now() - t0) / 1000);
-    if ((await server.store.lastSeq(threadId)) !== INTAKE_FRAMES + 2) throw new Error(`intake lost frames on ${threadId}`);
-    return rate;
-  };
-  const link = server.hosts.linkOf(server.hostId)!;
-  const pending: Promise<unknown>[] = [];
-  const inProcessRate = await intakeRate(
-    'thr_bench_link',
-    (frame) => pending.push(link.request('thread.ingest', { frame })),
-    async (frame) => Promise.all([...pending, link.request('thread.ingest', { frame })]),
-  );
-  const socket = new WebSocket(`${server.url.replace('http', 'ws')}/api/v1/intake`, { headers });
-  await new Promise((resolve) => socket.once('open', resolve));
-  const intakeRateWs = await intakeRate(
-    'thr_bench_intake',
-    (frame) => socket.send(JSON.stringify(frame)),
-    (frame) =>
-      new Promise((resolve) => {
-        socket.on('message', resolve);
-        socket.send(JSON.stringify(frame));
-      }),
-  );
-  socket.close();
-  console.log(`\nintake (${INTAKE_FRAMES} text deltas from one sender)`);
-  console.log(`  in-process thread.ingest   ${inProcessRate.toFixed(0)} frames/s`);
-  console.log(`  WebSocket intake           ${intakeRateWs.toFixed(0)} frames/s`);
-  console.log(`  ratio intake / in-process  ${(intakeRateWs / inProcessRate).toFixed(2)}×`);
+    // 3. intake
+    const intakeRate = async (threadId: string, send: (frame: unknown) => void, last: (frame: unknown) => Promise<unknown>) => {
+      await server.registry.threads.insert({ ...base, id: threadId });
+      send(envelope(threadId, { type: 'agent_start' }));
+      send(envelope(threadId, { type: 'message_start', message: { role: 'assistant', content: [] } }));
+      const t0 = performance.now();
+      for (let i = 0; i < INTAKE_FRAMES; i++)
+        send(
+          envelope(threadId, {
+            type: 'message_update',
+            message: { role: 'assistant' },
+            assistantMessageEvent: { type: 'text_delta', delta: `w${i} ` },
+          }),
+        );
+      await last({ ...envelope(threadId, { type: 'turn_start' }), id: 1 });
+      const rate = INTAKE_FRAMES / ((performance.now() - t0) / 1000);
+      if ((await server.store.lastSeq(threadId)) !== INTAKE_FRAMES + 2) throw new Error(`intake lost frames on ${threadId}`);
+      return rate;
+    };
+    const link = server.hosts.linkOf(server.hostId)!;
+    const pending: Promise<unknown>[] = [];
+    const inProcessRate = await intakeRate(
+      'thr_bench_link',
+      (frame) => pending.push(link.request('thread.ingest', { frame })),
+      async (frame) => Promise.all([...pending, link.request('thread.ingest', { frame })]),
+    );
+    const socket = new WebSocket(`${server.url.replace('http', 'ws')}/api/v1/intake`, { headers });
+    await new Promise((resolve) => socket.once('open', resolve));
+    const intakeRateWs = await intakeRate(
+      'thr_bench_intake',
+      (frame) => socket.send(JSON.stringify(frame)),
+      (frame) =>
+        new Promise((resolve) => {
+          socket.on('message', resolve);
+          socket.send(JSON.stringify(frame));
+        }),
+    );
+    socket.close();
+    console.log(`\nintake (${INTAKE_FRAMES} text deltas from one sender)`);
+    console.log(`  in-process thread.ingest   ${inProcessRate.toFixed(0)} frames/s`);
+    console.log(`  WebSocket intake           ${intakeRateWs.toFixed(0)} frames/s`);
+    console.log(`  ratio intake / in-process  ${(intakeRateWs / inProcessRate).toFixed(2)}×`);
   }
 
   keepAlive.destroy();

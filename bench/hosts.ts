@@ -25,14 +25,26 @@ const DELTAS_PER_THREAD = Number(process.env.BENCH_DELTAS ?? 400);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const BACKLOG_EVENTS = 10_000;
 
-const sdk = (threadId: string, message: unknown, id?: number) => ({ jsonrpc: '2.0', method: 'sdk/message', params: { threadId, message }, ...(id === undefined ? {} : { id }) });
+const sdk = (threadId: string, message: unknown, id?: number) => ({
+  jsonrpc: '2.0',
+  method: 'sdk/message',
+  params: { threadId, message },
+  ...(id === undefined ? {} : { id }),
+});
 const assistant = { role: 'assistant', content: [], api: 'fake', provider: 'fake', model: 'fake', stopReason: 'stop', timestamp: 1 };
 const delta = (threadId: string, i: number, id?: number) =>
-  sdk(threadId, { type: 'message_update', message: assistant, assistantMessageEvent: { type: 'text_delta', contentIndex: 0, delta: `word${i} ` } }, id);
+  sdk(
+    threadId,
+    { type: 'message_update', message: assistant, assistantMessageEvent: { type: 'text_delta', contentIndex: 0, delta: `word${i} ` } },
+    id,
+  );
 
 /** Every thread's turn opens, then deltas interleave thread by thread as concurrent runs would send them. */
 function workload(threadIds: string[]): unknown[] {
-  const frames: unknown[] = threadIds.flatMap((threadId) => [sdk(threadId, { type: 'agent_start' }), sdk(threadId, { type: 'message_start', message: assistant })]);
+  const frames: unknown[] = threadIds.flatMap((threadId) => [
+    sdk(threadId, { type: 'agent_start' }),
+    sdk(threadId, { type: 'message_start', message: assistant }),
+  ]);
   for (let i = 0; i < DELTAS_PER_THREAD; i++) for (const threadId of threadIds) frames.push(delta(threadId, i));
   return frames;
 }
@@ -74,7 +86,10 @@ async function main() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-hosts-'));
   const folder = await mkdtemp(path.join(os.tmpdir(), 'bench-hosts-root-'));
   const quiet = () => {};
-  const server = await startServer({ config: configWith({ port: 0, token: TOKEN, dataDir, agentProviders: 'none', hostCommandTimeoutMs: 120_000 }), log: quiet });
+  const server = await startServer({
+    config: configWith({ port: 0, token: TOKEN, dataDir, agentProviders: 'none', hostCommandTimeoutMs: 120_000 }),
+    log: quiet,
+  });
   // The in-process daemon dials the server's own /api/v1/daemon through a pass-through TCP hop the backlog
   // phase can cut, like a network would.
   let cut = false;
@@ -83,34 +98,82 @@ async function main() {
     if (cut) return client.destroy();
     const upstream = net.connect(server.port, '127.0.0.1');
     // Like ws itself, no Nagle: a hop that delays small writes would measure TCP, not the link.
-    for (const socket of [client, upstream]) sockets.add(socket.setNoDelay(true).on('close', () => sockets.delete(socket)).on('error', () => undefined));
+    for (const socket of [client, upstream])
+      sockets.add(
+        socket
+          .setNoDelay(true)
+          .on('close', () => sockets.delete(socket))
+          .on('error', () => undefined),
+      );
     client.pipe(upstream).pipe(client);
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
 
   const daemonDir = await mkdtemp(path.join(os.tmpdir(), 'bench-hosts-daemon-'));
-  const config = DaemonConfigSchema.parse({ server: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, token: TOKEN, dataDir: daemonDir, agentProviders: 'none' });
+  const config = DaemonConfigSchema.parse({
+    server: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    token: TOKEN,
+    dataDir: daemonDir,
+    agentProviders: 'none',
+  });
   const remote = await startRemoteDaemon({ config, log: quiet });
   await until(() => server.hosts.isOnline(remote.hostId));
 
   const api = async (pathname: string, body: unknown) => {
-    const response = await fetch(`${server.url}/api/v1${pathname}`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${server.url}/api/v1${pathname}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (!response.ok) throw new Error(`${pathname}: ${response.status} ${await response.text()}`);
     return (await response.json()) as { id: string };
   };
-  const projectOn = async (hostId: string) => (await api('/projects', { name: hostId, source: { type: 'local_path', path: folder, hostId } })).id;
+  const projectOn = async (hostId: string) =>
+    (await api('/projects', { name: hostId, source: { type: 'local_path', path: folder, hostId } })).id;
   // The same daemon CLI a person runs, with its own CPU (the machine has two cores).
   const processDir = await mkdtemp(path.join(os.tmpdir(), 'bench-hosts-process-'));
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(__dirname, '..', 'src', 'cli', 'daemon.ts'), '--server', server.url, '--token', TOKEN, '--data-dir', processDir, '--agent-providers', 'none'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(
+    process.execPath,
+    [
+      '-r',
+      'ts-node/register/transpile-only',
+      path.join(__dirname, '..', 'src', 'cli', 'daemon.ts'),
+      '--server',
+      server.url,
+      '--token',
+      TOKEN,
+      '--data-dir',
+      processDir,
+      '--agent-providers',
+      'none',
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   // A bench that fails half-way must not leave this daemon redialling a server that is gone.
   process.once('exit', () => child.kill('SIGKILL'));
-  const processHostId = await new Promise<string>((resolve) => child.stdout.on('data', (chunk: Buffer) => /daemon (host_\w+)/.exec(chunk.toString()) && resolve(/daemon (host_\w+)/.exec(chunk.toString())![1]!)));
+  const processHostId = await new Promise<string>((resolve) =>
+    child.stdout.on(
+      'data',
+      (chunk: Buffer) => /daemon (host_\w+)/.exec(chunk.toString()) && resolve(/daemon (host_\w+)/.exec(chunk.toString())![1]!),
+    ),
+  );
   await until(() => server.hosts.isOnline(processHostId));
-  const projects = { embedded: await projectOn(server.hostId), remote: await projectOn(remote.hostId), process: await projectOn(processHostId) };
+  const projects = {
+    embedded: await projectOn(server.hostId),
+    remote: await projectOn(remote.hostId),
+    process: await projectOn(processHostId),
+  };
   const threads = async (projectId: string, count: number) =>
-    Promise.all(Array.from({ length: count }, async () => (await api('/threads', { projectId, provider: 'pi', model: 'fake/model', title: 'bench' })).id));
+    Promise.all(
+      Array.from(
+        { length: count },
+        async () => (await api('/threads', { projectId, provider: 'pi', model: 'fake/model', title: 'bench' })).id,
+      ),
+    );
 
-  console.log(`workload: ${THREADS} threads × (${DELTAS_PER_THREAD} deltas + 2) = ${THREADS * (DELTAS_PER_THREAD + 2)} frames through the intake, one socket`);
+  console.log(
+    `workload: ${THREADS} threads × (${DELTAS_PER_THREAD} deltas + 2) = ${THREADS * (DELTAS_PER_THREAD + 2)} frames through the intake, one socket`,
+  );
   const targets = ['embedded', 'remote', 'process'] as const;
   // Warm-up at full size, not reported: the first rounds of a fresh process run 2x slower while the JIT
   // settles, and a smaller warm-up left that on whichever target the first round measured first.
@@ -137,19 +200,31 @@ async function main() {
         `remote in its own process ${Math.round(rates.process[round]!)} (server ${cpu('process')}) ${ratios.process[round]!.toFixed(2)}x`,
     );
   }
-  console.log(`embedded daemon: ${Math.round(median(rates.embedded))} frames/s, ${Math.round(median(cpus.embedded))} µs cpu/frame (medians of ${ROUNDS} rounds, targets rotating)`);
-  for (const [target, label] of [['remote', 'remote daemon in this process'], ['process', 'remote daemon in its own process']] as const) {
+  console.log(
+    `embedded daemon: ${Math.round(median(rates.embedded))} frames/s, ${Math.round(median(cpus.embedded))} µs cpu/frame (medians of ${ROUNDS} rounds, targets rotating)`,
+  );
+  for (const [target, label] of [
+    ['remote', 'remote daemon in this process'],
+    ['process', 'remote daemon in its own process'],
+  ] as const) {
     const spread = `${Math.min(...ratios[target]).toFixed(2)}–${Math.max(...ratios[target]).toFixed(2)}`;
-    console.log(`${label}: ${Math.round(median(rates[target]))} frames/s → ratio remote/embedded ${median(ratios[target]).toFixed(2)}x (median of the rounds' ratios, ${spread}; goal >= 0.7x)`);
+    console.log(
+      `${label}: ${Math.round(median(rates[target]))} frames/s → ratio remote/embedded ${median(ratios[target]).toFixed(2)}x (median of the rounds' ratios, ${spread}; goal >= 0.7x)`,
+    );
   }
   // CPU time varies less than wall time on a shared VM; for the daemon in its own process only the server's
   // share is counted here, so its figure says how much of the server a remote frame takes.
   const cpuRatio = (target: 'remote' | 'process') => median(cpus[target].map((micros, round) => micros / cpus.embedded[round]!)).toFixed(2);
-  console.log(`cpu per frame in this process, remote/embedded: ${cpuRatio('remote')}x with the daemon in this process, ${cpuRatio('process')}x (server side only) with it in its own`);
+  console.log(
+    `cpu per frame in this process, remote/embedded: ${cpuRatio('remote')}x with the daemon in this process, ${cpuRatio('process')}x (server side only) with it in its own`,
+  );
 
   // Backlog: the link is cut while a running turn keeps producing events inside the daemon.
   const [backlogThread] = await threads(projects.remote, 1);
-  await throughIntake(server.url, [sdk(backlogThread!, { type: 'agent_start' }), sdk(backlogThread!, { type: 'message_start', message: assistant })]);
+  await throughIntake(server.url, [
+    sdk(backlogThread!, { type: 'agent_start' }),
+    sdk(backlogThread!, { type: 'message_start', message: assistant }),
+  ]);
   const before = await server.store.lastSeq(backlogThread!);
   cut = true;
   sockets.forEach((socket) => socket.destroy());

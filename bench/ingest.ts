@@ -34,10 +34,26 @@ function envelope(threadId: string, message: unknown) {
 
 /** One client turn as pi 0.73 streams it, ~DELTAS_PER_TURN + 8 envelopes. */
 function turnFrames(threadId: string, turn: number): unknown[] {
-  const usage = { input: 1200, output: 80, cacheRead: 400, cacheWrite: 0, totalTokens: 1680, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+  const usage = {
+    input: 1200,
+    output: 80,
+    cacheRead: 400,
+    cacheWrite: 0,
+    totalTokens: 1680,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
   const user = { role: 'user', content: [{ type: 'text', text: `prompt ${turn}` }], timestamp: 1 };
   const words = Array.from({ length: DELTAS_PER_TURN }, (_, i) => `word${i} `);
-  const assistant = { role: 'assistant', content: [{ type: 'text', text: words.join('') }], api: 'openai-completions', provider: 'fake', model: 'fake', usage, stopReason: 'stop', timestamp: 2 };
+  const assistant = {
+    role: 'assistant',
+    content: [{ type: 'text', text: words.join('') }],
+    api: 'openai-completions',
+    provider: 'fake',
+    model: 'fake',
+    usage,
+    stopReason: 'stop',
+    timestamp: 2,
+  };
   return [
     { jsonrpc: '2.0', method: 'pi/prompt/started', params: { threadId } },
     envelope(threadId, { type: 'agent_start' }),
@@ -45,7 +61,13 @@ function turnFrames(threadId: string, turn: number): unknown[] {
     envelope(threadId, { type: 'message_start', message: user }),
     envelope(threadId, { type: 'message_end', message: user }),
     envelope(threadId, { type: 'message_start', message: { ...assistant, content: [] } }),
-    ...words.map((delta) => envelope(threadId, { type: 'message_update', message: assistant, assistantMessageEvent: { type: 'text_delta', contentIndex: 0, delta, partial: assistant } })),
+    ...words.map((delta) =>
+      envelope(threadId, {
+        type: 'message_update',
+        message: assistant,
+        assistantMessageEvent: { type: 'text_delta', contentIndex: 0, delta, partial: assistant },
+      }),
+    ),
     envelope(threadId, { type: 'message_end', message: assistant }),
     envelope(threadId, { type: 'agent_end', messages: [user, assistant] }),
     { jsonrpc: '2.0', method: 'pi/prompt/settled', params: { threadId } },
@@ -104,10 +126,7 @@ async function rawNedbThroughput(rows: StoredThreadEvent[], shape: 'rows' | 'doc
   const db = Datastore.create({ filename: path.join(dataDir, 'raw.db'), autoload: false });
   await db.load();
   await db.ensureIndex({ fieldName: 'threadId' });
-  const documents =
-    shape === 'rows'
-      ? rows.map((row) => ({ _id: JSON.stringify([row.threadId, row.seq]), ...row }))
-      : rows.map(toDocument);
+  const documents = shape === 'rows' ? rows.map((row) => ({ _id: JSON.stringify([row.threadId, row.seq]), ...row })) : rows.map(toDocument);
   const stop = startClock();
   for (let i = 0; i < documents.length; i += RAW_BATCH_ROWS) await db.insert(documents.slice(i, i + RAW_BATCH_ROWS));
   const time = stop();
@@ -163,7 +182,9 @@ async function main() {
     return benchIngestPostgres(workload);
   }
   const frames = workload('thr_');
-  console.log(`workload: ${frames.length} envelopes, ${THREADS} threads interleaved, ${TURNS_PER_THREAD} turns each, ${DELTAS_PER_TURN} deltas per turn`);
+  console.log(
+    `workload: ${frames.length} envelopes, ${THREADS} threads interleaved, ${TURNS_PER_THREAD} turns each, ${DELTAS_PER_TURN} deltas per turn`,
+  );
   // JIT warm-up of both sides on a whole round (every kind of frame, to the end of every turn), not reported.
   const warm = await pipelineThroughput(workload('warm_'));
   for (const shape of ['rows', 'documents'] as const) await rawNedbThroughput(warm.rows, shape);
@@ -183,7 +204,8 @@ async function main() {
     },
     intake: async (round) => {
       const through = await intakeThroughput(intake.server, workload(`i${round}_`));
-      if (through.rows.length !== rows.length) throw new Error(`the intake stored ${through.rows.length} rows, the pipeline ${rows.length}`);
+      if (through.rows.length !== rows.length)
+        throw new Error(`the intake stored ${through.rows.length} rows, the pipeline ${rows.length}`);
       return through;
     },
     rows: () => rawNedbThroughput(rows, 'rows'),
@@ -211,27 +233,44 @@ async function main() {
   };
   const pipelineRowsPerSecond = rate('pipeline', 'seconds');
   const envelopesPerSecond = (pipelineRowsPerSecond * frames.length) / rowCount;
-  console.log(`pipeline → nedb: ${Math.round(envelopesPerSecond)} envelopes/s, ${Math.round(pipelineRowsPerSecond)} rows/s (${rowCount} rows per round; median of ${ROUNDS} rounds, ${spread('pipeline')})`);
+  console.log(
+    `pipeline → nedb: ${Math.round(envelopesPerSecond)} envelopes/s, ${Math.round(pipelineRowsPerSecond)} rows/s (${rowCount} rows per round; median of ${ROUNDS} rounds, ${spread('pipeline')})`,
+  );
   for (const shape of ['rows', 'documents'] as const) {
     const ratio = (clock: keyof Time) => (rate('pipeline', clock) / rate(shape, clock)).toFixed(2);
     // The goal is against a plain nedb store of the same rows; the documents line shows how much of the
     // pipeline's time is nedb itself (1.0x would mean the pipeline costs nothing on top of its own inserts).
     const note = shape === 'rows' ? '(goal >= 0.8x)' : '(share of the time spent in nedb inserts)';
-    console.log(`raw nedb batched inserts of the same ${shape} (${RAW_BATCH_ROWS}/insert): ${Math.round(rate(shape, 'seconds'))} rows/s (${spread(shape)}) → ratio pipeline/raw ${ratio('seconds')}x (${roundRatios('pipeline', shape)}), by CPU time ${ratio('cpuSeconds')}x ${note}`);
+    console.log(
+      `raw nedb batched inserts of the same ${shape} (${RAW_BATCH_ROWS}/insert): ${Math.round(rate(shape, 'seconds'))} rows/s (${spread(shape)}) → ratio pipeline/raw ${ratio('seconds')}x (${roundRatios('pipeline', shape)}), by CPU time ${ratio('cpuSeconds')}x ${note}`,
+    );
   }
 
   const intakeRowsPerSecond = rate('intake', 'seconds');
-  console.log(`intake, one socket, every frame a request, acked: ${Math.round((intakeRowsPerSecond * frames.length) / rowCount)} frames/s, ${Math.round(intakeRowsPerSecond)} rows/s (median of ${ROUNDS} rounds, ${spread('intake')})`);
+  console.log(
+    `intake, one socket, every frame a request, acked: ${Math.round((intakeRowsPerSecond * frames.length) / rowCount)} frames/s, ${Math.round(intakeRowsPerSecond)} rows/s (median of ${ROUNDS} rounds, ${spread('intake')})`,
+  );
   for (const shape of ['documents', 'rows'] as const) {
     const ratio = (clock: keyof Time) => (rate('intake', clock) / rate(shape, clock)).toFixed(2);
     const note = shape === 'documents' ? '(goal >= 0.8x)' : '';
-    console.log(`  ratio intake/raw nedb ${shape}: ${ratio('seconds')}x (${roundRatios('intake', shape)}), by CPU time ${ratio('cpuSeconds')}x ${note}`);
+    console.log(
+      `  ratio intake/raw nedb ${shape}: ${ratio('seconds')}x (${roundRatios('intake', shape)}), by CPU time ${ratio('cpuSeconds')}x ${note}`,
+    );
   }
 
   const paced = await pacedLatency(workload('paced_'));
-  console.log(`paced ${PACED_RATE_PER_SECOND} envelopes/s for ${paced.sent} envelopes (achieved ${Math.round(paced.offeredRate)}/s): envelope→stored p50 ${paced.p50.toFixed(2)} ms, p99 ${paced.p99.toFixed(2)} ms, max ${paced.max.toFixed(2)} ms (goal p99 <= 20 ms)`);
-  const pacedIntake = await intakePacedLatency(intake.server, workload('paced_intake_').slice(0, PACED_RATE_PER_SECOND * PACED_SECONDS), PACED_RATE_PER_SECOND, PACE_TICK_MS);
-  console.log(`intake paced ${PACED_RATE_PER_SECOND} frames/s on one socket for ${pacedIntake.sent} frames (achieved ${Math.round(pacedIntake.offeredRate)}/s): envelope→acked p50 ${pacedIntake.p50.toFixed(2)} ms, p99 ${pacedIntake.p99.toFixed(2)} ms, max ${pacedIntake.max.toFixed(2)} ms (goal p99 <= 20 ms)`);
+  console.log(
+    `paced ${PACED_RATE_PER_SECOND} envelopes/s for ${paced.sent} envelopes (achieved ${Math.round(paced.offeredRate)}/s): envelope→stored p50 ${paced.p50.toFixed(2)} ms, p99 ${paced.p99.toFixed(2)} ms, max ${paced.max.toFixed(2)} ms (goal p99 <= 20 ms)`,
+  );
+  const pacedIntake = await intakePacedLatency(
+    intake.server,
+    workload('paced_intake_').slice(0, PACED_RATE_PER_SECOND * PACED_SECONDS),
+    PACED_RATE_PER_SECOND,
+    PACE_TICK_MS,
+  );
+  console.log(
+    `intake paced ${PACED_RATE_PER_SECOND} frames/s on one socket for ${pacedIntake.sent} frames (achieved ${Math.round(pacedIntake.offeredRate)}/s): envelope→acked p50 ${pacedIntake.p50.toFixed(2)} ms, p99 ${pacedIntake.p99.toFixed(2)} ms, max ${pacedIntake.max.toFixed(2)} ms (goal p99 <= 20 ms)`,
+  );
   await intake.close();
 }
 

@@ -28,16 +28,36 @@ const KEYSTROKE_QUERY = 'configts';
 const KEYSTROKE_ROUNDS = 3;
 const SCORING_NAMES = 100_000;
 // Path queries included: short ones that most paths match (`s/`, `a/b`) are the slowest to score.
-const SCORING_QUERIES = ['c', 'e', 'co', 'ind', 'index', 'index.ts', 'config', 'configts', 'parser', 'readme',
-  'tsconfig.json', 'src/index', 'test/fixtures', 'usefilenaming', 'xyzzy', 'snap', 's/', 'a/b'];
+const SCORING_QUERIES = [
+  'c',
+  'e',
+  'co',
+  'ind',
+  'index',
+  'index.ts',
+  'config',
+  'configts',
+  'parser',
+  'readme',
+  'tsconfig.json',
+  'src/index',
+  'test/fixtures',
+  'usefilenaming',
+  'xyzzy',
+  'snap',
+  's/',
+  'a/b',
+];
 
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'bench-paths-'));
   try {
     const built = await timeIt(() => buildPathsBenchTree(root));
     const tree = built.value;
-    console.log(`tree: ${tree.source} names, ${tree.files} files + ${tree.directories} directories listed, ` +
-      `${tree.excluded} excluded .git/node_modules entries (built in ${ms(built.ms)})`);
+    console.log(
+      `tree: ${tree.source} names, ${tree.files} files + ${tree.directories} directories listed, ` +
+        `${tree.excluded} excluded .git/node_modules entries (built in ${ms(built.ms)})`,
+    );
 
     const tool = pickBaselineTool();
     await timeBaselineWalk(tool, root); // warm the page cache for everyone
@@ -55,8 +75,10 @@ async function main(): Promise<void> {
       ['first call, no query (walk + rank + truncate 100)', rounds.first, ' (target ≤ 1.00×)'],
       [`first call, query "${KEYSTROKE_QUERY[0]}"`, rounds.queried, ''],
     ] as const) {
-      console.log(`${label}: p50 ${ms(median(side))}; ratio to the baseline of the same round: median ` +
-        `${median(perRound(side)).toFixed(2)}× (rounds ${spreadOf(perRound(side), (x) => `${x.toFixed(2)}×`)})${target}`);
+      console.log(
+        `${label}: p50 ${ms(median(side))}; ratio to the baseline of the same round: median ` +
+          `${median(perRound(side)).toFixed(2)}× (rounds ${spreadOf(perRound(side), (x) => `${x.toFixed(2)}×`)})${target}`,
+      );
     }
 
     await keystrokes(root);
@@ -105,12 +127,12 @@ async function keystrokes(root: string): Promise<void> {
   }
   const watched = await startPathsServer(root, 10 * 60_000);
   try {
-
     const watchedAfter = await timeIt(async () => {
       await watched.paths({});
       const started = performance.now();
       while (!watched.log.some((line) => line.endsWith(' answered from the watched listing'))) {
-        if (performance.now() - started > WATCH_DEADLINE_MS) throw new Error(`not watched after ${WATCH_DEADLINE_MS} ms: ${watched.log.join('; ')}`);
+        if (performance.now() - started > WATCH_DEADLINE_MS)
+          throw new Error(`not watched after ${WATCH_DEADLINE_MS} ms: ${watched.log.join('; ')}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
         await watched.paths({ limit: '1' });
       }
@@ -128,14 +150,18 @@ async function keystrokes(root: string): Promise<void> {
     }
     const line = (times: number[]) => `p50 ${ms(median(times))}, p99 ${ms(percentile(times, 99))} (min–max ${spreadOf(times, ms)})`;
     console.log(`keystrokes over HTTP "${prefixes.join('", "')}" (${listing.entries.length} entries, limit 100):`);
-    console.log(`  live index (watched): ${line(watchedTimes)}, ${watchedTimes.length} calls (targets p50 ≤ 15 ms, p99 ≤ 40 ms); ` +
-      `the watch covered the tree ${ms(watchedAfter.ms)} after the first call`);
+    console.log(
+      `  live index (watched): ${line(watchedTimes)}, ${watchedTimes.length} calls (targets p50 ≤ 15 ms, p99 ≤ 40 ms); ` +
+        `the watch covered the tree ${ms(watchedAfter.ms)} after the first call`,
+    );
     console.log(`  slowest watched calls: ${slowest(watchedTimes, prefixes)}; calls answered by stamps meanwhile: ${byStamps}`);
     const notes = watched.log.filter((entry) => !/ answered (from the watched listing|by revalidating stamps)$/.test(entry));
     console.log(`  the watch said: ${notes.map((entry) => entry.replace(root, 'ROOT')).join(' | ')}`);
     console.log(`  stamps (every directory lstat'ed per call, before issue 16): ${line(stampedTimes)}, ${stampedTimes.length} calls`);
-    console.log(`  ranking alone, in process (same listing and queries): ${line(scorerTimes)}; ` +
-      `live index p50 = ${(median(watchedTimes) / median(scorerTimes)).toFixed(2)}× the ranking`);
+    console.log(
+      `  ranking alone, in process (same listing and queries): ${line(scorerTimes)}; ` +
+        `live index p50 = ${(median(watchedTimes) / median(scorerTimes)).toFixed(2)}× the ranking`,
+    );
 
     await changesAgainstFreshWalks(root, watched);
   } finally {
@@ -199,11 +225,15 @@ async function changesAgainstFreshWalks(root: string, watched: PathsServer): Pro
   }
   elsewhere.close();
   const lagTimes = lags.map(([, lag]) => lag);
-  console.log(`freshness (change made → first HTTP answer equal to a fresh walk in another process, polled every ~2 ms plus a call; the lag counts from the change, whenever that walk ends): ` +
-    `median ${ms(median(lagTimes))}, max ${ms(Math.max(...lagTimes))} (target ≤ 500 ms); ` +
-    lags.map(([what, lag]) => `${what} ${lag.toFixed(0)}`).join(', '));
-  console.log(`after each of ${changes.length} changes (${changes.map(([what]) => what).join(', ')}): live-index answers ` +
-    `identical to a fresh walk: ${differing.length === 0 ? 'yes' : `NO: ${differing.join('; ')}`}`);
+  console.log(
+    `freshness (change made → first HTTP answer equal to a fresh walk in another process, polled every ~2 ms plus a call; the lag counts from the change, whenever that walk ends): ` +
+      `median ${ms(median(lagTimes))}, max ${ms(Math.max(...lagTimes))} (target ≤ 500 ms); ` +
+      lags.map(([what, lag]) => `${what} ${lag.toFixed(0)}`).join(', '),
+  );
+  console.log(
+    `after each of ${changes.length} changes (${changes.map(([what]) => what).join(', ')}): live-index answers ` +
+      `identical to a fresh walk: ${differing.length === 0 ? 'yes' : `NO: ${differing.join('; ')}`}`,
+  );
 }
 
 /**
@@ -228,15 +258,19 @@ async function scoring(root: string): Promise<void> {
   const perQuery = await timeQueries(SCORING_QUERIES);
   const times = perQuery.map(([, time]) => time);
   const [worstQuery, worst] = perQuery.reduce((a, b) => (b[1] > a[1] ? b : a));
-  console.log(`scoring ${entries.length} names (${SCORING_QUERIES.length} queries, median of ${RUNS} each): p50 ${ms(median(times))}, ` +
-    `worst ${ms(worst)} ("${worstQuery}") (targets ≤ 10 ms / ≤ 30 ms); first pass incl. folding and packing every name ${ms(folding.ms)}`);
+  console.log(
+    `scoring ${entries.length} names (${SCORING_QUERIES.length} queries, median of ${RUNS} each): p50 ${ms(median(times))}, ` +
+      `worst ${ms(worst)} ("${worstQuery}") (targets ≤ 10 ms / ≤ 30 ms); first pass incl. folding and packing every name ${ms(folding.ms)}`,
+  );
   console.log(`  per query: ${perQuery.map(([query, time]) => `${query} ${time.toFixed(1)}`).join(', ')}`);
 
   const fuzzySearch = await measureFuzzySearch(entries, SCORING_QUERIES, RUNS);
-  console.log(`fuzzy-search 3.x (sort: true) on the same names and queries: p50 ${ms(fuzzySearch.medianMs)}, worst ` +
-    `${ms(fuzzySearch.worstMs)} ("${fuzzySearch.worstQuery}"); a result holds only ${JSON.stringify(fuzzySearch.resultKeys)} ` +
-    `(no score, no positions); isMatch for "index": index.ts ${fuzzySearch.indexScore}, reindex.ts ${fuzzySearch.reindexScore} ` +
-    `(a tie), so search("index") over [reindex.ts, index.ts] returns ${JSON.stringify(fuzzySearch.orderForIndex)}`);
+  console.log(
+    `fuzzy-search 3.x (sort: true) on the same names and queries: p50 ${ms(fuzzySearch.medianMs)}, worst ` +
+      `${ms(fuzzySearch.worstMs)} ("${fuzzySearch.worstQuery}"); a result holds only ${JSON.stringify(fuzzySearch.resultKeys)} ` +
+      `(no score, no positions); isMatch for "index": index.ts ${fuzzySearch.indexScore}, reindex.ts ${fuzzySearch.reindexScore} ` +
+      `(a tie), so search("index") over [reindex.ts, index.ts] returns ${JSON.stringify(fuzzySearch.orderForIndex)}`,
+  );
 }
 
 async function repeat(times: number, run: () => Promise<number>): Promise<number[]> {
@@ -248,6 +282,5 @@ async function repeat(times: number, run: () => Promise<number>): Promise<number
 function spreadOf(values: number[], format: (value: number) => string): string {
   return `${format(Math.min(...values))}–${format(Math.max(...values))}`;
 }
-
 
 void main();

@@ -17,8 +17,13 @@ const PAGES = 400;
 
 function batchJson(threadId: string): [string, string] {
   const rows = Array.from({ length: BATCH }, (_, k) => ({
-    t: threadId, k: k + 1, i: randomUUID(), ty: 'item/agentMessage/delta', tu: 'turn-1',
-    sc: { kind: 'turn', turnId: 'turn-1' }, d: { providerThreadId: threadId, itemId: 'item-1', delta: ' some words of a reply' },
+    t: threadId,
+    k: k + 1,
+    i: randomUUID(),
+    ty: 'item/agentMessage/delta',
+    tu: 'turn-1',
+    sc: { kind: 'turn', turnId: 'turn-1' },
+    d: { providerThreadId: threadId, itemId: 'item-1', delta: ' some words of a reply' },
   }));
   return [JSON.stringify(rows), JSON.stringify([{ t: threadId, n: BATCH }])];
 }
@@ -36,14 +41,20 @@ async function main(): Promise<void> {
     const sides = {
       pg: {
         append: (rows: string, heads: string) => pgClient.query('SELECT * FROM ats_append_events($1, $2, $3)', [rows, heads, 'bench']),
-        page: (threadId: string, after: number) => pgClient.query('SELECT * FROM thread_events WHERE thread_id = $1 AND seq > $2 ORDER BY seq LIMIT 100', [threadId, after]),
+        page: (threadId: string, after: number) =>
+          pgClient.query('SELECT * FROM thread_events WHERE thread_id = $1 AND seq > $2 ORDER BY seq LIMIT 100', [threadId, after]),
       },
       postgres: {
-        append: (rows: string, heads: string) => sql`SELECT * FROM ats_append_events(${rows}::text::json, ${heads}::text::json, ${"bench"})`,
-        page: (threadId: string, after: number) => sql`SELECT * FROM thread_events WHERE thread_id = ${threadId} AND seq > ${after} ORDER BY seq LIMIT 100`,
+        append: (rows: string, heads: string) =>
+          sql`SELECT * FROM ats_append_events(${rows}::text::json, ${heads}::text::json, ${'bench'})`,
+        page: (threadId: string, after: number) =>
+          sql`SELECT * FROM thread_events WHERE thread_id = ${threadId} AND seq > ${after} ORDER BY seq LIMIT 100`,
       },
     };
-    const results: Record<string, { append: number[]; page: number[] }> = { pg: { append: [], page: [] }, postgres: { append: [], page: [] } };
+    const results: Record<string, { append: number[]; page: number[] }> = {
+      pg: { append: [], page: [] },
+      postgres: { append: [], page: [] },
+    };
     for (let round = 0; round < ROUNDS; round++) {
       for (const name of round % 2 === 0 ? ['pg', 'postgres'] : ['postgres', 'pg']) {
         const side = sides[name as keyof typeof sides];
@@ -59,7 +70,9 @@ async function main(): Promise<void> {
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     for (const [name, r] of Object.entries(results)) {
-      console.log(`${name.padEnd(9)} append of ${BATCH} rows: median ${median(r.append).toFixed(3)} ms; page of 100 rows: median ${median(r.page).toFixed(3)} ms`);
+      console.log(
+        `${name.padEnd(9)} append of ${BATCH} rows: median ${median(r.append).toFixed(3)} ms; page of 100 rows: median ${median(r.page).toFixed(3)} ms`,
+      );
     }
     await pgClient.end();
     await sql.end();

@@ -58,10 +58,12 @@ async function main(): Promise<void> {
 
 function describe(report: ChildReport): string {
   if (report.error !== undefined) return `${report.kind}: failed: ${report.error}`;
-  return `${report.kind}: watching after ${report.readyMs!.toFixed(0)} ms (CPU ${report.readyCpuMs!.toFixed(0)} ms), ` +
+  return (
+    `${report.kind}: watching after ${report.readyMs!.toFixed(0)} ms (CPU ${report.readyCpuMs!.toFixed(0)} ms), ` +
     `RSS +${report.rssMb!.toFixed(0)} MB, ${report.inotifyWatches} inotify watches; burst of ${report.changed} changed paths: CPU ${report.burstCpuMs!.toFixed(0)} ms, ` +
     `${report.batches ? `${report.batches} batches (largest ${report.largestBatch} events), ` : ''}missed ${report.missed}, of which ${report.missedInNewFolders} written right after their new folder's mkdir` +
-    `${report.missedExamples!.length > 0 ? `; others e.g. ${report.missedExamples!.join(', ')}` : ''}`;
+    `${report.missedExamples!.length > 0 ? `; others e.g. ${report.missedExamples!.join(', ')}` : ''}`
+  );
 }
 
 type Stop = () => Promise<void>;
@@ -77,11 +79,15 @@ async function startWatching(kind: Kind, root: string, onPath: (path: string) =>
     // As shipped (`parcelTreeWatcher.ts`): the `.git` and `node_modules` folders by path. `PARCEL_IGNORE='["**/.git",
     // "**/node_modules/*"]'` tries globs instead.
     const ignore = process.env.PARCEL_IGNORE ? (JSON.parse(process.env.PARCEL_IGNORE) as string[]) : excludedFolders(root);
-    const subscription = await watcher.subscribe(root, (error, events) => {
-      if (error) throw error;
-      batchSizes.push(events.length);
-      for (const event of events) onPath(event.path);
-    }, { ignore });
+    const subscription = await watcher.subscribe(
+      root,
+      (error, events) => {
+        if (error) throw error;
+        batchSizes.push(events.length);
+        for (const event of events) onPath(event.path);
+      },
+      { ignore },
+    );
     return () => subscription.unsubscribe();
   }
   if (kind === 'chokidar') {
@@ -140,7 +146,8 @@ function deepestDirectory(root: string): string {
     const [directory, level] = stack.pop()!;
     if (level > depth) [deepest, depth] = [directory, level];
     for (const entry of readdirSync(directory, { withFileTypes: true })) {
-      if (entry.isDirectory() && entry.name !== '.git' && entry.name !== 'node_modules') stack.push([join(directory, entry.name), level + 1]);
+      if (entry.isDirectory() && entry.name !== '.git' && entry.name !== 'node_modules')
+        stack.push([join(directory, entry.name), level + 1]);
     }
   }
   return deepest;
@@ -173,7 +180,10 @@ async function child(kind: Kind, root: string): Promise<void> {
     report.missed = missed.length;
     const inNewFolders = (path: string) => /\/burst-dir-[^/]+\/inner-/.test(path);
     report.missedInNewFolders = missed.filter(inNewFolders).length;
-    report.missedExamples = missed.filter((path) => !inNewFolders(path)).slice(0, 3).map((path) => path.slice(root.length + 1));
+    report.missedExamples = missed
+      .filter((path) => !inNewFolders(path))
+      .slice(0, 3)
+      .map((path) => path.slice(root.length + 1));
     await stop();
   } catch (error) {
     report.error = error instanceof Error ? error.message : String(error);
@@ -187,7 +197,9 @@ function countInotifyWatches(): number {
   let watches = 0;
   for (const fd of readdirSync('/proc/self/fdinfo')) {
     try {
-      watches += readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8').split('\n').filter((line) => line.startsWith('inotify wd:')).length;
+      watches += readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('inotify wd:')).length;
     } catch {
       // closed meanwhile
     }

@@ -26,7 +26,21 @@ const LIVE_DELTAS = 300;
 const PARALLEL_PAGES = 4;
 const TOKEN = 'bench-token-0123456789abcdef';
 const THREAD = 'thr_bench_web';
-const WORDS = ['the', '**build**', 'failed', 'in', '`npm test`', 'because', 'a', 'fixture', 'moved;', 'see', '[the log](https://example.com/log)', 'and', 'retry.'];
+const WORDS = [
+  'the',
+  '**build**',
+  'failed',
+  'in',
+  '`npm test`',
+  'because',
+  'a',
+  'fixture',
+  'moved;',
+  'see',
+  '[the log](https://example.com/log)',
+  'and',
+  'retry.',
+];
 
 type Row = Omit<NewThreadEvent, 'threadId'>;
 
@@ -34,22 +48,42 @@ type Row = Omit<NewThreadEvent, 'threadId'>;
 function turnRows(turn: number): Row[] {
   const turnId = `turn-${turn}`;
   const scope = { kind: 'turn' as const, turnId };
-  const row = (type: string, data: Record<string, unknown>) => ({ type, turnId, scope, data: { providerThreadId: THREAD, ...data } }) as unknown as Row;
+  const row = (type: string, data: Record<string, unknown>) =>
+    ({ type, turnId, scope, data: { providerThreadId: THREAD, ...data } }) as unknown as Row;
   const messageId = `msg-${turn}`;
   const commandId = `cmd-${turn}`;
   const deltas = Array.from({ length: 30 }, (_, i) => `${WORDS[(turn + i) % WORDS.length]} `);
   const usage = { totalTokens: 100 * turn, inputTokens: 90 * turn, cachedInputTokens: 10 * turn, outputTokens: 10 * turn };
   return [
     row('turn/started', { origin: turn % 5 === 0 ? 'agent' : 'client' }),
-    row('item/started', { item: { type: 'commandExecution', id: commandId, command: `npm test -- --grep case${turn}`, status: 'inProgress', aggregatedOutput: '' } }),
+    row('item/started', {
+      item: {
+        type: 'commandExecution',
+        id: commandId,
+        command: `npm test -- --grep case${turn}`,
+        status: 'inProgress',
+        aggregatedOutput: '',
+      },
+    }),
     row('item/commandExecution/outputDelta', { itemId: commandId, delta: `case${turn} ok\n` }),
     row('item/commandExecution/outputDelta', { itemId: commandId, delta: `case${turn} done\n` }),
-    row('item/completed', { item: { type: 'commandExecution', id: commandId, command: `npm test -- --grep case${turn}`, status: 'completed', aggregatedOutput: `case${turn} ok\ncase${turn} done\n`, exitCode: 0 } }),
+    row('item/completed', {
+      item: {
+        type: 'commandExecution',
+        id: commandId,
+        command: `npm test -- --grep case${turn}`,
+        status: 'completed',
+        aggregatedOutput: `case${turn} ok\ncase${turn} done\n`,
+        exitCode: 0,
+      },
+    }),
     row('item/started', { item: { type: 'agentMessage', id: messageId, text: '' } }),
     ...deltas.map((delta) => row('item/agentMessage/delta', { itemId: messageId, delta })),
     row('item/completed', { item: { type: 'agentMessage', id: messageId, text: deltas.join('') } }),
     row('thread/tokenUsage/updated', { tokenUsage: { total: usage, last: usage } }),
-    row('thread/contextWindowUsage/updated', { contextWindowUsage: { usedTokens: 1000 + turn, modelContextWindow: 200_000, estimated: false } }),
+    row('thread/contextWindowUsage/updated', {
+      contextWindowUsage: { usedTokens: 1000 + turn, modelContextWindow: 200_000, estimated: false },
+    }),
     row('turn/completed', { status: 'completed', providerCheckpointId: turnId }),
   ];
 }
@@ -60,7 +94,19 @@ async function seed(dataDir: string): Promise<number> {
   let turns = 0;
   while (rows.length + 41 <= ROWS) rows.push(...turnRows(turns++));
   // Top up with thread-scoped rows so the thread has exactly ROWS rows.
-  while (rows.length < ROWS) rows.push({ type: 'thread/tokenUsage/updated', turnId: null, scope: { kind: 'thread' }, data: { providerThreadId: THREAD, tokenUsage: { total: { totalTokens: 1, inputTokens: 1, cachedInputTokens: 0, outputTokens: 0 }, last: { totalTokens: 1, inputTokens: 1, cachedInputTokens: 0, outputTokens: 0 } } } } as unknown as Row);
+  while (rows.length < ROWS)
+    rows.push({
+      type: 'thread/tokenUsage/updated',
+      turnId: null,
+      scope: { kind: 'thread' },
+      data: {
+        providerThreadId: THREAD,
+        tokenUsage: {
+          total: { totalTokens: 1, inputTokens: 1, cachedInputTokens: 0, outputTokens: 0 },
+          last: { totalTokens: 1, inputTokens: 1, cachedInputTokens: 0, outputTokens: 0 },
+        },
+      },
+    } as unknown as Row);
   for (let start = 0; start < rows.length; start += 2000) {
     await lastValueFrom(from(store.append(rows.slice(start, start + 2000).map((row) => ({ ...row, threadId: THREAD }) as NewThreadEvent))));
   }
@@ -75,7 +121,16 @@ async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'ats-bench-web-'));
   const turns = await seed(dataDir);
   const server = await startServer({ config: configWith({ port: 0, token: TOKEN, dataDir }), log: () => {} });
-  await server.registry.threads.insert({ id: THREAD, projectId: 'proj_bench', environmentId: 'env_bench', hostId: server.hostId, provider: 'pi', model: 'm', title: 'bench', createdAt: new Date().toISOString() });
+  await server.registry.threads.insert({
+    id: THREAD,
+    projectId: 'proj_bench',
+    environmentId: 'env_bench',
+    hostId: server.hostId,
+    provider: 'pi',
+    model: 'm',
+    title: 'bench',
+    createdAt: new Date().toISOString(),
+  });
   const browser = await launchBrowser();
   try {
     const page = await browser.context.newPage();
@@ -93,17 +148,26 @@ async function main(): Promise<void> {
       await page.evaluate(() => (location.hash = '#/'));
       await page.getByRole('heading', { name: 'Welcome' }).waitFor();
       fetchOnly.push(
-        await page.evaluate(async ({ thread, parallel }) => {
-          const t0 = performance.now();
-          let rows = 0;
-          for (let from = 0; ; from += 1000 * parallel) {
-            const pages = await Promise.all(Array.from({ length: parallel }, (_, k) => k).map((k) => fetch(`/api/v1/threads/${thread}/events?afterSeq=${from + k * 1000}&limit=1000`).then((r) => r.json() as Promise<unknown[]>)));
-            rows += pages.reduce((sum, page) => sum + page.length, 0);
-            if (pages.some((page) => page.length < 1000)) break;
-          }
-          if (rows === 0) throw new Error('no rows');
-          return performance.now() - t0;
-        }, { thread: THREAD, parallel: PARALLEL_PAGES }),
+        await page.evaluate(
+          async ({ thread, parallel }) => {
+            const t0 = performance.now();
+            let rows = 0;
+            for (let from = 0; ; from += 1000 * parallel) {
+              const pages = await Promise.all(
+                Array.from({ length: parallel }, (_, k) => k).map((k) =>
+                  fetch(`/api/v1/threads/${thread}/events?afterSeq=${from + k * 1000}&limit=1000`).then(
+                    (r) => r.json() as Promise<unknown[]>,
+                  ),
+                ),
+              );
+              rows += pages.reduce((sum, page) => sum + page.length, 0);
+              if (pages.some((page) => page.length < 1000)) break;
+            }
+            if (rows === 0) throw new Error('no rows');
+            return performance.now() - t0;
+          },
+          { thread: THREAD, parallel: PARALLEL_PAGES },
+        ),
       );
       open.push(
         await page.evaluate(
@@ -123,10 +187,21 @@ async function main(): Promise<void> {
         ),
       );
     }
-    console.log(`open a thread of ${ROWS} rows (${turns} turns) in Chromium, ${RUNS} runs; load average ${os.loadavg().map((load) => load.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
-    console.log(`  the server's own store reads of those rows (in process, 20 pages)  median ${median(storeOnly).toFixed(0)} ms  (${spread(storeOnly)})`);
-    console.log(`  baseline: the page's fetch + JSON of the rows, nothing rendered  median ${median(fetchOnly).toFixed(0)} ms  (${spread(fetchOnly)})`);
-    console.log(`  route change → transcript rendered                              median ${median(open).toFixed(0)} ms  (${spread(open)})`);
+    console.log(
+      `open a thread of ${ROWS} rows (${turns} turns) in Chromium, ${RUNS} runs; load average ${os
+        .loadavg()
+        .map((load) => load.toFixed(1))
+        .join(' ')} on ${os.cpus().length} cores`,
+    );
+    console.log(
+      `  the server's own store reads of those rows (in process, 20 pages)  median ${median(storeOnly).toFixed(0)} ms  (${spread(storeOnly)})`,
+    );
+    console.log(
+      `  baseline: the page's fetch + JSON of the rows, nothing rendered  median ${median(fetchOnly).toFixed(0)} ms  (${spread(fetchOnly)})`,
+    );
+    console.log(
+      `  route change → transcript rendered                              median ${median(open).toFixed(0)} ms  (${spread(open)})`,
+    );
     console.log(`  ratio rendered / fetch only                                     ${(median(open) / median(fetchOnly)).toFixed(2)}×`);
     console.log(`  target 1000 ms: ${median(open) <= 1000 ? 'met' : 'MISSED'}`);
 
@@ -135,8 +210,16 @@ async function main(): Promise<void> {
     const scope = { kind: 'turn' as const, turnId: liveTurn };
     // Appended as the daemons' pipelines append: through the store that publishes to the SSE streams.
     const liveStore = publishingStore(server.store, server.hub);
-    const live = (type: string, data: Record<string, unknown>) => ({ threadId: THREAD, type, turnId: liveTurn, scope, data: { providerThreadId: THREAD, ...data } }) as unknown as NewThreadEvent;
-    await lastValueFrom(from(liveStore.append([live('turn/started', { origin: 'client' }), live('item/started', { item: { type: 'agentMessage', id: 'msg-live', text: '' } })])));
+    const live = (type: string, data: Record<string, unknown>) =>
+      ({ threadId: THREAD, type, turnId: liveTurn, scope, data: { providerThreadId: THREAD, ...data } }) as unknown as NewThreadEvent;
+    await lastValueFrom(
+      from(
+        liveStore.append([
+          live('turn/started', { origin: 'client' }),
+          live('item/started', { item: { type: 'agentMessage', id: 'msg-live', text: '' } }),
+        ]),
+      ),
+    );
     await page.waitForSelector('[data-item-id="msg-live"]', { state: 'attached' });
     await page.evaluate(() => {
       const state = { inside: 0, outside: 0 };
@@ -154,11 +237,17 @@ async function main(): Promise<void> {
       await lastValueFrom(from(liveStore.append([live('item/agentMessage/delta', { itemId: 'msg-live', delta: `w${i} ` })])));
       if (i % 10 === 9) await new Promise((resolve) => setTimeout(resolve, 16));
     }
-    await page.waitForFunction((last) => document.querySelector('[data-item-id="msg-live"]')?.textContent?.includes(last), `w${LIVE_DELTAS - 1}`, { timeout: 30_000 });
+    await page.waitForFunction(
+      (last) => document.querySelector('[data-item-id="msg-live"]')?.textContent?.includes(last),
+      `w${LIVE_DELTAS - 1}`,
+      { timeout: 30_000 },
+    );
     const mutations = await page.evaluate(() => (window as unknown as { __mutations: { inside: number; outside: number } }).__mutations);
     console.log(`\nstreaming ${LIVE_DELTAS} deltas into one message of the open ${ROWS}-row thread`);
     console.log(`  DOM mutation records inside that message  ${mutations.inside}`);
-    console.log(`  DOM mutation records anywhere else        ${mutations.outside}  (the rest of the transcript is not re-rendered${mutations.outside === 0 ? '' : ': NOT MET'})`);
+    console.log(
+      `  DOM mutation records anywhere else        ${mutations.outside}  (the rest of the transcript is not re-rendered${mutations.outside === 0 ? '' : ': NOT MET'})`,
+    );
   } finally {
     await browser.close();
     await server.close();

@@ -17,10 +17,5 @@ export interface ThreadEventsDeps extends ScanTurnStateDeps, EmitEventsDeps, Pic
  * To add a stage, see pipelines/README.md.
  */
 export function threadEvents(deps: ThreadEventsDeps): OperatorFunction<IngestFrame, Step<PersistedEvents>> {
-  return pipe(
-    validate(),
-    scanTurnState(deps),
-    emitEvents(deps),
-    persistWithSeq(deps.store, { storeFailed: deps.storeFailed }),
-  );
+  return pipe(validate(), scanTurnState(deps), emitEvents(deps), persistWithSeq(deps.store, { storeFailed: deps.storeFailed }));
 }

@@ -21,7 +21,10 @@ export interface IntakeBench {
 
 export async function startIntakeBench(): Promise<IntakeBench> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-intake-'));
-  const server = await startServer({ config: configWith({ port: 0, token: TOKEN, dataDir, agentProviders: 'none', hostCommandTimeoutMs: 120_000 }), log: () => {} });
+  const server = await startServer({
+    config: configWith({ port: 0, token: TOKEN, dataDir, agentProviders: 'none', hostCommandTimeoutMs: 120_000 }),
+    log: () => {},
+  });
   return {
     server,
     async close() {
@@ -36,7 +39,16 @@ export async function registerThreads(server: RunningServer, frames: unknown[]):
   const threadIds = [...new Set(frames.map((frame) => (frame as { params: { threadId: string } }).params.threadId))];
   const createdAt = new Date().toISOString();
   for (const id of threadIds) {
-    await server.registry.threads.insert({ id, projectId: 'proj_bench', environmentId: 'env_bench', hostId: server.hostId, provider: 'pi', model: 'm', title: 'bench', createdAt });
+    await server.registry.threads.insert({
+      id,
+      projectId: 'proj_bench',
+      environmentId: 'env_bench',
+      hostId: server.hostId,
+      provider: 'pi',
+      model: 'm',
+      title: 'bench',
+      createdAt,
+    });
   }
   return threadIds;
 }

@@ -58,11 +58,49 @@ function readAnchorEntries(): TreeEntry[] {
   return entries.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'd' ? -1 : 1));
 }
 
-const STEMS = ['index', 'router', 'user', 'config', 'utils', 'helpers', 'parser', 'lexer', 'server', 'client',
-  'render', 'format', 'scope', 'token', 'module', 'graph', 'cache', 'stream', 'buffer', 'event', 'path', 'list'];
+const STEMS = [
+  'index',
+  'router',
+  'user',
+  'config',
+  'utils',
+  'helpers',
+  'parser',
+  'lexer',
+  'server',
+  'client',
+  'render',
+  'format',
+  'scope',
+  'token',
+  'module',
+  'graph',
+  'cache',
+  'stream',
+  'buffer',
+  'event',
+  'path',
+  'list',
+];
 const EXTENSIONS = ['.ts', '.js', '.json', '.md', '.cc', '.h', '.snap', '.test.ts', '.d.ts', '.yml'];
-const DIRECTORY_WORDS = ['src', 'lib', 'test', 'fixtures', 'crates', 'packages', 'internal', 'specs', 'core',
-  'compiler', 'runtime', 'api', 'docs', 'examples', 'tools', 'third_party'];
+const DIRECTORY_WORDS = [
+  'src',
+  'lib',
+  'test',
+  'fixtures',
+  'crates',
+  'packages',
+  'internal',
+  'specs',
+  'core',
+  'compiler',
+  'runtime',
+  'api',
+  'docs',
+  'examples',
+  'tools',
+  'third_party',
+];
 
 /** Deterministic tree: 29k directories of fan-out ~4, with ~3.6 files each. */
 function generateEntries(): TreeEntry[] {

@@ -10,21 +10,30 @@ export function treeChanges(root: string): Array<[what: string, change: () => vo
   const at = (path: string) => join(root, path);
   return [
     ['create a file', () => writeFileSync(at('configts-bench-file.ts'), '')],
-    ['create a directory with a file', () => {
-      mkdirSync(at('configts-bench-dir'));
-      writeFileSync(at('configts-bench-dir/configts-inner.ts'), '');
-    }],
+    [
+      'create a directory with a file',
+      () => {
+        mkdirSync(at('configts-bench-dir'));
+        writeFileSync(at('configts-bench-dir/configts-inner.ts'), '');
+      },
+    ],
     ['rename a file into another directory', () => renameSync(at('configts-bench-file.ts'), at('configts-bench-dir/configts-moved.ts'))],
     ['rename a directory', () => renameSync(at('configts-bench-dir'), at('configts-bench-renamed'))],
     ['delete a file', () => unlinkSync(at('configts-bench-renamed/configts-inner.ts'))],
-    ['replace a directory by a file', () => {
-      rmSync(at('configts-bench-renamed'), { recursive: true });
-      writeFileSync(at('configts-bench-renamed'), '');
-    }],
-    ['replace a file by a symlink', () => {
-      unlinkSync(at('configts-bench-renamed'));
-      symlinkSync('.', at('configts-bench-renamed'));
-    }],
+    [
+      'replace a directory by a file',
+      () => {
+        rmSync(at('configts-bench-renamed'), { recursive: true });
+        writeFileSync(at('configts-bench-renamed'), '');
+      },
+    ],
+    [
+      'replace a file by a symlink',
+      () => {
+        unlinkSync(at('configts-bench-renamed'));
+        symlinkSync('.', at('configts-bench-renamed'));
+      },
+    ],
     ['delete the symlink', () => unlinkSync(at('configts-bench-renamed'))],
   ];
 }

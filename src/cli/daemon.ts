@@ -39,6 +39,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof DaemonConfigError ? error.message : `daemon failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(
+    error instanceof DaemonConfigError
+      ? error.message
+      : `daemon failed to start: ${error instanceof Error ? error.message : String(error)}`,
+  );
   process.exit(1);
 });

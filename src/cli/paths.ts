@@ -45,7 +45,8 @@ function parseCommandLine(argv: string[]) {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
   }
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing ROOT' : `expected one ROOT, got ${positionals.length}`);
+  if (positionals.length !== 1)
+    throw new UsageError(positionals.length === 0 ? 'missing ROOT' : `expected one ROOT, got ${positionals.length}`);
   let limit: number | undefined;
   if (values.limit !== undefined) {
     limit = Number(values.limit);

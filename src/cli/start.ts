@@ -14,7 +14,9 @@ async function main(): Promise<void> {
   const server = await startServer({ config, providers, log });
   console.log(`listening on ${server.url}`);
   console.log(server.tokenFile ? `token in ${server.tokenFile}` : 'token from ATS_TOKEN');
-  console.log(`data in ${config.dataDir}; embedded host ${server.hostId || 'none'};${server.replicaId ? ` replica ${server.replicaId};` : ''} agent providers: ${providers.map((p) => p.id).join(', ') || 'none'}`);
+  console.log(
+    `data in ${config.dataDir}; embedded host ${server.hostId || 'none'};${server.replicaId ? ` replica ${server.replicaId};` : ''} agent providers: ${providers.map((p) => p.id).join(', ') || 'none'}`,
+  );
   console.log(`open ${server.url}/#token=${encodeURIComponent(server.token)}`);
   let stopping = false;
   const stop = () => {
@@ -35,6 +37,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : `failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(
+    error instanceof ConfigError ? error.message : `failed to start: ${error instanceof Error ? error.message : String(error)}`,
+  );
   process.exit(1);
 });

@@ -5,5 +5,12 @@ import { AGENT_PROVIDER_IDS } from '../daemon/providerFactories';
 export const AgentProvidersSettingSchema = z
   .string()
   .default('pi')
-  .transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((id) => id.trim()).filter(Boolean)))
+  .transform((value) =>
+    value.trim() === 'none'
+      ? []
+      : value
+          .split(',')
+          .map((id) => id.trim())
+          .filter(Boolean),
+  )
   .pipe(z.array(z.enum(AGENT_PROVIDER_IDS)));

@@ -20,7 +20,10 @@ export const DaemonConfigSchema = z.strictObject({
   server: z
     .string()
     .min(1)
-    .refine((list) => list.split(',').every((url) => z.url({ protocol: /^(https?|wss?)$/ }).safeParse(url.trim()).success), 'a URL, or a comma list of URLs (http, https, ws, wss)'),
+    .refine(
+      (list) => list.split(',').every((url) => z.url({ protocol: /^(https?|wss?)$/ }).safeParse(url.trim()).success),
+      'a URL, or a comma list of URLs (http, https, ws, wss)',
+    ),
   /** The server's bearer token (its `<dataDir>/token`, or its ATS_TOKEN). */
   token: z.string().min(16),
   /** Shown in `GET /hosts`; defaults to this machine's hostname. */
@@ -40,7 +43,11 @@ export const DaemonConfigSchema = z.strictObject({
   reconnectInitialMs: z.coerce.number().int().positive().default(250),
   reconnectMaxMs: z.coerce.number().int().positive().default(10_000),
   /** Largest frame the daemon accepts from the server. */
-  maxPayloadBytes: z.coerce.number().int().positive().default(64 * 1024 * 1024),
+  maxPayloadBytes: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024 * 1024),
   /** How long a stop or a failed settle waits for the run's `agent_end` before the turn closes without it. */
   turnGraceMs: z.coerce.number().int().positive().default(5_000),
   /** `1`: log how each path listing was answered (from its watched listing, or by revalidating stamps) and why a watch stopped. */

@@ -17,7 +17,10 @@ export const ConfigSchema = z.strictObject({
   /** Registry, event store, token file and the embedded daemon's state live here. */
   dataDir: z.string().min(1).default('./.data'),
   /** The built web page (`npm run build:web`, Vite's outDir) served at `/`. */
-  webDir: z.string().min(1).default(path.resolve(__dirname, '..', '..', 'dist', 'web')),
+  webDir: z
+    .string()
+    .min(1)
+    .default(path.resolve(__dirname, '..', '..', 'dist', 'web')),
   /** Bearer token; when unset one is generated once and kept in `<dataDir>/token`. */
   token: z.string().min(16).optional(),
   /** Agent providers of the embedded daemon, comma-separated (`pi`), or `none` for intake-only threads. */
@@ -25,9 +28,17 @@ export const ConfigSchema = z.strictObject({
   /** `process`: each thread's agent in a process of its own (a crash ends only its run); `none`: inside the daemon. */
   agentIsolation: z.enum(AGENT_ISOLATIONS).default('process'),
   /** Largest accepted HTTP request body (413 beyond). */
-  maxBodyBytes: z.coerce.number().int().positive().default(1024 * 1024),
+  maxBodyBytes: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
   /** Largest accepted WebSocket frame on the intake; a bigger frame closes only that socket (1009). */
-  intakeMaxPayloadBytes: z.coerce.number().int().positive().default(8 * 1024 * 1024),
+  intakeMaxPayloadBytes: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(8 * 1024 * 1024),
   /** Intake frames of one socket being stored at once; more wait their turn (bounds memory per sender). */
   intakeMaxInFlight: z.coerce.number().int().positive().default(256),
   /** Ping interval of WebSocket peers; a peer that misses one pong is dropped at the next tick. */
@@ -35,7 +46,11 @@ export const ConfigSchema = z.strictObject({
   /** SSE comment-line heartbeat, so proxies and browsers keep an idle stream open. */
   sseHeartbeatMs: z.coerce.number().int().positive().default(15_000),
   /** Unsent bytes an SSE response may hold before it stops taking rows until its reader catches up. */
-  sseMaxBufferedBytes: z.coerce.number().int().positive().default(256 * 1024),
+  sseMaxBufferedBytes: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(256 * 1024),
   /** An SSE response that stays full this long is reset; the client resumes with Last-Event-ID. */
   sseStallMs: z.coerce.number().int().positive().default(60_000),
   /** How long a thread of a host whose link dropped shows `host-reconnecting` before `waiting-for-host`. */
@@ -43,7 +58,11 @@ export const ConfigSchema = z.strictObject({
   /** A daemon must say `link.hello` this soon after connecting to /api/v1/daemon, else it is closed (4002). */
   daemonHelloTimeoutMs: z.coerce.number().int().positive().default(5_000),
   /** Largest WebSocket frame on a daemon link (a batch of events, a file read); a bigger one closes the link. */
-  daemonLinkMaxPayloadBytes: z.coerce.number().int().positive().default(64 * 1024 * 1024),
+  daemonLinkMaxPayloadBytes: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024 * 1024),
   /**
    * How long a stop, or a prompt that settled with an error, waits for the run's `agent_end` before the turn
    * closes without it (`interrupted` / `failed`): a turn never stays open on a run that died.
@@ -67,11 +86,16 @@ export const ConfigSchema = z.strictObject({
   storeOpenMb: z.coerce.number().int().positive().default(64),
   // Several servers on one PostgreSQL (docs/replicas.md).
   /** `postgres://user@host:port/db`: event store and registry in PostgreSQL, shared by replicas. Unset: nedb in `dataDir`. */
-  databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// URL').optional(),
+  databaseUrl: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'a postgres:// URL')
+    .optional(),
   /** Connections this server holds at most (plus one for LISTEN). */
   databasePoolMax: z.coerce.number().int().positive().default(10),
   /** `0`: no embedded host daemon in this server (a replica that only serves the API and remote daemons). */
-  embeddedHost: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true')]).default(true),
+  embeddedHost: z
+    .union([z.boolean(), z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true')])
+    .default(true),
   /** Where the other replicas reach this one to forward host commands; default: the URL it listens on. */
   replicaUrl: z.url({ protocol: /^https?$/ }).optional(),
   /** How often a replica says it is alive (and re-reads where every host is attached). */

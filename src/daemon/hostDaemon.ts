@@ -55,7 +55,10 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
   });
   const threads = createThreadHandlers({ ingest, providers, dataDir: deps.dataDir, providerThreadIds, agents, log });
   const { dispose, ...threadHandlers } = threads;
-  const dispatch = createHostDispatcher({ ...createHostFileHandlers(deps.files), ...threadHandlers, ...createModelHandlers(providers) }, log);
+  const dispatch = createHostDispatcher(
+    { ...createHostFileHandlers(deps.files), ...threadHandlers, ...createModelHandlers(providers) },
+    log,
+  );
   return {
     hello: {
       protocolVersion: HOST_DAEMON_PROTOCOL_VERSION,

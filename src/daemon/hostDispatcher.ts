@@ -1,4 +1,14 @@
-import { issuesAt, JSON_RPC_ERROR, jsonRpcError, type JsonRpcError, JsonRpcRequestSchema, type JsonRpcId, type JsonRpcResponse, type ServeRequest, requestIdOf } from '../protocol/jsonRpc';
+import {
+  issuesAt,
+  JSON_RPC_ERROR,
+  jsonRpcError,
+  type JsonRpcError,
+  JsonRpcRequestSchema,
+  type JsonRpcId,
+  type JsonRpcResponse,
+  type ServeRequest,
+  requestIdOf,
+} from '../protocol/jsonRpc';
 import { hostCommands, isHostMethod, type HostMethod, type HostResult, type ParsedHostParams } from '../protocol/hostContract';
 import { HostCommandError } from '../protocol/hostErrors';
 
@@ -43,7 +53,6 @@ function asRefused(error: unknown): JsonRpcError | undefined {
   const { code, details } = error;
   return jsonRpcError(error.rpcCode, error.message, details === undefined ? { hostCode: code } : { hostCode: code, details });
 }
-
 
 function fail(id: JsonRpcId, error: JsonRpcError): JsonRpcResponse {
   return { jsonrpc: '2.0', id, error };

@@ -26,7 +26,10 @@ export interface HostFileOperations {
   close?(): Promise<void>;
 }
 
-type HostFileHandlers = Pick<HostHandlers, 'host.list_paths' | 'host.list_files' | 'host.read_file' | 'host.browse_directory' | 'host.read_file_relative' | 'host.resolve_path'>;
+type HostFileHandlers = Pick<
+  HostHandlers,
+  'host.list_paths' | 'host.list_files' | 'host.read_file' | 'host.browse_directory' | 'host.read_file_relative' | 'host.resolve_path'
+>;
 
 export function createHostFileHandlers(files: HostFileOperations): HostFileHandlers {
   return {

@@ -14,7 +14,11 @@ export interface PathListerSettings {
 
 export function pathListerOptionsOf(settings: PathListerSettings, log: (message: string) => void): PathListerOptions {
   return {
-    ...(settings.pathWatchIdleMs === 0 ? { watcher: null } : settings.pathWatchIdleMs === undefined ? {} : { idleMs: settings.pathWatchIdleMs }),
+    ...(settings.pathWatchIdleMs === 0
+      ? { watcher: null }
+      : settings.pathWatchIdleMs === undefined
+        ? {}
+        : { idleMs: settings.pathWatchIdleMs }),
     ...(settings.debug ? { debug: log } : {}),
   };
 }

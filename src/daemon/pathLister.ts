@@ -40,8 +40,7 @@ export function createPathLister(options: PathListerOptions = {}): PathLister {
   const cached = options.cache === false ? null : createCachedWalks(options);
   const listingOf = (root: string) => (cached === null ? walk$(root) : cached.walk$(root));
 
-  const run = (root: string, search: PathSearch): Promise<ListPathsResult> =>
-    lastValueFrom(searchPaths$(listingOf(resolve(root)), search));
+  const run = (root: string, search: PathSearch): Promise<ListPathsResult> => lastValueFrom(searchPaths$(listingOf(resolve(root)), search));
 
   return {
     async listPaths(input) {

@@ -25,7 +25,11 @@ export type AgentProviderId = keyof typeof PROVIDER_FACTORIES;
 /** The registry's ids, for `z.enum` in the configs (a non-empty tuple, as zod wants). */
 export const AGENT_PROVIDER_IDS = Object.keys(PROVIDER_FACTORIES) as [AgentProviderId, ...AgentProviderId[]];
 
-export function createProviders(ids: readonly string[], log: (message: string) => void, isolation: AgentIsolation = 'process'): AgentProvider[] {
+export function createProviders(
+  ids: readonly string[],
+  log: (message: string) => void,
+  isolation: AgentIsolation = 'process',
+): AgentProvider[] {
   return ids.map((id) => {
     if (!Object.hasOwn(PROVIDER_FACTORIES, id)) throw new Error(`unknown agent provider "${id}" (known: ${AGENT_PROVIDER_IDS.join(', ')})`);
     return PROVIDER_FACTORIES[id as AgentProviderId](log, isolation);
@@ -37,5 +41,10 @@ export function createProviders(ids: readonly string[], log: (message: string) =
  * run). Options must survive JSON: each agent process builds its own `createPiProvider` from them.
  */
 export function createIsolatedPiProvider(options: Omit<PiProviderOptions, 'log'>, log: (message: string) => void): AgentProvider {
-  return isolateProvider({ id: PI_PROVIDER_ID, factory: { ...piProviderModule, options: { ...options } }, listModels: () => listPiModels({ agentDir: options.agentDir }), log });
+  return isolateProvider({
+    id: PI_PROVIDER_ID,
+    factory: { ...piProviderModule, options: { ...options } },
+    listModels: () => listPiModels({ agentDir: options.agentDir }),
+    log,
+  });
 }

@@ -68,7 +68,13 @@ const reportedFailures = (ingest: ThreadIngest) => {
  * write as a thread-scoped `provider/error` (docs/events.md "Signals"), so that is the pair sent. The same
  * reason is written once until the agent starts, not at every retry (creation with a prompt tries twice).
  */
-function reportStartFailure(ingest: ThreadIngest, providerId: string, threadId: string, error: unknown, emit: (frame: unknown) => void): void {
+function reportStartFailure(
+  ingest: ThreadIngest,
+  providerId: string,
+  threadId: string,
+  error: unknown,
+  emit: (frame: unknown) => void,
+): void {
   const message = error instanceof Error ? error.message : String(error);
   const failures = reportedFailures(ingest);
   if (failures.get(threadId) === message) return;

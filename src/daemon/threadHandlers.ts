@@ -62,7 +62,9 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
       if (closing) throw closingRefusal();
       // Reading the thread back now closes a turn whose run died with an earlier process (docs/events.md
       // "Restart") at once, rather than when its next frame or status question comes.
-      await deps.ingest.threadStatus(params.threadId).catch((error: unknown) => deps.log(`thread ${params.threadId}: ${firstLineOf(error)}`));
+      await deps.ingest
+        .threadStatus(params.threadId)
+        .catch((error: unknown) => deps.log(`thread ${params.threadId}: ${firstLineOf(error)}`));
       const session = sessions.get(params.threadId) ?? openSession(params);
       if (!session.provider) return { providerThreadId: providerThreadIds.get(params.threadId)!, agent: false };
       // Opening starts the agent: its extensions run, and may start turns, before any prompt arrives. A start
@@ -77,7 +79,10 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
     'thread.prompt': async ({ threadId, prompt }) => {
       const session = sessionOf(threadId);
       if (!session.provider) {
-        throw new HostCommandError('no_agent_provider', `this host has no agent provider "${session.params.provider}"; post events through the intake instead`);
+        throw new HostCommandError(
+          'no_agent_provider',
+          `this host has no agent provider "${session.params.provider}"; post events through the intake instead`,
+        );
       }
       const agent = await agentOf(session, session.provider);
       const followUp = (await deps.ingest.threadStatus(threadId)) === 'active';

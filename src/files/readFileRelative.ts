@@ -1,10 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import {
-  ReadFileRelativeRequestSchema,
-  type ReadFileRelativeRequest,
-  type ReadFileResult,
-} from '../protocol/hostFiles';
+import { ReadFileRelativeRequestSchema, type ReadFileRelativeRequest, type ReadFileResult } from '../protocol/hostFiles';
 import { HostCommandError } from '../protocol/hostErrors';
 import { parseHostRequest } from '../protocol/parseHostRequest';
 import { readRegularFile } from './readRegularFile';

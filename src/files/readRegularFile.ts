@@ -24,11 +24,9 @@ export async function readRegularFile(
   });
   if (stats.isDirectory()) throw new HostCommandError('not_a_file', `is a directory, not a file: ${label}`);
   if (!stats.isFile()) throw new HostCommandError('not_a_file', `not a regular file (FIFO, socket or device): ${label}`);
-  const handle = await open(absolutePath, constants.O_RDONLY | constants.O_NONBLOCK).catch(
-    (error: NodeJS.ErrnoException) => {
-      throw refusalFor(error, label, notFound);
-    },
-  );
+  const handle = await open(absolutePath, constants.O_RDONLY | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
+    throw refusalFor(error, label, notFound);
+  });
   try {
     const opened = await handle.stat();
     if (!opened.isFile()) throw new HostCommandError('not_a_file', `not a regular file: ${label}`);

@@ -17,7 +17,11 @@ export interface GraceTimers {
  * (`closesAfterGrace`); this only says when it has passed. The scheduler is injected, so tests run on
  * virtual time.
  */
-export function createGraceTimers(options: { graceMs: number; scheduler?: SchedulerLike; elapsed(threadId: string, turnId: string): void }): GraceTimers {
+export function createGraceTimers(options: {
+  graceMs: number;
+  scheduler?: SchedulerLike;
+  elapsed(threadId: string, turnId: string): void;
+}): GraceTimers {
   const scheduler = options.scheduler ?? asyncScheduler;
   const pending = new Map<string, { threadId: string; turnId: string; timer?: Subscription }>();
   const fire = (key: string) => {

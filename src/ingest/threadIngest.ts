@@ -100,30 +100,28 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
     frames$ = new Subject<IngestFrame>();
     let finished!: () => void;
     done = new Promise((resolve) => (finished = resolve));
-    frames$
-      .pipe(threadEvents({ ...deps, newId, processEpoch, storeFailed: (threadIds) => hydration.forget(threadIds) }))
-      .subscribe({
-        next: (step) => {
-          if (!step.ok) return answer(step.correlationId, { ok: false, error: step.error });
-          const { threadId, turnOpen, graceFor, rows } = step.value;
-          statuses.set(threadId, turnOpen ? 'active' : 'idle');
-          // Timed from when the stop (or failed settle) is stored: the grace is what the run gets after that.
-          if (graceFor !== undefined && !closing) timers.start(threadId, graceFor);
-          answer(step.correlationId, { ok: true, rows });
-        },
-        error: (cause: unknown) => {
-          // Stages turn bad input into values, so this is a bug; forget in-memory state and start again
-          // from the store rather than leave every later frame unanswered.
-          const error = jsonRpcError(JSON_RPC_ERROR.internalError, 'The thread-event pipeline failed', String(cause));
-          // Parked frames never reached the failed pipeline: they go into the new one once their read ends.
-          const stillParked = hydration.parkedIds();
-          for (const correlationId of [...waiting.keys()]) if (!stillParked.has(correlationId)) answer(correlationId, { ok: false, error });
-          hydration.reset();
-          finished();
-          if (!closing) start();
-        },
-        complete: finished,
-      });
+    frames$.pipe(threadEvents({ ...deps, newId, processEpoch, storeFailed: (threadIds) => hydration.forget(threadIds) })).subscribe({
+      next: (step) => {
+        if (!step.ok) return answer(step.correlationId, { ok: false, error: step.error });
+        const { threadId, turnOpen, graceFor, rows } = step.value;
+        statuses.set(threadId, turnOpen ? 'active' : 'idle');
+        // Timed from when the stop (or failed settle) is stored: the grace is what the run gets after that.
+        if (graceFor !== undefined && !closing) timers.start(threadId, graceFor);
+        answer(step.correlationId, { ok: true, rows });
+      },
+      error: (cause: unknown) => {
+        // Stages turn bad input into values, so this is a bug; forget in-memory state and start again
+        // from the store rather than leave every later frame unanswered.
+        const error = jsonRpcError(JSON_RPC_ERROR.internalError, 'The thread-event pipeline failed', String(cause));
+        // Parked frames never reached the failed pipeline: they go into the new one once their read ends.
+        const stillParked = hydration.parkedIds();
+        for (const correlationId of [...waiting.keys()]) if (!stillParked.has(correlationId)) answer(correlationId, { ok: false, error });
+        hydration.reset();
+        finished();
+        if (!closing) start();
+      },
+      complete: finished,
+    });
   };
   start();
 

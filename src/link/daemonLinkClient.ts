@@ -116,7 +116,12 @@ export function createDaemonLinkClient(options: DaemonLinkClientOptions): Daemon
       redial();
     });
     ws.on('open', () => {
-      const peer = createRpcPeer(ws, (request) => daemon!.dispatch(request), options.log, () => serverMaxPayloadBytes);
+      const peer = createRpcPeer(
+        ws,
+        (request) => daemon!.dispatch(request),
+        options.log,
+        () => serverMaxPayloadBytes,
+      );
       let stopHeartbeat = startPingHeartbeat(ws, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
       const adoptHeartbeat = (serverMs: number) => {
         if (options.heartbeatMs !== undefined) return;
@@ -149,7 +154,8 @@ export function createDaemonLinkClient(options: DaemonLinkClientOptions): Daemon
     ready.forEach((waiter) => waiter.resolve(peer));
   };
 
-  const linked = (): Promise<RpcPeer> => (current ? Promise.resolve(current) : new Promise((resolve, reject) => waiters.push({ resolve, reject })));
+  const linked = (): Promise<RpcPeer> =>
+    current ? Promise.resolve(current) : new Promise((resolve, reject) => waiters.push({ resolve, reject }));
 
   const stopWaiters = () => {
     const stopped = waiters;

@@ -21,7 +21,11 @@ export interface FrameWriter {
  * hundred intake frames to a daemon in one turn lets the daemon, in its own process, start on the first ones
  * while it prepares the rest, instead of both taking turns.
  */
-export function createFrameWriter(socket: Pick<WebSocket, 'readyState' | 'OPEN' | 'send'>, maxFrameBytes: () => number, eagerChars = EAGER_FLUSH_CHARS): FrameWriter {
+export function createFrameWriter(
+  socket: Pick<WebSocket, 'readyState' | 'OPEN' | 'send'>,
+  maxFrameBytes: () => number,
+  eagerChars = EAGER_FLUSH_CHARS,
+): FrameWriter {
   let queued: { text: string; sent?(error?: Error): void }[] = [];
   let queuedChars = 0;
   let scheduled = false;

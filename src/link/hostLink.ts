@@ -34,19 +34,27 @@ export function createHostRequester(send: SendRequest, defaultTimeoutMs: number)
     const command = hostCommands[method];
     const checked = command.params.safeParse(params);
     if (!checked.success) {
-      throw new HostRequestError({ kind: 'refused', rpcCode: -32602, hostCode: 'invalid_params', details: checked.error.issues }, `invalid params for ${method}`);
+      throw new HostRequestError(
+        { kind: 'refused', rpcCode: -32602, hostCode: 'invalid_params', details: checked.error.issues },
+        `invalid params for ${method}`,
+      );
     }
     const timeoutMs = options?.timeoutMs ?? defaultTimeoutMs;
-    const raw = await withRequestTimeout(send({ jsonrpc: '2.0', id: nextId++, method, params: checked.data }), timeoutMs, method).catch((error: unknown) => {
-      throw error instanceof HostRequestError ? error : new HostRequestError({ kind: 'offline' }, `host went away during ${method}`);
-    });
+    const raw = await withRequestTimeout(send({ jsonrpc: '2.0', id: nextId++, method, params: checked.data }), timeoutMs, method).catch(
+      (error: unknown) => {
+        throw error instanceof HostRequestError ? error : new HostRequestError({ kind: 'offline' }, `host went away during ${method}`);
+      },
+    );
     const response = JsonRpcResponseSchema.safeParse(raw);
-    if (!response.success) throw new HostRequestError({ kind: 'bad_result', issues: response.error.issues }, `malformed answer to ${method}`);
+    if (!response.success)
+      throw new HostRequestError({ kind: 'bad_result', issues: response.error.issues }, `malformed answer to ${method}`);
     if ('error' in response.data) {
       const { code, message, data } = response.data.error;
       const hostData = HostErrorDataSchema.safeParse(data);
       throw new HostRequestError(
-        hostData.success ? { kind: 'refused', rpcCode: code, hostCode: hostData.data.hostCode, details: hostData.data.details } : { kind: 'refused', rpcCode: code, details: data },
+        hostData.success
+          ? { kind: 'refused', rpcCode: code, hostCode: hostData.data.hostCode, details: hostData.data.details }
+          : { kind: 'refused', rpcCode: code, details: data },
         message,
       );
     }

@@ -29,4 +29,3 @@ export function connectInProcess(daemon: { hello: HostHello; dispatch: ServeRequ
     },
   };
 }
-

@@ -4,7 +4,14 @@ import type { EventStore, ListEventsOptions, NewThreadEvent, StoredThreadEvent }
 import { storedRowOf } from '../protocol/threadEvents';
 import { LinkStopped, type DaemonLinkClient } from './daemonLinkClient';
 import { JsonText } from './jsonText';
-import { AppendResultSchema, LastSeqResultSchema, LINK_METHOD, ListResultSchema, SEQ_CONFLICT, type AppendBatch } from '../protocol/daemonLink';
+import {
+  AppendResultSchema,
+  LastSeqResultSchema,
+  LINK_METHOD,
+  ListResultSchema,
+  SEQ_CONFLICT,
+  type AppendBatch,
+} from '../protocol/daemonLink';
 import type { Outbox } from './outbox';
 import { LinkProtocolError } from './rpcPeer';
 
@@ -99,7 +106,10 @@ export function createRemoteEventStore(options: RemoteEventStoreOptions): EventS
     const json = JSON.stringify(batch);
     if (Buffer.byteLength(json) > link.maxFrameBytes() - ENVELOPE_BYTES) {
       // Rare (a group commit of huge tool outputs): halves go one after another, each a batch of its own.
-      if (events.length === 1) throw new BatchRejected(`an event of ${Buffer.byteLength(json)} bytes does not fit the link's frame limit of ${link.maxFrameBytes()}`);
+      if (events.length === 1)
+        throw new BatchRejected(
+          `an event of ${Buffer.byteLength(json)} bytes does not fit the link's frame limit of ${link.maxFrameBytes()}`,
+        );
       const half = Math.ceil(events.length / 2);
       const head = await appendNow(events.slice(0, half));
       return [...head, ...(await appendNow(events.slice(half)))];

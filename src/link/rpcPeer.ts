@@ -1,5 +1,13 @@
 import type { RawData, WebSocket } from 'ws';
-import { JSON_RPC_ERROR, jsonRpcError, JsonRpcResponseSchema, type JsonRpcRequest, type JsonRpcResponse, type ServeRequest, requestIdOf } from '../protocol/jsonRpc';
+import {
+  JSON_RPC_ERROR,
+  jsonRpcError,
+  JsonRpcResponseSchema,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type ServeRequest,
+  requestIdOf,
+} from '../protocol/jsonRpc';
 import { createFrameWriter } from './frameWriter';
 import { jsonOf } from './jsonText';
 
@@ -32,7 +40,12 @@ export interface RpcPeer {
  */
 
 /** `maxFrameBytes`: what the other side accepts; messages are coalesced only while they fit together. */
-export function createRpcPeer(socket: WebSocket, serve: ServeRequest, log: (message: string) => void, maxFrameBytes: () => number = () => Infinity): RpcPeer {
+export function createRpcPeer(
+  socket: WebSocket,
+  serve: ServeRequest,
+  log: (message: string) => void,
+  maxFrameBytes: () => number = () => Infinity,
+): RpcPeer {
   const pending = new Map<string | number, { resolve(value: unknown): void; reject(error: Error): void }>();
   let nextId = 1;
   const writer = createFrameWriter(socket, maxFrameBytes);
@@ -55,7 +68,11 @@ export function createRpcPeer(socket: WebSocket, serve: ServeRequest, log: (mess
       serve(message).then(reply, (error: unknown) => {
         const method = (message as { method?: unknown }).method;
         log(`link request ${String(method)} failed: ${String(error)}`);
-        reply({ jsonrpc: '2.0', id: requestIdOf(message) ?? null, error: jsonRpcError(JSON_RPC_ERROR.internalError, `${String(method)} failed`) });
+        reply({
+          jsonrpc: '2.0',
+          id: requestIdOf(message) ?? null,
+          error: jsonRpcError(JSON_RPC_ERROR.internalError, `${String(method)} failed`),
+        });
       });
       return;
     }
@@ -89,7 +106,9 @@ export function createRpcPeer(socket: WebSocket, serve: ServeRequest, log: (mess
     async call(method, params) {
       const id = `c${nextId++}`;
       const head = `{"jsonrpc":"2.0","id":"${id}","method":${JSON.stringify(method)}`;
-      const answer = JsonRpcResponseSchema.safeParse(await sendText(id, params === undefined ? `${head}}` : `${head},"params":${jsonOf(params)}}`));
+      const answer = JsonRpcResponseSchema.safeParse(
+        await sendText(id, params === undefined ? `${head}}` : `${head},"params":${jsonOf(params)}}`),
+      );
       if (!answer.success) throw new LinkProtocolError(`malformed answer to ${method}: ${answer.error.message}`);
       return answer.data;
     },
@@ -98,7 +117,6 @@ export function createRpcPeer(socket: WebSocket, serve: ServeRequest, log: (mess
 
 /** The peer answered with something that is not a JSON-RPC response. */
 export class LinkProtocolError extends Error {}
-
 
 export function textOf(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');

@@ -7,7 +7,10 @@ import { HostRequestError } from '../protocol/hostErrors';
  */
 export function withRequestTimeout<T>(promise: Promise<T>, timeoutMs: number, method: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new HostRequestError({ kind: 'timeout', timeoutMs }, `${method} got no answer within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new HostRequestError({ kind: 'timeout', timeoutMs }, `${method} got no answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     promise.then(
       (value) => {
         clearTimeout(timer);

@@ -45,7 +45,10 @@ export function emitEvents(deps: EmitEventsDeps = {}): OperatorFunction<Step<Thr
       if (graceFor !== undefined) value.graceFor = graceFor;
       return okStep(step.correlationId, value);
     } catch (cause) {
-      return errorStep(step.correlationId, jsonRpcError(JSON_RPC_ERROR.internalError, 'Internal error while emitting events', String(cause)));
+      return errorStep(
+        step.correlationId,
+        jsonRpcError(JSON_RPC_ERROR.internalError, 'Internal error while emitting events', String(cause)),
+      );
     }
   });
 }
@@ -67,7 +70,10 @@ function eventOf(fact: TurnFact, threadId: string, providerThreadId: string, dep
         type: T.turnStarted,
         turnId,
         scope,
-        data: deps.processEpoch === undefined ? { providerThreadId, origin: fact.origin } : { providerThreadId, origin: fact.origin, processEpoch: deps.processEpoch },
+        data:
+          deps.processEpoch === undefined
+            ? { providerThreadId, origin: fact.origin }
+            : { providerThreadId, origin: fact.origin, processEpoch: deps.processEpoch },
       };
     case 'userMessageStarted':
       return { threadId, type: T.itemStarted, turnId, scope, data: { providerThreadId, item: fact.item } };
@@ -90,7 +96,13 @@ function eventOf(fact: TurnFact, threadId: string, providerThreadId: string, dep
     case 'toolCompleted':
       return { threadId, type: T.itemCompleted, turnId, scope, data: { providerThreadId, item: toolItemOf(fact.tool, fact.outcome) } };
     case 'tokenUsage':
-      return { threadId, type: T.tokenUsage, turnId, scope, data: { providerThreadId, tokenUsage: { total: fact.total, last: fact.last } } };
+      return {
+        threadId,
+        type: T.tokenUsage,
+        turnId,
+        scope,
+        data: { providerThreadId, tokenUsage: { total: fact.total, last: fact.last } },
+      };
     case 'turnCompleted': {
       const providerCheckpointId = checkpointIdOf(threadId, deps) ?? fact.turnId ?? '';
       const completed = { providerThreadId, status: fact.status, providerCheckpointId };
@@ -104,9 +116,21 @@ function eventOf(fact: TurnFact, threadId: string, providerThreadId: string, dep
       return { threadId, type: T.contextWindowUsage, turnId, scope, data: { providerThreadId, contextWindowUsage } };
     }
     case 'unhandled':
-      return { threadId, type: T.providerUnhandled, turnId, scope, data: { providerThreadId, providerId, rawType: fact.rawType, rawEvent: fact.rawEvent } };
+      return {
+        threadId,
+        type: T.providerUnhandled,
+        turnId,
+        scope,
+        data: { providerThreadId, providerId, rawType: fact.rawType, rawEvent: fact.rawEvent },
+      };
     case 'providerError':
-      return { threadId, type: T.providerError, turnId, scope, data: { providerThreadId, providerId, message: fact.message, willRetry: fact.willRetry } };
+      return {
+        threadId,
+        type: T.providerError,
+        turnId,
+        scope,
+        data: { providerThreadId, providerId, message: fact.message, willRetry: fact.willRetry },
+      };
   }
 }
 

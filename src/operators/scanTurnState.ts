@@ -37,7 +37,10 @@ export function scanTurnState(deps: ScanTurnStateDeps): OperatorFunction<Step<Ru
             if (graceFor !== undefined) value.graceFor = graceFor;
             return okStep(step.correlationId, value);
           } catch (cause) {
-            return errorStep(step.correlationId, jsonRpcError(JSON_RPC_ERROR.internalError, 'Internal error in the turn rules', String(cause)));
+            return errorStep(
+              step.correlationId,
+              jsonRpcError(JSON_RPC_ERROR.internalError, 'Internal error in the turn rules', String(cause)),
+            );
           }
         }),
       );

@@ -19,4 +19,3 @@ export function validate(): OperatorFunction<IngestFrame, Step<RuleInput>> {
     return 'error' in parsed ? errorStep(correlationId, parsed.error) : okStep(correlationId, parsed.input);
   });
 }
-

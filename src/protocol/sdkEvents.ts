@@ -72,9 +72,7 @@ export type AgentSettled = z.infer<typeof AgentSettledSchema>;
 export function textOf(content: AgentMessage['content']): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content
-    .map((block) => (isTextBlock(block) ? block.text : ''))
-    .join('');
+  return content.map((block) => (isTextBlock(block) ? block.text : '')).join('');
 }
 
 function isTextBlock(block: unknown): block is { type: 'text'; text: string } {

@@ -35,4 +35,3 @@ export function threadIdOf(frame: unknown): string | undefined {
   const params = typeof frame === 'object' && frame !== null ? (frame as { params?: { threadId?: unknown } }).params : undefined;
   return typeof params?.threadId === 'string' && params.threadId !== '' ? params.threadId : undefined;
 }
-

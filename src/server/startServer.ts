@@ -80,7 +80,16 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const { postgres } = storage;
   const replica =
     postgres && watched && replicaId && config.databaseUrl
-      ? startReplica(replicaId, { settings: { ...config, databaseUrl: config.databaseUrl, token }, pool: postgres.database.pool, store: postgres.store, registry, hub: watched, localHosts, localPresence, log })
+      ? startReplica(replicaId, {
+          settings: { ...config, databaseUrl: config.databaseUrl, token },
+          pool: postgres.database.pool,
+          store: postgres.store,
+          registry,
+          hub: watched,
+          localHosts,
+          localPresence,
+          log,
+        })
       : undefined;
   const hosts = replica?.hosts ?? localHosts;
   const presence = replica?.presence ?? localPresence;
@@ -110,7 +119,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   // Remote daemons (docs/hosts.md): their batches land in the same store, published like the embedded one's.
   const daemonLink = createDaemonLinkRoute(
     { token, hosts, store: publishingStore(store, hub), log },
-    { heartbeatMs: config.wsHeartbeatMs, hostCommandTimeoutMs: config.hostCommandTimeoutMs, helloTimeoutMs: config.daemonHelloTimeoutMs, maxPayloadBytes: config.daemonLinkMaxPayloadBytes },
+    {
+      heartbeatMs: config.wsHeartbeatMs,
+      hostCommandTimeoutMs: config.hostCommandTimeoutMs,
+      helloTimeoutMs: config.daemonHelloTimeoutMs,
+      maxPayloadBytes: config.daemonLinkMaxPayloadBytes,
+    },
   );
   attachUpgrades(server, replica ? [intake, daemonLink, replica.route] : [intake, daemonLink]);
   await new Promise<void>((resolve, reject) => {

@@ -6,7 +6,10 @@ export const LOCK_FILE_NAME = 'LOCK';
 
 export class DataDirLockedError extends Error {
   readonly code = 'data_dir_locked';
-  constructor(readonly dataDir: string, readonly pid: number) {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
     super(
       `The data dir ${dataDir} is already in use by process ${pid}. Stop that process first, or, if it is no longer ` +
         `running, delete ${path.join(dataDir, LOCK_FILE_NAME)}.`,
@@ -104,7 +107,10 @@ async function isHeld(file: string, content: string): Promise<boolean> {
  */
 async function startIdentityOf(pid: number): Promise<string | undefined> {
   try {
-    const [bootId, stat] = await Promise.all([fs.readFile('/proc/sys/kernel/random/boot_id', 'utf8'), fs.readFile(`/proc/${pid}/stat`, 'utf8')]);
+    const [bootId, stat] = await Promise.all([
+      fs.readFile('/proc/sys/kernel/random/boot_id', 'utf8'),
+      fs.readFile(`/proc/${pid}/stat`, 'utf8'),
+    ]);
     // Fields after the command name, which sits in parentheses and may hold spaces or parentheses itself;
     // the start time is field 22 of the line, the 20th after the name.
     const startTicks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];

@@ -54,7 +54,7 @@ export async function dropTornLastLine(filePath: string): Promise<boolean> {
 /** The offset of the file's last `\n`, or -1. UTF-8 never has the byte 0x0a inside a character. */
 async function lastNewlineOffset(file: fs.FileHandle, size: number): Promise<number> {
   const chunk = Buffer.alloc(CHUNK_BYTES);
-  for (let end = size; end > 0; ) {
+  for (let end = size; end > 0;) {
     const start = Math.max(0, end - CHUNK_BYTES);
     const { bytesRead } = await file.read(chunk, 0, end - start, start);
     const found = chunk.subarray(0, bytesRead).lastIndexOf(NEWLINE);

@@ -19,7 +19,8 @@ export function outputSnapshotOf(partialResult: unknown): OutputSnapshot | undef
   const parsed = ToolResultSchema.safeParse(partialResult);
   if (!parsed.success || parsed.data.content === undefined) return undefined;
   const truncation = (parsed.data.details as { truncation?: { totalBytes?: unknown } } | null | undefined)?.truncation;
-  const totalBytes = typeof truncation?.totalBytes === 'number' && Number.isFinite(truncation.totalBytes) ? truncation.totalBytes : undefined;
+  const totalBytes =
+    typeof truncation?.totalBytes === 'number' && Number.isFinite(truncation.totalBytes) ? truncation.totalBytes : undefined;
   return { text: textOf(parsed.data.content), totalBytes };
 }
 

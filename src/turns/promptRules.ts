@@ -9,7 +9,8 @@ import type { TurnTransition } from './turnTransition';
 
 export function onPromptStarted(t: TurnTransition): void {
   t.state.promptStartedSeen = true;
-  if (t.state.turn) t.state.turn.promptsOutstanding += 1; // a follow-up queued into the running turn
+  if (t.state.turn)
+    t.state.turn.promptsOutstanding += 1; // a follow-up queued into the running turn
   else t.state.promptsForNextTurn += 1;
 }
 

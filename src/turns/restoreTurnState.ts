@@ -51,11 +51,16 @@ function applyRow(state: ThreadTurnState, row: StoredThreadEvent): ThreadTurnSta
       return item && item.id === data['itemId'] ? { ...state, item: { ...item, text: item.text + String(data['delta']) } } : state;
     case THREAD_EVENT_TYPE.commandOutputDelta: {
       const delta = String(data['delta']);
-      const grow = (tool: OpenToolItem) => ({ ...tool, output: tool.output + delta, outputBytes: tool.outputBytes + Buffer.byteLength(delta) });
+      const grow = (tool: OpenToolItem) => ({
+        ...tool,
+        output: tool.output + delta,
+        outputBytes: tool.outputBytes + Buffer.byteLength(delta),
+      });
       return { ...state, tools: state.tools.map((tool) => (tool.id === data['itemId'] ? grow(tool) : tool)) };
     }
     case THREAD_EVENT_TYPE.itemCompleted:
-      if (state.tools.some((tool) => tool.id === data['item']?.id)) return { ...state, tools: state.tools.filter((tool) => tool.id !== data['item']?.id) };
+      if (state.tools.some((tool) => tool.id === data['item']?.id))
+        return { ...state, tools: state.tools.filter((tool) => tool.id !== data['item']?.id) };
       return item && item.id === data['item']?.id ? { ...state, item: { ...item, completed: true } } : state;
     case THREAD_EVENT_TYPE.tokenUsage: {
       const total = TokenCountsSchema.safeParse(data['tokenUsage']?.total);

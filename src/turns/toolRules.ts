@@ -77,7 +77,11 @@ function outcomeOf(tool: OpenToolItem, result: unknown, isError: boolean): ToolO
   switch (tool.kind) {
     case 'commandExecution': {
       const exitCode = isError ? EXIT_CODE_LINE.exec(text)?.[1] : '0';
-      return { status, text: parsed.success && parsed.data.content !== undefined ? text : tool.output, ...(exitCode === undefined ? {} : { exitCode: Number(exitCode) }) };
+      return {
+        status,
+        text: parsed.success && parsed.data.content !== undefined ? text : tool.output,
+        ...(exitCode === undefined ? {} : { exitCode: Number(exitCode) }),
+      };
     }
     case 'fileChange': {
       const diff = parsed.success ? (parsed.data.details as { diff?: unknown } | null | undefined)?.diff : undefined;

@@ -13,9 +13,16 @@ export const UNHANDLED_MESSAGE_ROLES: ReadonlySet<string> = new Set(['custom', '
 
 /** SDK events that need no thread event; anything not listed here and not handled below is `provider/unhandled`. */
 export const RECOGNISED_SILENT_EVENTS: ReadonlySet<string> = new Set([
-  'turn_start', 'turn_end', 'message_update', 'queue_update',
-  'auto_retry_end', 'compaction_start', 'compaction_end',
-  'session_info_changed', 'thinking_level_changed', 'entry_appended',
+  'turn_start',
+  'turn_end',
+  'message_update',
+  'queue_update',
+  'auto_retry_end',
+  'compaction_start',
+  'compaction_end',
+  'session_info_changed',
+  'thinking_level_changed',
+  'entry_appended',
 ]);
 
 export interface TurnStep {

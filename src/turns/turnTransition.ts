@@ -15,7 +15,10 @@ export class TurnTransition {
   /** Set when this step started the grace of the open turn: the ingest then schedules its `graceElapsed`. */
   graceFor: string | undefined;
 
-  constructor(previous: ThreadTurnState, private readonly newId: () => string) {
+  constructor(
+    previous: ThreadTurnState,
+    private readonly newId: () => string,
+  ) {
     // Explicit copies rather than spreads: this runs once per streamed token.
     const { turn, item } = previous;
     this.state = {

@@ -20,7 +20,11 @@ function replay(...args: string[]): Promise<{ code: number; stdout: string; stde
   });
 }
 
-const parseRows = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as StoredThreadEvent);
+const parseRows = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as StoredThreadEvent);
 
 describe('npm run replay', function () {
   this.timeout(60_000);
@@ -35,11 +39,15 @@ describe('npm run replay', function () {
 
   it('reports bad lines on stderr with their line numbers, skips them, and processes the rest', async () => {
     const { code, stdout, stderr } = await replay(fixture('with-bad-lines.jsonl'));
-    expect(stderr).to.match(/line 4: Parse error.*-32700/).and.match(/line 5: Invalid params.*-32602/);
+    expect(stderr)
+      .to.match(/line 4: Parse error.*-32700/)
+      .and.match(/line 5: Invalid params.*-32602/);
     expect(code).to.equal(2);
     const rows = parseRows(stdout);
     expect(rows.filter((row) => row.type === 'turn/completed')).to.have.lengthOf(1);
-    expect(rows.find((row) => row.type === 'item/completed' && (row.data['item'] as { type: string }).type === 'agentMessage')!.data['item']).to.deep.include({ text: 'Hello there!' });
+    expect(
+      rows.find((row) => row.type === 'item/completed' && (row.data['item'] as { type: string }).type === 'agentMessage')!.data['item'],
+    ).to.deep.include({ text: 'Hello there!' });
   });
 
   it('writes into --data-dir, so a second replay continues the thread', async () => {
@@ -81,7 +89,11 @@ describe('npm run replay', function () {
       const data = path.join(temp.dir, 'data');
       const first = parseRows((await replay(await recording('half.jsonl', halfTurn), '--data-dir', data)).stdout);
       expect(first.filter((row) => row.type === 'turn/completed')).to.have.lengthOf(0); // nothing could end it yet
-      const { code, stdout, stderr } = await replay(await recording('next.jsonl', b.clientTurn(T, 'again', ['new answer'])), '--data-dir', data);
+      const { code, stdout, stderr } = await replay(
+        await recording('next.jsonl', b.clientTurn(T, 'again', ['new answer'])),
+        '--data-dir',
+        data,
+      );
       expect(code, stderr).to.equal(0);
       const rows = parseRows(stdout);
       const closed = rows[first.length]!;
@@ -89,7 +101,10 @@ describe('npm run replay', function () {
       expect(rows[first.length + 1]!.data).to.deep.include({ status: 'interrupted', error: { message: RUN_LOST_MESSAGE } });
       expect(rows[first.length + 2]!.type).to.equal('turn/started');
       expect(rows[first.length + 2]!.turnId).to.not.equal(first[0]!.turnId);
-      expect(rows.filter((row) => row.type === 'turn/completed').map((row) => row.data['status'])).to.deep.equal(['interrupted', 'completed']);
+      expect(rows.filter((row) => row.type === 'turn/completed').map((row) => row.data['status'])).to.deep.equal([
+        'interrupted',
+        'completed',
+      ]);
     });
   });
 

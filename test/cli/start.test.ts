@@ -57,7 +57,14 @@ describe('npm start (as a newcomer runs it)', function () {
 
     await running.stop();
     // A clean shutdown releases the data dir's lock file; a killed server would leave it behind.
-    await eventually(() => access(path.join(dataDir, 'LOCK')).then(() => undefined, () => true), 'the lock to be released');
+    await eventually(
+      () =>
+        access(path.join(dataDir, 'LOCK')).then(
+          () => undefined,
+          () => true,
+        ),
+      'the lock to be released',
+    );
     running = await npmStart(['--port', '0', '--data-dir', dataDir]);
     const url = running.url;
     expect(await api(url, '/hosts')).to.have.length(1); // the embedded host keeps its id
@@ -66,7 +73,14 @@ describe('npm start (as a newcomer runs it)', function () {
     expect((await api(url, `/threads/${thread.id}`)).status).to.equal('idle');
     expect(await api(url, `/threads/${thread.id}/events`)).to.deep.equal(events);
     await running.stop();
-    await eventually(() => access(path.join(dataDir, 'LOCK')).then(() => undefined, () => true), 'the lock to be released');
+    await eventually(
+      () =>
+        access(path.join(dataDir, 'LOCK')).then(
+          () => undefined,
+          () => true,
+        ),
+      'the lock to be released',
+    );
     running = undefined;
   });
 
@@ -81,11 +95,15 @@ describe('npm start (as a newcomer runs it)', function () {
       await eventually(() => running!.lines.find((line) => line.startsWith('open ')), 'the sign-in URL line');
       expect(running.lines).to.include(`open ${running.url}/#token=${token}`);
       expect((await fetch(`${running.url}/api/v1/hosts`, { headers: { authorization: `Bearer ${token}` } })).status).to.equal(200);
-      expect((await fetch(`${running.url}/api/v1/hosts`, { headers: { authorization: 'Bearer not-the-env-token-123' } })).status).to.equal(401);
+      expect((await fetch(`${running.url}/api/v1/hosts`, { headers: { authorization: 'Bearer not-the-env-token-123' } })).status).to.equal(
+        401,
+      );
       expect(await readdir(envDataDir)).to.not.include('token');
       // Reachable on loopback only: the same port on this machine's other addresses refuses the connection.
       const port = Number(new URL(running.url).port);
-      const others = Object.values(os.networkInterfaces()).flat().filter((address) => address && address.family === 'IPv4' && !address.internal);
+      const others = Object.values(os.networkInterfaces())
+        .flat()
+        .filter((address) => address && address.family === 'IPv4' && !address.internal);
       for (const address of others) {
         const refused = await new Promise<boolean>((resolve) => {
           const socket = net.connect(port, address!.address);

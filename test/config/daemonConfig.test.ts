@@ -6,15 +6,30 @@ const TOKEN = 'token-0123456789abcdef';
 
 describe('link: settings of npm run daemon (flags and ATS_DAEMON_* env vars)', () => {
   it('reads the flags of the issue, with documented defaults for the rest', () => {
-    const config = loadDaemonConfig(['--server', 'http://10.0.0.5:8787', '--token', TOKEN, '--name', 'build-box-1', '--data-dir', '/tmp/d'], {});
-    expect(config).to.include({ server: 'http://10.0.0.5:8787', token: TOKEN, name: 'build-box-1', dataDir: '/tmp/d', reconnectInitialMs: 250, reconnectMaxMs: 10_000 });
+    const config = loadDaemonConfig(
+      ['--server', 'http://10.0.0.5:8787', '--token', TOKEN, '--name', 'build-box-1', '--data-dir', '/tmp/d'],
+      {},
+    );
+    expect(config).to.include({
+      server: 'http://10.0.0.5:8787',
+      token: TOKEN,
+      name: 'build-box-1',
+      dataDir: '/tmp/d',
+      reconnectInitialMs: 250,
+      reconnectMaxMs: 10_000,
+    });
     expect(config.heartbeatMs, 'unset: the server names it in its hello answer').to.equal(undefined);
     expect(config.protocolVersion).to.equal(HOST_DAEMON_PROTOCOL_VERSION);
     expect(config.agentProviders).to.deep.equal(['pi']);
   });
 
   it('takes ATS_DAEMON_* env vars, and a flag wins over its env var', () => {
-    const config = loadDaemonConfig(['--heartbeat-ms=500'], { ATS_DAEMON_SERVER: 'ws://h:1', ATS_DAEMON_TOKEN: TOKEN, ATS_DAEMON_HEARTBEAT_MS: '9000', ATS_DAEMON_AGENT_PROVIDERS: 'none' });
+    const config = loadDaemonConfig(['--heartbeat-ms=500'], {
+      ATS_DAEMON_SERVER: 'ws://h:1',
+      ATS_DAEMON_TOKEN: TOKEN,
+      ATS_DAEMON_HEARTBEAT_MS: '9000',
+      ATS_DAEMON_AGENT_PROVIDERS: 'none',
+    });
     expect(config).to.include({ server: 'ws://h:1', heartbeatMs: 500 });
     expect(config.agentProviders).to.deep.equal([]);
   });

@@ -15,7 +15,7 @@ describe('server config: flags and ATS_* env vars', () => {
     expect(config).to.deep.include({ port: 0, dataDir: '/tmp/b', host: '0.0.0.0', maxBodyBytes: 2048, agentProviders: [] });
   });
 
-  it('runs each thread\'s agent in a process of its own unless ATS_AGENT_ISOLATION=none', () => {
+  it("runs each thread's agent in a process of its own unless ATS_AGENT_ISOLATION=none", () => {
     expect(loadConfig([], {}).agentIsolation).to.equal('process');
     expect(loadConfig([], { ATS_AGENT_ISOLATION: 'none' }).agentIsolation).to.equal('none');
   });

@@ -9,7 +9,19 @@ const unused = async (): Promise<never> => {
 /** Handlers where only `host.resolve_path` and `thread.status` do something. */
 function handlers(overrides: Partial<HostHandlers>): HostHandlers {
   const all = {} as Record<string, unknown>;
-  for (const method of ['host.list_paths', 'host.list_files', 'host.read_file', 'host.browse_directory', 'host.read_file_relative', 'host.resolve_path', 'thread.open', 'thread.prompt', 'thread.stop', 'thread.ingest', 'thread.status']) {
+  for (const method of [
+    'host.list_paths',
+    'host.list_files',
+    'host.read_file',
+    'host.browse_directory',
+    'host.read_file_relative',
+    'host.resolve_path',
+    'thread.open',
+    'thread.prompt',
+    'thread.stop',
+    'thread.ingest',
+    'thread.status',
+  ]) {
     all[method] = unused;
   }
   return { ...(all as HostHandlers), ...overrides };

@@ -25,8 +25,18 @@ describe('createPathLister().listPaths (host.list_paths)', () => {
     const result = await list({});
     expect(result.truncated).to.equal(false);
     expect(result.paths.map((entry) => entry.path)).to.deep.equal([
-      '.env', '.env.example', '.github', '.github/workflows', '.github/workflows/ci.yml', 'README.md',
-      'src', 'src/index.ts', 'src/lib', 'src/lib/user-router-helpers.js', 'src/reindex.ts', 'src/router.js',
+      '.env',
+      '.env.example',
+      '.github',
+      '.github/workflows',
+      '.github/workflows/ci.yml',
+      'README.md',
+      'src',
+      'src/index.ts',
+      'src/lib',
+      'src/lib/user-router-helpers.js',
+      'src/reindex.ts',
+      'src/router.js',
     ]);
     expect(result.paths.every((entry) => entry.score === 0 && entry.positions.length === 0)).to.equal(true);
     expect(result.paths[2]).to.deep.equal({ kind: 'directory', path: '.github', name: '.github', score: 0, positions: [] });
@@ -145,7 +155,12 @@ describe('createPathLister().listPaths (host.list_paths)', () => {
 describe('createPathLister().listFiles (host.list_files)', () => {
   it('refuses out-of-range input with invalid_params, like host.list_paths', async () => {
     const lister = createPathLister({ watcher: null });
-    for (const request of [{ limit: 0 }, { limit: PATH_LISTING_CONFIG.maxLimit + 1 }, { query: 'x'.repeat(PATH_LISTING_CONFIG.maxQueryLength + 1) }, { includeDirectories: true }]) {
+    for (const request of [
+      { limit: 0 },
+      { limit: PATH_LISTING_CONFIG.maxLimit + 1 },
+      { query: 'x'.repeat(PATH_LISTING_CONFIG.maxQueryLength + 1) },
+      { includeDirectories: true },
+    ]) {
       const error = await lister.listFiles({ path: '/tmp', ...request } as never).catch((caught) => caught);
       expect(error, JSON.stringify(request)).to.include({ name: 'HostCommandError', code: 'invalid_params' });
     }

@@ -3,7 +3,14 @@ import { ConfigError, loadConfig } from '../../src/config/serverConfig';
 import { AGENT_PROVIDER_IDS, createProviders } from '../../src/daemon/providerFactories';
 import { DaemonConfigError, loadDaemonConfig } from '../../src/config/daemonConfig';
 
-const daemonArgs = (providers: string) => ['--server', 'http://127.0.0.1:8787', '--token', 'a-token-of-16-chars', '--agent-providers', providers];
+const daemonArgs = (providers: string) => [
+  '--server',
+  'http://127.0.0.1:8787',
+  '--token',
+  'a-token-of-16-chars',
+  '--agent-providers',
+  providers,
+];
 
 /** Adding an agent is its folder plus one line in PROVIDER_FACTORIES: nothing else may list the ids. */
 describe('agent provider registry: one line names an agent for the server, the daemon and the factories', () => {
@@ -24,6 +31,8 @@ describe('agent provider registry: one line names an agent for the server, the d
 
   it('createProviders builds each registered id under that id, and refuses others naming the known ones', () => {
     expect(createProviders(AGENT_PROVIDER_IDS, () => undefined).map((provider) => provider.id)).to.deep.equal(AGENT_PROVIDER_IDS);
-    expect(() => createProviders(['constructor'], () => undefined)).to.throw(`unknown agent provider "constructor" (known: ${AGENT_PROVIDER_IDS.join(', ')})`);
+    expect(() => createProviders(['constructor'], () => undefined)).to.throw(
+      `unknown agent provider "constructor" (known: ${AGENT_PROVIDER_IDS.join(', ')})`,
+    );
   });
 });

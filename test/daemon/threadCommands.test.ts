@@ -59,19 +59,29 @@ describe('host daemon: thread commands', () => {
     expect(first).to.deep.equal({ providerThreadId: 'session-thr_a', agent: true });
     expect(provider.opened.map((o) => o.threadId)).to.deep.equal(['thr_a']);
     expect(await call('thread.open', params)).to.deep.equal(first);
-    expect(await call('thread.prompt', { threadId: 'thr_a', prompt: 'hi' })).to.deep.equal({ followUp: false, providerThreadId: 'session-thr_a' });
+    expect(await call('thread.prompt', { threadId: 'thr_a', prompt: 'hi' })).to.deep.equal({
+      followUp: false,
+      providerThreadId: 'session-thr_a',
+    });
     expect(provider.opened).to.have.length(1);
   });
 
   it('thread.open resumes the session the server names, and starts nothing for a provider this host does not run', async () => {
-    expect(await call('thread.open', { threadId: 'thr_r', cwd: '/tmp', provider: 'fake', model: 'm', resumeProviderThreadId: 'session-old' })).to.deep.equal({
+    expect(
+      await call('thread.open', { threadId: 'thr_r', cwd: '/tmp', provider: 'fake', model: 'm', resumeProviderThreadId: 'session-old' }),
+    ).to.deep.equal({
       providerThreadId: 'session-old',
       agent: true,
     });
     expect(provider.opened[0]!.resumeProviderThreadId).to.equal('session-old');
     // An intake-only thread's providerThreadId is its own id (or the server's hint): never a session to resume.
-    expect(await call('thread.open', { threadId: 'thr_i', cwd: '/tmp', provider: 'pi', model: 'm' })).to.deep.equal({ providerThreadId: 'thr_i', agent: false });
-    expect(await call('thread.open', { threadId: 'thr_x', cwd: '/tmp', provider: 'fake', model: 'm', resumeProviderThreadId: 'thr_x' })).to.deep.equal({
+    expect(await call('thread.open', { threadId: 'thr_i', cwd: '/tmp', provider: 'pi', model: 'm' })).to.deep.equal({
+      providerThreadId: 'thr_i',
+      agent: false,
+    });
+    expect(
+      await call('thread.open', { threadId: 'thr_x', cwd: '/tmp', provider: 'fake', model: 'm', resumeProviderThreadId: 'thr_x' }),
+    ).to.deep.equal({
       providerThreadId: 'session-thr_x',
       agent: true,
     });
@@ -91,9 +101,22 @@ describe('host daemon: thread commands', () => {
 
   it('stores a run the agent started while opening (an extension in session_start) under its session id, as an agent turn', async () => {
     const early = fakeProvider('early', { runWhileOpening: 'started by an extension' });
-    const other = createHostDaemon({ identity: { hostId: 'host_early', name: 'early' }, dataDir: '/tmp/unused', store, providers: [early], files: noFiles, createIngest: createThreadIngest, log: () => {} });
+    const other = createHostDaemon({
+      identity: { hostId: 'host_early', name: 'early' },
+      dataDir: '/tmp/unused',
+      store,
+      providers: [early],
+      files: noFiles,
+      createIngest: createThreadIngest,
+      log: () => {},
+    });
     try {
-      const opened = (await other.dispatch({ jsonrpc: '2.0', id: 1, method: 'thread.open', params: { threadId: 'thr_early', cwd: '/tmp', provider: 'early', model: 'm' } })) as any;
+      const opened = (await other.dispatch({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'thread.open',
+        params: { threadId: 'thr_early', cwd: '/tmp', provider: 'early', model: 'm' },
+      })) as any;
       expect(opened.result).to.deep.equal({ providerThreadId: 'session-thr_early', agent: true });
       const rows = await eventually(async () => {
         const stored = await store.list('thr_early');
@@ -131,7 +154,10 @@ describe('host daemon: thread commands', () => {
   it('a prompt while a turn runs is a follow-up', async () => {
     await call('thread.open', { threadId: 'thr_a', cwd: '/tmp', provider: 'fake', model: 'm' });
     await call('thread.prompt', { threadId: 'thr_a', prompt: 'hang' });
-    await eventually(async () => ((await call('thread.status', { threadId: 'thr_a' })).status === 'active' ? true : undefined), 'an open turn');
+    await eventually(
+      async () => ((await call('thread.status', { threadId: 'thr_a' })).status === 'active' ? true : undefined),
+      'an open turn',
+    );
     expect((await call('thread.prompt', { threadId: 'thr_a', prompt: 'more' })).followUp).to.equal(true);
   });
 
@@ -149,8 +175,10 @@ describe('host daemon: thread commands', () => {
     expect(await types('thr_d')).to.deep.equal(['turn/started']);
   });
 
-  it('thread.ingest relays the pipeline\'s own JSON-RPC error for a bad frame', async () => {
-    const error = await call('thread.ingest', { frame: { jsonrpc: '2.0', method: 'sdk/message', params: { threadId: 'thr_e' } } }).catch((e) => e);
+  it("thread.ingest relays the pipeline's own JSON-RPC error for a bad frame", async () => {
+    const error = await call('thread.ingest', { frame: { jsonrpc: '2.0', method: 'sdk/message', params: { threadId: 'thr_e' } } }).catch(
+      (e) => e,
+    );
     expect(error.code).to.equal(-32602);
     expect(error.data.hostCode).to.equal('ingest_rejected');
   });

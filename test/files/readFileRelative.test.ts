@@ -22,7 +22,11 @@ describe('readFileRelative (host.read_file_relative)', () => {
   });
 
   const read = (path: string, dotfiles: 'allow' | 'deny' = 'deny') => readFileRelative({ rootPath: root, path, dotfiles });
-  const failure = (path: string, dotfiles: 'allow' | 'deny' = 'deny') => read(path, dotfiles).then(() => null, (error) => error);
+  const failure = (path: string, dotfiles: 'allow' | 'deny' = 'deny') =>
+    read(path, dotfiles).then(
+      () => null,
+      (error) => error,
+    );
 
   it('reads a file below the root', async () => {
     expect(await read('skills/SKILL.md')).to.include({ content: '# skill', encoding: 'utf8', sizeBytes: 7 });

@@ -11,7 +11,9 @@ const PADDING = 'x'.repeat(1024 * 1024);
 
 async function main(): Promise<void> {
   const file = process.argv[2]!;
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) =>
+    error.code === 'ENOENT' ? undefined : Promise.reject(error),
+  );
   let version = text === undefined ? 0 : (JSON.parse(text) as { version: number }).version;
   console.log(`ready ${version}`);
   for (;;) {

@@ -8,7 +8,10 @@ export interface EntryNode {
 }
 
 /** Random trees of the given names (unique among siblings), at most `maxDepth` deep. */
-export function entryTreeArb(names: readonly string[], shape: { maxDepth: number; maxChildren: number; maxRoots: number }): fc.Arbitrary<EntryNode[]> {
+export function entryTreeArb(
+  names: readonly string[],
+  shape: { maxDepth: number; maxChildren: number; maxRoots: number },
+): fc.Arbitrary<EntryNode[]> {
   const nameArb = fc.constantFrom(...names);
   const { node } = fc.letrec<{ node: EntryNode; children: EntryNode[] | null }>((tie) => ({
     node: fc.record({ name: nameArb, children: tie('children') }),

@@ -111,13 +111,16 @@ function serveReply(reply: ScriptedReply, request: ChatRequest, res: http.Server
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const id = `chatcmpl-fake-${Math.random().toString(36).slice(2, 10)}`;
   const send = (choice: Record<string, unknown> | undefined, extra: Record<string, unknown> = {}) =>
-    res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', model: request.model, choices: choice ? [{ index: 0, ...choice }] : [], ...extra })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', model: request.model, choices: choice ? [{ index: 0, ...choice }] : [], ...extra })}\n\n`,
+    );
   const finish = (reason: string, usage: FakeUsage = DEFAULT_USAGE) => {
     send({ delta: {}, finish_reason: reason });
     send(undefined, { usage: usageChunk(usage) });
     res.end('data: [DONE]\n\n');
   };
-  const sendText = (chunks: string[]) => chunks.forEach((text) => send({ delta: { role: 'assistant', content: text }, finish_reason: null }));
+  const sendText = (chunks: string[]) =>
+    chunks.forEach((text) => send({ delta: { role: 'assistant', content: text }, finish_reason: null }));
 
   switch (reply.kind) {
     case 'text':
@@ -128,7 +131,13 @@ function serveReply(reply: ScriptedReply, request: ChatRequest, res: http.Server
       const args = JSON.stringify(reply.args);
       const half = Math.floor(args.length / 2);
       const callId = reply.callId ?? `call_${Math.random().toString(36).slice(2, 10)}`;
-      send({ delta: { role: 'assistant', tool_calls: [{ index: 0, id: callId, type: 'function', function: { name: reply.toolName, arguments: args.slice(0, half) } }] }, finish_reason: null });
+      send({
+        delta: {
+          role: 'assistant',
+          tool_calls: [{ index: 0, id: callId, type: 'function', function: { name: reply.toolName, arguments: args.slice(0, half) } }],
+        },
+        finish_reason: null,
+      });
       send({ delta: { tool_calls: [{ index: 0, function: { arguments: args.slice(half) } }] }, finish_reason: null });
       finish('tool_calls', reply.usage);
       return;

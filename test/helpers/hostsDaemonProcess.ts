@@ -23,7 +23,10 @@ export function startDaemonProcess(args: string[], { via }: { via: 'npm' | 'node
   const child =
     via === 'npm'
       ? spawn('npm', ['run', 'daemon', '--silent', '--', ...args], { cwd: REPO, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/daemon.ts', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+      : spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/daemon.ts', ...args], {
+          cwd: REPO,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -53,8 +53,18 @@ export async function startHostsServer(options: HostsServerOptions = {}): Promis
   });
   const presence = t.server.presence;
   const route = createDaemonLinkRoute(
-    { token: t.server.token, hosts: t.server.hosts, store: (options.wrapStore ?? ((store) => store))(publishingStore(t.server.store, t.server.hub)), log },
-    { heartbeatMs: options.heartbeatMs ?? 30_000, hostCommandTimeoutMs: options.hostCommandTimeoutMs ?? 5000, helloTimeoutMs: 5000, maxPayloadBytes: options.maxPayloadBytes ?? 64 * 1024 * 1024 },
+    {
+      token: t.server.token,
+      hosts: t.server.hosts,
+      store: (options.wrapStore ?? ((store) => store))(publishingStore(t.server.store, t.server.hub)),
+      log,
+    },
+    {
+      heartbeatMs: options.heartbeatMs ?? 30_000,
+      hostCommandTimeoutMs: options.hostCommandTimeoutMs ?? 5000,
+      helloTimeoutMs: 5000,
+      maxPayloadBytes: options.maxPayloadBytes ?? 64 * 1024 * 1024,
+    },
   );
   const linkServer = http.createServer((_req, res) => res.writeHead(404).end());
   attachUpgrades(linkServer, [route]);
@@ -74,7 +84,14 @@ export async function startHostsServer(options: HostsServerOptions = {}): Promis
     async daemon(overrides = {}) {
       let dataDir = overrides.dataDir;
       if (dataDir === undefined) madeDataDirs.push((dataDir = await mkdtemp(path.join(os.tmpdir(), 'ats-daemon-'))));
-      const config = DaemonConfigSchema.parse({ server: linkBase, token: TEST_TOKEN, name: 'remote', reconnectInitialMs: 50, reconnectMaxMs: 200, storeRetryMs: 50 });
+      const config = DaemonConfigSchema.parse({
+        server: linkBase,
+        token: TEST_TOKEN,
+        name: 'remote',
+        reconnectInitialMs: 50,
+        reconnectMaxMs: 200,
+        storeRetryMs: 50,
+      });
       const running = await startRemoteDaemon({ config: { ...config, ...overrides, dataDir }, log });
       daemons.push(running);
       return { ...running, dataDir };

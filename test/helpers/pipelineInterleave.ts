@@ -14,10 +14,15 @@ export function interleavedTurns(threadIds: readonly string[]): fc.Arbitrary<unk
     { minLength: 1, maxLength: 3 },
   );
   return fc
-    .tuple(fc.array(turns, { minLength: threadIds.length, maxLength: threadIds.length }), fc.array(fc.nat(threadIds.length - 1), { maxLength: 200 }))
+    .tuple(
+      fc.array(turns, { minLength: threadIds.length, maxLength: threadIds.length }),
+      fc.array(fc.nat(threadIds.length - 1), { maxLength: 200 }),
+    )
     .map(([turnsPerThread, picks]) => {
       const queues = threadIds.map((threadId, i) =>
-        turnsPerThread[i]!.flatMap(({ byAgent, deltas }) => (byAgent ? b.agentStartedTurn(threadId, 'injected', deltas) : b.clientTurn(threadId, 'prompt', deltas))),
+        turnsPerThread[i]!.flatMap(({ byAgent, deltas }) =>
+          byAgent ? b.agentStartedTurn(threadId, 'injected', deltas) : b.clientTurn(threadId, 'prompt', deltas),
+        ),
       );
       const merged: unknown[] = [];
       for (const pick of picks) {

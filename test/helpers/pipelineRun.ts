@@ -9,10 +9,7 @@ import { sequentialIds } from './marbles';
 /** Runs frames through the real pipeline into an in-memory store; returns every step and the stored rows. */
 export async function runPipeline(frames: unknown[], store: EventStore = createMemoryEventStore()) {
   const steps: Step<PersistedEvents>[] = await lastValueFrom(
-    from(frames.map((frame, i) => ({ correlationId: i + 1, frame }))).pipe(
-      threadEvents({ store, newId: sequentialIds('id') }),
-      toArray(),
-    ),
+    from(frames.map((frame, i) => ({ correlationId: i + 1, frame }))).pipe(threadEvents({ store, newId: sequentialIds('id') }), toArray()),
   );
   const rows = steps.flatMap((step) => (step.ok ? step.value.rows : []));
   return { steps, rows, store };

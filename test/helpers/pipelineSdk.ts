@@ -129,7 +129,13 @@ export function toolStart(toolCallId: string, toolName: string, args: unknown) {
 /** A bash update: `text` is the output *so far*; `totalBytes` as pi adds it once it truncates. */
 export function toolOutput(toolCallId: string, text: string, totalBytes?: number) {
   const details = totalBytes === undefined ? {} : { truncation: { truncated: true, totalBytes } };
-  return { type: 'tool_execution_update', toolCallId, toolName: 'bash', args: {}, partialResult: { content: [{ type: 'text', text }], details } };
+  return {
+    type: 'tool_execution_update',
+    toolCallId,
+    toolName: 'bash',
+    args: {},
+    partialResult: { content: [{ type: 'text', text }], details },
+  };
 }
 export function toolEnd(toolCallId: string, toolName: string, text: string, options: { isError?: boolean; details?: unknown } = {}) {
   const result = { content: [{ type: 'text', text }], ...(options.details === undefined ? {} : { details: options.details }) };

@@ -65,7 +65,8 @@ export function describeWithPostgres(title: string, body: (db: () => TestDatabas
     before(async function () {
       const reason = await unreachableReason();
       if (reason !== undefined) {
-        if (process.env.ATS_REQUIRE_POSTGRES === '1') throw new Error(`PostgreSQL is required (ATS_REQUIRE_POSTGRES=1) but ${POSTGRES_ADMIN_URL} is not reachable: ${reason}`);
+        if (process.env.ATS_REQUIRE_POSTGRES === '1')
+          throw new Error(`PostgreSQL is required (ATS_REQUIRE_POSTGRES=1) but ${POSTGRES_ADMIN_URL} is not reachable: ${reason}`);
         if (!saidSo) console.log(`  (PostgreSQL at ${POSTGRES_ADMIN_URL} is not reachable, so its tests are skipped: ${reason})`);
         saidSo = true;
         this.skip();

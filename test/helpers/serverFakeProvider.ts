@@ -49,7 +49,12 @@ export function fakeProvider(id = 'fake', options: FakeProviderOptions = {}): Fa
         async stop() {
           if (!running) return;
           running = false;
-          emit(sdk(threadId, { type: 'agent_end', messages: [{ role: 'assistant', content: [], stopReason: 'aborted', errorMessage: 'Request was aborted', timestamp: 2 }] }));
+          emit(
+            sdk(threadId, {
+              type: 'agent_end',
+              messages: [{ role: 'assistant', content: [], stopReason: 'aborted', errorMessage: 'Request was aborted', timestamp: 2 }],
+            }),
+          );
           emit({ jsonrpc: '2.0', method: `${id}/prompt/settled`, params: { threadId } });
         },
         async dispose() {

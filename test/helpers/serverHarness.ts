@@ -98,6 +98,8 @@ export async function projectWithThread(t: TestServer, folder: string, thread: R
   const project = await t.json('/projects', {
     body: { name: 'demo', source: { type: 'local_path', path: folder, hostId: t.server.hostId } },
   });
-  const created = await t.json('/threads', { body: { projectId: project.id, provider: 'pi', model: 'fake/model', title: 'demo', ...thread } });
+  const created = await t.json('/threads', {
+    body: { projectId: project.id, provider: 'pi', model: 'fake/model', title: 'demo', ...thread },
+  });
   return { project, thread: created };
 }

@@ -93,7 +93,15 @@ function sseReceiver() {
       }
       waiters.splice(0).forEach((waiter) => waiter());
     },
-    events: (count: number) => until(() => events.length >= count, () => events.slice()),
-    comments: (count: number) => until(() => comments.length >= count, () => comments.slice()),
+    events: (count: number) =>
+      until(
+        () => events.length >= count,
+        () => events.slice(),
+      ),
+    comments: (count: number) =>
+      until(
+        () => comments.length >= count,
+        () => comments.slice(),
+      ),
   };
 }

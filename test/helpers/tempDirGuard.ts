@@ -33,7 +33,9 @@ export const mochaHooks = {
     rmSync(runTemp, { recursive: true, force: true });
     process.env.TMPDIR = systemTemp;
     if (leftovers.length > 0) {
-      throw new Error(`tests left ${leftovers.length} entries in the temp folder (each test must remove what it creates): ${leftovers.join(', ')}`);
+      throw new Error(
+        `tests left ${leftovers.length} entries in the temp folder (each test must remove what it creates): ${leftovers.join(', ')}`,
+      );
     }
   },
 };

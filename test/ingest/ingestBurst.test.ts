@@ -13,7 +13,11 @@ const THREADS = ['A', 'B', 'C', 'D', 'E'];
 /** Whole client turns of every thread, sent round-robin frame by frame, each a request with its own id. */
 function interleavedRequests(deltasPerTurn: number) {
   const perThread = THREADS.map((threadId) =>
-    b.clientTurn(threadId, `prompt ${threadId}`, Array.from({ length: deltasPerTurn }, (_, i) => `${threadId}${i} `)),
+    b.clientTurn(
+      threadId,
+      `prompt ${threadId}`,
+      Array.from({ length: deltasPerTurn }, (_, i) => `${threadId}${i} `),
+    ),
   );
   const frames: Array<{ id: number; params: { threadId: string } }> = [];
   for (let i = 0; i < perThread[0]!.length; i += 1) {
@@ -50,7 +54,10 @@ describe('thread ingest into the nedb store: a burst of requests', () => {
             // Acked means in the fsynced journal, or already in the thread's file (after a checkpoint). The
             // journals are read first: one deleted meanwhile was written out to the thread's file before.
             const journals = readdirSync(store.eventsDir).filter((name) => name.startsWith('journal-'));
-            const stored = [...journals.map((name) => readIfThere(path.join(store.eventsDir, name))), readIfThere(store.threadFilePath(row.threadId))];
+            const stored = [
+              ...journals.map((name) => readIfThere(path.join(store.eventsDir, name))),
+              readIfThere(store.threadFilePath(row.threadId)),
+            ];
             if (!stored.some((text) => text.includes(row.id))) missingOnAnswer.push(`request ${frame.id}: seq ${row.threadId}${row.seq}`);
           }
           return outcome;
@@ -65,7 +72,9 @@ describe('thread ingest into the nedb store: a burst of requests', () => {
       for (const row of rowsOf(outcome)) expect(row.threadId, `request ${frames[i]!.id}`).to.equal(frames[i]!.params.threadId);
     });
     const deltaRequest = frames.findIndex((frame) => JSON.stringify(frame).includes('"delta":"C17 "'));
-    expect(rowsOf(outcomes[deltaRequest]!).map((row) => [row.type, row.data['delta']])).to.deep.equal([['item/agentMessage/delta', 'C17 ']]);
+    expect(rowsOf(outcomes[deltaRequest]!).map((row) => [row.type, row.data['delta']])).to.deep.equal([
+      ['item/agentMessage/delta', 'C17 '],
+    ]);
 
     for (const threadId of THREADS) {
       const answered = outcomes.flatMap(rowsOf).filter((row) => row.threadId === threadId);

@@ -110,7 +110,18 @@ describe('thread hydration: reading a thread back, parking its frames, forgettin
       expectAnswer: () => ({ correlationId: 1, answered: Promise.resolve() }),
     });
     hydration.admit('A', { correlationId: 2, frame: {} });
-    rowsRead([{ id: 'r1', threadId: 'A', seq: 1, type: 'turn/started', turnId: 'old', scope: { kind: 'turn', turnId: 'old' }, data: { providerThreadId: 'A', origin: 'agent', processEpoch: 'epoch-1' }, createdAt: '' }]);
+    rowsRead([
+      {
+        id: 'r1',
+        threadId: 'A',
+        seq: 1,
+        type: 'turn/started',
+        turnId: 'old',
+        scope: { kind: 'turn', turnId: 'old' },
+        data: { providerThreadId: 'A', origin: 'agent', processEpoch: 'epoch-1' },
+        createdAt: '',
+      },
+    ]);
     await tick();
     const restored = sent[0]!;
     if (!('input' in restored) || restored.input.kind !== 'restored') throw new Error('no restored input first');

@@ -82,11 +82,23 @@ describe('createThreadIngest', () => {
   it('answers the frames that waited on a failed store read with an error value, and reads again for later frames', async () => {
     const store = createMemoryEventStore();
     let failReads = 1;
-    const flaky: EventStore = { ...store, list: (threadId, options) => (failReads-- > 0 ? Promise.reject(new Error('disk on fire')) : store.list(threadId, options)) };
+    const flaky: EventStore = {
+      ...store,
+      list: (threadId, options) => (failReads-- > 0 ? Promise.reject(new Error('disk on fire')) : store.list(threadId, options)),
+    };
     const ingest = createThreadIngest({ store: flaky });
-    const first = await Promise.all(b.clientTurn('A', 'one', ['a1']).slice(0, 3).map((frame) => ingest.ingest(frame)));
+    const first = await Promise.all(
+      b
+        .clientTurn('A', 'one', ['a1'])
+        .slice(0, 3)
+        .map((frame) => ingest.ingest(frame)),
+    );
     expect(first.map(codeOf)).to.deep.equal([JSON_RPC_ERROR.internalError, JSON_RPC_ERROR.internalError, JSON_RPC_ERROR.internalError]);
-    expect(first.map((outcome) => (outcome.ok ? '' : outcome.error.data))).to.deep.equal(['Error: disk on fire', 'Error: disk on fire', 'Error: disk on fire']);
+    expect(first.map((outcome) => (outcome.ok ? '' : outcome.error.data))).to.deep.equal([
+      'Error: disk on fire',
+      'Error: disk on fire',
+      'Error: disk on fire',
+    ]);
     const again = await Promise.all(b.clientTurn('A', 'two', ['a2']).map((frame) => ingest.ingest(frame)));
     const rows = again.flatMap(rowsOf);
     expect(threadViolations(rows)).to.deep.equal([]);
@@ -192,7 +204,9 @@ describe('createThreadIngest', () => {
 
       const { store: store2, ingest: ingest2, close } = await restarted();
       // Not awaited one by one: every frame arrives before the store has answered the read of thread A.
-      const outcomes = await Promise.all([...frames.slice(half), ...b.clientTurn('B', 'other', ['b'])].map((frame) => ingest2.ingest(frame)));
+      const outcomes = await Promise.all(
+        [...frames.slice(half), ...b.clientTurn('B', 'other', ['b'])].map((frame) => ingest2.ingest(frame)),
+      );
       const answered = outcomes.flatMap(rowsOf);
       const rows = await store2.list('A');
       expect(threadViolations(rows)).to.deep.equal([]);
@@ -213,7 +227,9 @@ describe('createThreadIngest', () => {
       const { store: store2, ingest: ingest2, close } = await restarted();
       for (const frame of b.clientTurn('A', 'two', ['y'], b.usage(200, 20))) await ingest2.ingest(frame);
       const usage = (await store2.list('A')).filter((row) => row.type === 'thread/tokenUsage/updated').at(-1)!;
-      expect(usage.data['tokenUsage']).to.deep.include({ total: { totalTokens: 330, inputTokens: 300, cachedInputTokens: 0, outputTokens: 30 } });
+      expect(usage.data['tokenUsage']).to.deep.include({
+        total: { totalTokens: 330, inputTokens: 300, cachedInputTokens: 0, outputTokens: 30 },
+      });
       await close();
     });
   });

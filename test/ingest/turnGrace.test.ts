@@ -7,7 +7,12 @@ import { threadViolations } from '../helpers/pipelineInvariants';
 import * as b from '../helpers/pipelineSdk';
 
 const T = 'A';
-const running = [b.promptStarted(T), b.sdk(T, b.agentStart()), b.sdk(T, b.messageStart(b.assistantMessage(''))), b.sdk(T, b.textDelta('Hal'))];
+const running = [
+  b.promptStarted(T),
+  b.sdk(T, b.agentStart()),
+  b.sdk(T, b.messageStart(b.assistantMessage(''))),
+  b.sdk(T, b.textDelta('Hal')),
+];
 
 /** An ingest on virtual time: graces end only when the test says their time has passed. */
 function ingestOnVirtualTime(store = createMemoryEventStore()) {
@@ -28,7 +33,9 @@ function ingestOnVirtualTime(store = createMemoryEventStore()) {
 }
 
 const completions = async (store: ReturnType<typeof createMemoryEventStore>) =>
-  (await store.list(T)).filter((row) => row.type === 'turn/completed').map((row) => ({ status: row.data['status'], error: (row.data['error'] as { message?: string } | undefined)?.message }));
+  (await store.list(T))
+    .filter((row) => row.type === 'turn/completed')
+    .map((row) => ({ status: row.data['status'], error: (row.data['error'] as { message?: string } | undefined)?.message }));
 
 describe('turn grace in the ingest (virtual time)', () => {
   it('a stop whose run never ends keeps the thread active during the grace, then completes the turn interrupted once', async () => {

@@ -58,7 +58,14 @@ const FRAMES: Record<string, (threadId: string) => unknown> = {
 type Command = { kind: 'frame'; threadId: string; frame: string } | { kind: 'restart' } | { kind: 'graceTime' };
 
 const command: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 12, arbitrary: fc.record({ kind: fc.constant('frame' as const), threadId: fc.constantFrom(...THREADS), frame: fc.constantFrom(...Object.keys(FRAMES)) }) },
+  {
+    weight: 12,
+    arbitrary: fc.record({
+      kind: fc.constant('frame' as const),
+      threadId: fc.constantFrom(...THREADS),
+      frame: fc.constantFrom(...Object.keys(FRAMES)),
+    }),
+  },
   { weight: 1, arbitrary: fc.constant({ kind: 'restart' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'graceTime' as const }) },
 );

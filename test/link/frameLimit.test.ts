@@ -14,7 +14,10 @@ describe("link: batches kept within the server's frame limit", () => {
   before(async () => {
     s = await startHostsServer({ maxPayloadBytes: LIMIT });
     const { hostId } = await s.daemon();
-    await eventually(async () => ((await s.json('/hosts')).find((h: { id: string; online: boolean }) => h.id === hostId && h.online) ? true : undefined), 'online');
+    await eventually(
+      async () => ((await s.json('/hosts')).find((h: { id: string; online: boolean }) => h.id === hostId && h.online) ? true : undefined),
+      'online',
+    );
     const folder = await tempDir('ats-frame-limit-');
     const project = await s.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId } } });
     threadId = (await s.json('/threads', { body: { projectId: project.id, provider: 'pi', model: 'fake/model', title: 't' } })).id;
@@ -34,7 +37,9 @@ describe("link: batches kept within the server's frame limit", () => {
     expect(last.result.seqs).to.have.length(1);
     const rows = await s.json(`/threads/${threadId}/events?limit=1000`);
     expect(rows.map((row: { seq: number }) => row.seq)).to.deep.equal(rows.map((_: unknown, i: number) => i + 1));
-    const deltas = rows.filter((row: { type: string }) => row.type === 'item/agentMessage/delta').map((row: { data: { delta: string } }) => row.data.delta);
+    const deltas = rows
+      .filter((row: { type: string }) => row.type === 'item/agentMessage/delta')
+      .map((row: { data: { delta: string } }) => row.data.delta);
     expect(deltas).to.deep.equal(Array.from({ length: 10 }, (_, i) => big(i)));
   });
 

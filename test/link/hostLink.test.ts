@@ -10,7 +10,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-const hello = (protocolVersion = HOST_DAEMON_PROTOCOL_VERSION) => ({ protocolVersion, hostId: 'host_test', name: 'test', platform: 'test', providers: [] });
+const hello = (protocolVersion = HOST_DAEMON_PROTOCOL_VERSION) => ({
+  protocolVersion,
+  hostId: 'host_test',
+  name: 'test',
+  platform: 'test',
+  providers: [],
+});
 
 async function failureOf(promise: Promise<unknown>): Promise<HostRequestError> {
   try {
@@ -42,7 +48,10 @@ describe('host link: the caller half of the contract, over any transport', () =>
   });
 
   it('an in-process link is offline once closed, and says so on closed$', async () => {
-    const link = connectInProcess({ hello: hello(), dispatch: async () => ({ jsonrpc: '2.0', id: 1, result: { status: 'idle' } }) }, { timeoutMs: 1000 });
+    const link = connectInProcess(
+      { hello: hello(), dispatch: async () => ({ jsonrpc: '2.0', id: 1, result: { status: 'idle' } }) },
+      { timeoutMs: 1000 },
+    );
     const closed = lastValueFrom(link.closed$, { defaultValue: undefined });
     await link.close();
     await closed;
@@ -53,11 +62,16 @@ describe('host link: the caller half of the contract, over any transport', () =>
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'ats-link-'));
     const registry = await openRegistry({ dataDir });
     const hosts = createHostDirectory({ registry });
-    const link = connectInProcess({ hello: hello(149), dispatch: async () => ({ jsonrpc: '2.0', id: 1, result: null }) }, { timeoutMs: 1000 });
+    const link = connectInProcess(
+      { hello: hello(149), dispatch: async () => ({ jsonrpc: '2.0', id: 1, result: null }) },
+      { timeoutMs: 1000 },
+    );
     let refused: unknown;
     await hosts.attach(link).catch((error: unknown) => (refused = error));
     expect(refused).to.be.instanceOf(ProtocolMismatch);
-    expect(String((refused as Error).message)).to.contain('149').and.contain(String(HOST_DAEMON_PROTOCOL_VERSION));
+    expect(String((refused as Error).message))
+      .to.contain('149')
+      .and.contain(String(HOST_DAEMON_PROTOCOL_VERSION));
     expect(await hosts.list()).to.deep.equal([]);
     await registry.close();
     await rm(dataDir, { recursive: true, force: true });

@@ -8,7 +8,15 @@ import { suiteTempDirs } from '../helpers/tempDirs';
 const batch = (batchId: string): AppendBatch => ({
   batchId,
   firstSeqs: { thr_a: 1 },
-  events: [{ threadId: 'thr_a', type: 'turn/started', turnId: 't', scope: { kind: 'turn', turnId: 't' }, data: { providerThreadId: 'p', origin: 'client' } }],
+  events: [
+    {
+      threadId: 'thr_a',
+      type: 'turn/started',
+      turnId: 't',
+      scope: { kind: 'turn', turnId: 't' },
+      data: { providerThreadId: 'p', origin: 'client' },
+    },
+  ],
 });
 
 describe('link: the daemon outbox of unacked batches', () => {

@@ -16,7 +16,12 @@ describe('link: drops, re-sends and heartbeats (real sockets through a TCP proxy
   let socket: WebSocket;
 
   const online = async (want: boolean) =>
-    eventually(async () => ((await s.json('/hosts')).find((h: { id: string; online: boolean }) => h.id === hostId && h.online === want) ? true : undefined), `host online=${want}`, 8000);
+    eventually(
+      async () =>
+        (await s.json('/hosts')).find((h: { id: string; online: boolean }) => h.id === hostId && h.online === want) ? true : undefined,
+      `host online=${want}`,
+      8000,
+    );
 
   const newThread = async () => {
     const project = await s.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId } } });
@@ -55,7 +60,9 @@ describe('link: drops, re-sends and heartbeats (real sockets through a TCP proxy
       proxy.restore();
       await online(true);
 
-      const heldDeltas = held.filter((event) => event.type === 'item/agentMessage/delta').map((event) => (event.data as { delta?: string }).delta);
+      const heldDeltas = held
+        .filter((event) => event.type === 'item/agentMessage/delta')
+        .map((event) => (event.data as { delta?: string }).delta);
       const { deltas, gapless, rows } = await eventually(async () => {
         const rows = await s.json(`/threads/${threadId}/events?limit=1000`);
         const stored = deltasOf(rows);

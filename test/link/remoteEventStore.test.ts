@@ -10,7 +10,9 @@ import { LinkProtocolError } from '../../src/link/rpcPeer';
 import { suiteTempDirs } from '../helpers/tempDirs';
 
 /** A link that hands every request to `answer`, which may throw as a peer's bad answer would. */
-function scriptedLink(answer: (method: string, params: unknown) => JsonRpcResponse): DaemonLinkClient & { requests: { method: string; params: unknown }[] } {
+function scriptedLink(
+  answer: (method: string, params: unknown) => JsonRpcResponse,
+): DaemonLinkClient & { requests: { method: string; params: unknown }[] } {
   const requests: { method: string; params: unknown }[] = [];
   return {
     requests,
@@ -27,7 +29,13 @@ function scriptedLink(answer: (method: string, params: unknown) => JsonRpcRespon
   };
 }
 
-const event = { threadId: 'thr_a', type: 'turn/started' as const, turnId: 't1', scope: { kind: 'turn' as const, turnId: 't1' }, data: { providerThreadId: 'thr_a', origin: 'client' as const } };
+const event = {
+  threadId: 'thr_a',
+  type: 'turn/started' as const,
+  turnId: 't1',
+  scope: { kind: 'turn' as const, turnId: 't1' },
+  data: { providerThreadId: 'thr_a', origin: 'client' as const },
+};
 
 describe('link: the remote daemon event store', () => {
   const tempDir = suiteTempDirs();
@@ -37,7 +45,11 @@ describe('link: the remote daemon event store', () => {
     const link = scriptedLink((method, params) => {
       if (method === LINK_METHOD.lastSeq) return { jsonrpc: '2.0', id: 1, result: { lastSeq: 4 } };
       const batch = JSON.parse((params as JsonText).text);
-      return { jsonrpc: '2.0', id: 2, result: { batchId: batch.batchId, stored: [{ seq: 5, id: 'row-5', createdAt: '2026-01-01T00:00:00.000Z' }] } };
+      return {
+        jsonrpc: '2.0',
+        id: 2,
+        result: { batchId: batch.batchId, stored: [{ seq: 5, id: 'row-5', createdAt: '2026-01-01T00:00:00.000Z' }] },
+      };
     });
     const store = createRemoteEventStore({ link, outbox, retryMs: 1, log: () => undefined });
     const rows = await lastValueFrom(from(store.append([event])));
@@ -57,7 +69,14 @@ describe('link: the remote daemon event store', () => {
       if (method === LINK_METHOD.lastSeq) return { jsonrpc: '2.0', id: 1, result: { lastSeq: 0 } };
       pendingWhileAsked.push(outbox.pending().length);
       if (++appends === 1) throw new LinkProtocolError('malformed answer to store.append');
-      return { jsonrpc: '2.0', id: 2, result: { batchId: JSON.parse((params as JsonText).text).batchId, stored: [{ seq: 1, id: 'row-1', createdAt: '2026-01-01T00:00:00.000Z' }] } };
+      return {
+        jsonrpc: '2.0',
+        id: 2,
+        result: {
+          batchId: JSON.parse((params as JsonText).text).batchId,
+          stored: [{ seq: 1, id: 'row-1', createdAt: '2026-01-01T00:00:00.000Z' }],
+        },
+      };
     });
     const store = createRemoteEventStore({ link, outbox, retryMs: 1, log: (line) => logs.push(line) });
     const rows = await lastValueFrom(from(store.append([event])));

@@ -25,7 +25,12 @@ async function peerPair(maxFrameBytes = Infinity) {
     return { jsonrpc: '2.0' as const, id: request.id, result: { side, method: request.method, params: request.params } };
   };
   const server: RpcPeer = createRpcPeer(serverWs, echo('server'), () => {});
-  const client: RpcPeer = createRpcPeer(clientSocket, echo('client'), () => {}, () => maxFrameBytes);
+  const client: RpcPeer = createRpcPeer(
+    clientSocket,
+    echo('client'),
+    () => {},
+    () => maxFrameBytes,
+  );
   return {
     server,
     client,
@@ -45,7 +50,11 @@ async function peerOfRawServer(onMessage: (socket: WebSocket, data: RawData) => 
   wss.on('connection', (socket) => socket.on('message', (data) => onMessage(socket, data)));
   const socket = new WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}`);
   await new Promise((resolve) => socket.once('open', resolve));
-  const peer = createRpcPeer(socket, async () => ({ jsonrpc: '2.0', id: null, result: null }), () => {});
+  const peer = createRpcPeer(
+    socket,
+    async () => ({ jsonrpc: '2.0', id: null, result: null }),
+    () => {},
+  );
   return {
     peer,
     async close() {
@@ -58,15 +67,21 @@ async function peerOfRawServer(onMessage: (socket: WebSocket, data: RawData) => 
 describe('link: JSON-RPC in both directions over one WebSocket', () => {
   it('answers requests from either side with the other side', async () => {
     const pair = await peerPair();
-    expect(await pair.client.call('store.last_seq', { threadId: 'thr_a' })).to.deep.include({ result: { side: 'server', method: 'store.last_seq', params: { threadId: 'thr_a' } } });
-    expect(await pair.server.call('host.list_paths', { path: '/' })).to.deep.include({ result: { side: 'client', method: 'host.list_paths', params: { path: '/' } } });
+    expect(await pair.client.call('store.last_seq', { threadId: 'thr_a' })).to.deep.include({
+      result: { side: 'server', method: 'store.last_seq', params: { threadId: 'thr_a' } },
+    });
+    expect(await pair.server.call('host.list_paths', { path: '/' })).to.deep.include({
+      result: { side: 'client', method: 'host.list_paths', params: { path: '/' } },
+    });
     await pair.close();
   });
 
   it('sends the messages of one event-loop turn as one frame, each still answered on its own', async () => {
     const pair = await peerPair();
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => pair.client.call('m', i)));
-    expect(answers.map((answer) => (answer as { result: { params: number } }).result.params)).to.deep.equal(Array.from({ length: 50 }, (_, i) => i));
+    expect(answers.map((answer) => (answer as { result: { params: number } }).result.params)).to.deep.equal(
+      Array.from({ length: 50 }, (_, i) => i),
+    );
     expect(pair.framesSeen()).to.equal(1);
     await pair.close();
   });
@@ -91,7 +106,9 @@ describe('link: JSON-RPC in both directions over one WebSocket', () => {
     const pair = await peerPair();
     const count = Math.ceil((3 * EAGER_FLUSH_CHARS) / 1000);
     const answers = await Promise.all(Array.from({ length: count }, (_, i) => pair.client.call('m', `${i}:${'x'.repeat(1000)}`)));
-    expect(answers.map((answer) => Number((answer as { result: { params: string } }).result.params.split(':')[0]))).to.deep.equal(Array.from({ length: count }, (_, i) => i));
+    expect(answers.map((answer) => Number((answer as { result: { params: string } }).result.params.split(':')[0]))).to.deep.equal(
+      Array.from({ length: count }, (_, i) => i),
+    );
     expect(pair.framesSeen()).to.be.within(3, 4);
     await pair.close();
   });
@@ -99,12 +116,16 @@ describe('link: JSON-RPC in both directions over one WebSocket', () => {
   it('sends JsonText params as their text: the other side sees the value', async () => {
     const pair = await peerPair();
     const value = { events: [{ type: 'a', data: { text: 'ü ✓' } }], n: 1 };
-    expect(await pair.client.call('m', new JsonText(JSON.stringify(value)))).to.deep.include({ result: { side: 'server', method: 'm', params: value } });
+    expect(await pair.client.call('m', new JsonText(JSON.stringify(value)))).to.deep.include({
+      result: { side: 'server', method: 'm', params: value },
+    });
     await pair.close();
   });
 
   it('rejects a call with LinkProtocolError when the answer is not a JSON-RPC response, instead of waiting forever', async () => {
-    const { peer, close } = await peerOfRawServer((socket, data) => socket.send(JSON.stringify({ id: JSON.parse(data.toString()).id, outcome: 'stored' })));
+    const { peer, close } = await peerOfRawServer((socket, data) =>
+      socket.send(JSON.stringify({ id: JSON.parse(data.toString()).id, outcome: 'stored' })),
+    );
     expect(await peer.call('store.append', {}).catch((error: unknown) => error)).to.be.instanceOf(LinkProtocolError);
     await close();
   });

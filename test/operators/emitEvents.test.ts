@@ -6,7 +6,11 @@ import type { Step, ThreadFacts } from '../../src/operators/stageValues';
 import { ThreadEventDataSchemas, type ThreadEventType } from '../../src/protocol/threadEvents';
 import { testScheduler } from '../helpers/marbles';
 
-const factsStep = (facts: TurnFact[], threadId = 'thr_1'): Step<ThreadFacts> => ({ correlationId: 1, ok: true, value: { threadId, facts, turnOpen: true } });
+const factsStep = (facts: TurnFact[], threadId = 'thr_1'): Step<ThreadFacts> => ({
+  correlationId: 1,
+  ok: true,
+  value: { threadId, facts, turnOpen: true },
+});
 
 describe('emitEvents()', () => {
   it('shapes facts as rows with the turn scope, providerThreadId and the spec payload', () => {
@@ -26,8 +30,20 @@ describe('emitEvents()', () => {
             threadId: 'thr_1',
             turnOpen: true,
             events: [
-              { threadId: 'thr_1', type: 'turn/started', turnId: 't1', scope: { kind: 'turn', turnId: 't1' }, data: { providerThreadId: 'pi-session-of-thr_1', origin: 'client' } },
-              { threadId: 'thr_1', type: 'item/agentMessage/delta', turnId: 't1', scope: { kind: 'turn', turnId: 't1' }, data: { providerThreadId: 'pi-session-of-thr_1', itemId: 'i1', delta: 'Hi' } },
+              {
+                threadId: 'thr_1',
+                type: 'turn/started',
+                turnId: 't1',
+                scope: { kind: 'turn', turnId: 't1' },
+                data: { providerThreadId: 'pi-session-of-thr_1', origin: 'client' },
+              },
+              {
+                threadId: 'thr_1',
+                type: 'item/agentMessage/delta',
+                turnId: 't1',
+                scope: { kind: 'turn', turnId: 't1' },
+                data: { providerThreadId: 'pi-session-of-thr_1', itemId: 'i1', delta: 'Hi' },
+              },
             ],
           },
         },
@@ -44,7 +60,10 @@ describe('emitEvents()', () => {
           { kind: 'userMessageCompleted', item, turnId: 't1' },
         ]),
       });
-      const out = input.pipe(emitEvents(), map((step) => step.ok && step.value.events.map(({ type, data }) => ({ type, data }))));
+      const out = input.pipe(
+        emitEvents(),
+        map((step) => step.ok && step.value.events.map(({ type, data }) => ({ type, data }))),
+      );
       expectObservable(out).toBe('a|', {
         a: [
           { type: 'item/started', data: { providerThreadId: 'thr_1', item } },
@@ -58,9 +77,18 @@ describe('emitEvents()', () => {
   it('gives events outside a turn the thread scope and a null turn id', () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const input = cold('a|', { a: factsStep([{ kind: 'unhandled', rawType: 'sdk/x', rawEvent: { y: 1 }, turnId: null }]) });
-      const out = input.pipe(emitEvents(), map((step) => step.ok && step.value.events.map(({ turnId, scope, data }) => ({ turnId, scope, data }))));
+      const out = input.pipe(
+        emitEvents(),
+        map((step) => step.ok && step.value.events.map(({ turnId, scope, data }) => ({ turnId, scope, data }))),
+      );
       expectObservable(out).toBe('a|', {
-        a: [{ turnId: null, scope: { kind: 'thread' }, data: { providerThreadId: 'thr_1', providerId: 'pi', rawType: 'sdk/x', rawEvent: { y: 1 } } }],
+        a: [
+          {
+            turnId: null,
+            scope: { kind: 'thread' },
+            data: { providerThreadId: 'thr_1', providerId: 'pi', rawType: 'sdk/x', rawEvent: { y: 1 } },
+          },
+        ],
       });
     });
   });
@@ -68,13 +96,22 @@ describe('emitEvents()', () => {
   const windows: Array<{ name: string; window: number | undefined; estimated: boolean; fact: boolean; expected: number }> = [
     { name: 'a known window and reported usage', window: 200_000, fact: false, estimated: false, expected: 200_000 },
     { name: 'a known window but no usage reported', window: 200_000, fact: true, estimated: true, expected: 200_000 },
-    { name: 'an unknown model (falls back to 0, estimated)', window: undefined, fact: false, estimated: true, expected: UNKNOWN_CONTEXT_WINDOW },
+    {
+      name: 'an unknown model (falls back to 0, estimated)',
+      window: undefined,
+      fact: false,
+      estimated: true,
+      expected: UNKNOWN_CONTEXT_WINDOW,
+    },
   ];
   for (const { name, window, fact, estimated, expected } of windows) {
     it(`reports the context window for ${name}`, () => {
       testScheduler().run(({ cold, expectObservable }) => {
         const input = cold('a|', { a: factsStep([{ kind: 'contextWindowUsage', usedTokens: 1234, estimated: fact, turnId: 't1' }]) });
-        const out = input.pipe(emitEvents({ contextWindowFor: () => window }), map((step) => step.ok && step.value.events[0]!.data['contextWindowUsage']));
+        const out = input.pipe(
+          emitEvents({ contextWindowFor: () => window }),
+          map((step) => step.ok && step.value.events[0]!.data['contextWindowUsage']),
+        );
         expectObservable(out).toBe('a|', { a: { usedTokens: 1234, modelContextWindow: expected, estimated } });
       });
     });
@@ -86,10 +123,15 @@ describe('emitEvents()', () => {
   const itemsOf = (facts: TurnFact[], deps = {}) => {
     let items: unknown[] = [];
     testScheduler().run(({ cold }) => {
-      cold('a|', { a: factsStep(facts) }).pipe(emitEvents(deps)).subscribe((step) => {
-        if (!step.ok) throw new Error('unexpected rejection');
-        items = step.value.events.map(({ type, data }) => ({ type, ...(data['item'] ? { item: data['item'] } : { itemId: data['itemId'], delta: data['delta'] }) }));
-      });
+      cold('a|', { a: factsStep(facts) })
+        .pipe(emitEvents(deps))
+        .subscribe((step) => {
+          if (!step.ok) throw new Error('unexpected rejection');
+          items = step.value.events.map(({ type, data }) => ({
+            type,
+            ...(data['item'] ? { item: data['item'] } : { itemId: data['itemId'], delta: data['delta'] }),
+          }));
+        });
     });
     return items;
   };
@@ -102,9 +144,15 @@ describe('emitEvents()', () => {
         { kind: 'toolCompleted', tool: bash, outcome: { status: 'completed', text: 'hi\n', exitCode: 0 }, turnId: 't' },
       ]),
     ).to.deep.equal([
-      { type: 'item/started', item: { type: 'commandExecution', id: 'call_1', command: 'echo hi', status: 'inProgress', aggregatedOutput: '' } },
+      {
+        type: 'item/started',
+        item: { type: 'commandExecution', id: 'call_1', command: 'echo hi', status: 'inProgress', aggregatedOutput: '' },
+      },
       { type: 'item/commandExecution/outputDelta', itemId: 'call_1', delta: 'hi\n' },
-      { type: 'item/completed', item: { type: 'commandExecution', id: 'call_1', command: 'echo hi', status: 'completed', aggregatedOutput: 'hi\n', exitCode: 0 } },
+      {
+        type: 'item/completed',
+        item: { type: 'commandExecution', id: 'call_1', command: 'echo hi', status: 'completed', aggregatedOutput: 'hi\n', exitCode: 0 },
+      },
     ]);
   });
 
@@ -118,15 +166,24 @@ describe('emitEvents()', () => {
         { kind: 'toolCompleted', tool: read, outcome: { status: 'completed', text: 'file text', result }, turnId: 't' },
       ]),
     ).to.deep.equal([
-      { type: 'item/completed', item: { type: 'fileChange', id: 'call_2', tool: 'edit', path: 'a.txt', status: 'completed', diff: '-1 a\n+1 b' } },
-      { type: 'item/completed', item: { type: 'fileChange', id: 'call_2', tool: 'edit', path: 'a.txt', status: 'failed', error: 'Could not find the text' } },
+      {
+        type: 'item/completed',
+        item: { type: 'fileChange', id: 'call_2', tool: 'edit', path: 'a.txt', status: 'completed', diff: '-1 a\n+1 b' },
+      },
+      {
+        type: 'item/completed',
+        item: { type: 'fileChange', id: 'call_2', tool: 'edit', path: 'a.txt', status: 'failed', error: 'Could not find the text' },
+      },
       { type: 'item/started', item: { type: 'toolCall', id: 'call_3', tool: 'read', arguments: { path: 'a.txt' }, status: 'inProgress' } },
-      { type: 'item/completed', item: { type: 'toolCall', id: 'call_3', tool: 'read', arguments: { path: 'a.txt' }, status: 'completed', result } },
+      {
+        type: 'item/completed',
+        item: { type: 'toolCall', id: 'call_3', tool: 'read', arguments: { path: 'a.txt' }, status: 'completed', result },
+      },
     ]);
   });
 
   const checkpoints: Array<{ name: string; lookup: (() => string | undefined) | undefined; expected: string }> = [
-    { name: 'the agent session\'s checkpoint from checkpointIdFor', lookup: () => 'leaf-entry-7', expected: 'leaf-entry-7' },
+    { name: "the agent session's checkpoint from checkpointIdFor", lookup: () => 'leaf-entry-7', expected: 'leaf-entry-7' },
     { name: 'the turn id without checkpointIdFor', lookup: undefined, expected: 't9' },
     { name: 'the turn id when checkpointIdFor does not know the thread', lookup: () => undefined, expected: 't9' },
     {
@@ -142,7 +199,10 @@ describe('emitEvents()', () => {
       testScheduler().run(({ cold, expectObservable }) => {
         const input = cold('a|', { a: factsStep([{ kind: 'turnCompleted', status: 'completed', turnId: 't9' }]) });
         const deps = lookup ? { checkpointIdFor: lookup } : {};
-        const out = input.pipe(emitEvents(deps), map((step) => step.ok && step.value.events[0]!.data['providerCheckpointId']));
+        const out = input.pipe(
+          emitEvents(deps),
+          map((step) => step.ok && step.value.events[0]!.data['providerCheckpointId']),
+        );
         expectObservable(out).toBe('a|', { a: expected });
       });
     });
@@ -167,7 +227,12 @@ describe('emitEvents()', () => {
       { kind: 'itemCompleted', itemId: 'i', text: 'x', turnId: 't' },
       ...[bash, edit, read].flatMap((tool): TurnFact[] => [
         { kind: 'toolStarted', tool, turnId: 't' },
-        { kind: 'toolCompleted', tool, outcome: { status: 'failed', text: 'e', exitCode: 1, diff: 'd', result: { content: [] } }, turnId: 't' },
+        {
+          kind: 'toolCompleted',
+          tool,
+          outcome: { status: 'failed', text: 'e', exitCode: 1, diff: 'd', result: { content: [] } },
+          turnId: 't',
+        },
       ]),
       { kind: 'toolOutputDelta', itemId: 'call_1', delta: 'out', turnId: 't' },
       { kind: 'tokenUsage', last: counts, total: counts, turnId: 't' },
@@ -178,13 +243,15 @@ describe('emitEvents()', () => {
     ];
     const checkedTypes = new Set<string>();
     testScheduler().run(({ cold }) => {
-      cold('a|', { a: factsStep(facts) }).pipe(emitEvents()).subscribe((step) => {
-        if (!step.ok) throw new Error('unexpected rejection');
-        for (const event of step.value.events) {
-          ThreadEventDataSchemas[event.type as ThreadEventType].parse(event.data);
-          checkedTypes.add(event.type);
-        }
-      });
+      cold('a|', { a: factsStep(facts) })
+        .pipe(emitEvents())
+        .subscribe((step) => {
+          if (!step.ok) throw new Error('unexpected rejection');
+          for (const event of step.value.events) {
+            ThreadEventDataSchemas[event.type as ThreadEventType].parse(event.data);
+            checkedTypes.add(event.type);
+          }
+        });
     });
     expect([...checkedTypes].sort()).to.deep.equal(Object.keys(ThreadEventDataSchemas).sort());
   });

@@ -83,7 +83,10 @@ describe('persistWithSeq()', () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const store = storeFailingFirst(() => cold('#', undefined, new Error('disk full')));
       const input = cold('a-b|', { a: step(1, event('A')), b: step(2, event('A')) });
-      const out = input.pipe(persistWithSeq(store), map((s) => (s.ok ? seqsOf(s) : s.error.code)));
+      const out = input.pipe(
+        persistWithSeq(store),
+        map((s) => (s.ok ? seqsOf(s) : s.error.code)),
+      );
       expectObservable(out).toBe('a-b|', { a: -32603, b: ['A1'] });
     });
   });
@@ -97,7 +100,10 @@ describe('persistWithSeq()', () => {
       );
       // b and c queue while a is being written; c was built on a's rows, b was not.
       const input = cold('abc|', { a: step(1, event('A')), b: step(2, event('B')), c: step(3, event('A')) });
-      const out = input.pipe(persistWithSeq(store, { storeFailed: (threadIds) => lost.push([...threadIds]) }), map((s) => (s.ok ? seqsOf(s) : s.error.code)));
+      const out = input.pipe(
+        persistWithSeq(store, { storeFailed: (threadIds) => lost.push([...threadIds]) }),
+        map((s) => (s.ok ? seqsOf(s) : s.error.code)),
+      );
       expectObservable(out).toBe('---a--(bc|)', { a: -32603, b: ['B1'], c: -32603 });
     });
     expect(lost).to.deep.equal([['A']]);
@@ -109,7 +115,12 @@ describe('persistWithSeq()', () => {
         throw new Error('adapter bug');
       });
       const input = cold('a-b|', { a: step(1, event('A')), b: step(2, event('B')) });
-      expectObservable(input.pipe(persistWithSeq(store), map((s) => (s.ok ? seqsOf(s) : s.error.code)))).toBe('a-b|', { a: -32603, b: ['B1'] });
+      expectObservable(
+        input.pipe(
+          persistWithSeq(store),
+          map((s) => (s.ok ? seqsOf(s) : s.error.code)),
+        ),
+      ).toBe('a-b|', { a: -32603, b: ['B1'] });
     });
   });
 
@@ -120,12 +131,18 @@ describe('persistWithSeq()', () => {
         fc.integer({ min: 1, max: 4 }),
         async (frames, maxBatch) => {
           const store = createMemoryEventStore();
-          const slow: EventStore = { ...store, append: (events) => Promise.resolve().then(() => lastValueFrom(from(store.append(events)))) };
+          const slow: EventStore = {
+            ...store,
+            append: (events) => Promise.resolve().then(() => lastValueFrom(from(store.append(events)))),
+          };
           const steps = frames.map(([threadId, count], i) => step(i + 1, ...Array.from({ length: count }, () => event(threadId))));
           const out = await lastValueFrom(from(steps).pipe(persistWithSeq(slow, { maxBatchFrames: maxBatch }), toArray()));
           expect(out.map((s) => s.correlationId)).to.deep.equal(steps.map((s) => s.correlationId));
           for (const threadId of ['A', 'B', 'C', 'D', 'E']) {
-            const seqs = out.flatMap((s) => (s.ok ? s.value.rows : [])).filter((row) => row.threadId === threadId).map((row) => row.seq);
+            const seqs = out
+              .flatMap((s) => (s.ok ? s.value.rows : []))
+              .filter((row) => row.threadId === threadId)
+              .map((row) => row.seq);
             expect(seqs).to.deep.equal(seqs.map((_, i) => i + 1));
           }
         },

@@ -34,8 +34,16 @@ describe('scanTurnState()', () => {
         d: sdkStep(4, 'B', b.agentStart()),
       });
       expectObservable(input.pipe(scanTurnState({ newId: sequentialIds('t') }))).toBe('a-b-c-d|', {
-        a: { correlationId: 1, ok: true, value: { threadId: 'A', turnOpen: true, facts: [{ kind: 'turnStarted', origin: 'agent', turnId: 't1' }] } },
-        b: { correlationId: 2, ok: true, value: { threadId: 'B', turnOpen: true, facts: [{ kind: 'turnStarted', origin: 'agent', turnId: 't2' }] } },
+        a: {
+          correlationId: 1,
+          ok: true,
+          value: { threadId: 'A', turnOpen: true, facts: [{ kind: 'turnStarted', origin: 'agent', turnId: 't1' }] },
+        },
+        b: {
+          correlationId: 2,
+          ok: true,
+          value: { threadId: 'B', turnOpen: true, facts: [{ kind: 'turnStarted', origin: 'agent', turnId: 't2' }] },
+        },
         c: {
           correlationId: 3,
           ok: true,
@@ -72,10 +80,18 @@ describe('scanTurnState()', () => {
         c: sdkStep(3, 'A', b.agentStart()),
       });
       expectObservable(input.pipe(scanTurnState(deps))).toBe('a-b-r-c|', {
-        a: { correlationId: 1, ok: true, value: { threadId: 'A', turnOpen: true, facts: [{ kind: 'turnStarted', origin: 'agent', turnId: 't1' }] } },
+        a: {
+          correlationId: 1,
+          ok: true,
+          value: { threadId: 'A', turnOpen: true, facts: [{ kind: 'turnStarted', origin: 'agent', turnId: 't1' }] },
+        },
         b: { correlationId: 2, ok: true, value: { threadId: 'A', turnOpen: true, facts: [] } },
         r: { correlationId: 4, ok: true, value: { threadId: 'A', turnOpen: false, facts: [] } },
-        c: { correlationId: 3, ok: true, value: { threadId: 'A', turnOpen: true, facts: [{ kind: 'turnStarted', origin: 'agent', turnId: 't2' }] } },
+        c: {
+          correlationId: 3,
+          ok: true,
+          value: { threadId: 'A', turnOpen: true, facts: [{ kind: 'turnStarted', origin: 'agent', turnId: 't2' }] },
+        },
       });
     });
   });
@@ -83,10 +99,23 @@ describe('scanTurnState()', () => {
   it('continues a restored open turn of this process with its id instead of opening a new one', () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const restored = restoreTurnState([
-        { id: 'r1', threadId: 'A', seq: 1, type: 'turn/started', turnId: 'old', scope: { kind: 'turn', turnId: 'old' }, data: { providerThreadId: 'A', origin: 'agent', processEpoch: EPOCH }, createdAt: '' },
+        {
+          id: 'r1',
+          threadId: 'A',
+          seq: 1,
+          type: 'turn/started',
+          turnId: 'old',
+          scope: { kind: 'turn', turnId: 'old' },
+          data: { providerThreadId: 'A', origin: 'agent', processEpoch: EPOCH },
+          createdAt: '',
+        },
       ]);
       const deps = { newId: sequentialIds('t') };
-      const input = cold('r-a-b|', { r: restoredStep(9, 'A', restored), a: sdkStep(1, 'A', b.agentStart()), b: sdkStep(2, 'A', b.agentEnd([])) });
+      const input = cold('r-a-b|', {
+        r: restoredStep(9, 'A', restored),
+        a: sdkStep(1, 'A', b.agentStart()),
+        b: sdkStep(2, 'A', b.agentEnd([])),
+      });
       expectObservable(input.pipe(scanTurnState(deps))).toBe('r-a-b|', {
         r: { correlationId: 9, ok: true, value: { threadId: 'A', turnOpen: true, facts: [] } },
         a: { correlationId: 1, ok: true, value: { threadId: 'A', turnOpen: true, facts: [] } },
@@ -110,8 +139,18 @@ describe('scanTurnState()', () => {
 
 describe('restoreTurnState() with tool items', () => {
   const row = (seq: number, type: string, data: Record<string, unknown>) =>
-    ({ id: `r${seq}`, threadId: 'A', seq, type, turnId: 'old', scope: { kind: 'turn' as const, turnId: 'old' }, data: { providerThreadId: 'A', ...data }, createdAt: '' }) as StoredThreadEvent;
-  const ownRows = (rows: StoredThreadEvent[]) => rows.map((r) => (r.type === 'turn/started' ? ({ ...r, data: { ...r.data, processEpoch: EPOCH } } as StoredThreadEvent) : r));
+    ({
+      id: `r${seq}`,
+      threadId: 'A',
+      seq,
+      type,
+      turnId: 'old',
+      scope: { kind: 'turn' as const, turnId: 'old' },
+      data: { providerThreadId: 'A', ...data },
+      createdAt: '',
+    }) as StoredThreadEvent;
+  const ownRows = (rows: StoredThreadEvent[]) =>
+    rows.map((r) => (r.type === 'turn/started' ? ({ ...r, data: { ...r.data, processEpoch: EPOCH } } as StoredThreadEvent) : r));
   const command = { type: 'commandExecution', id: 'call_1', command: 'make', status: 'inProgress', aggregatedOutput: '' };
   const rows = [
     row(1, 'turn/started', { origin: 'client' }),
@@ -132,11 +171,19 @@ describe('restoreTurnState() with tool items', () => {
       const tool = { kind: 'commandExecution', command: 'make', id: 'call_1', output: 'a\nb\n', outputBytes: 4 };
       expectObservable(input.pipe(scanTurnState(deps))).toBe('ra-b|', {
         r: { correlationId: 9, ok: true, value: { threadId: 'A', turnOpen: true, facts: [] } },
-        a: { correlationId: 1, ok: true, value: { threadId: 'A', turnOpen: true, facts: [{ kind: 'toolOutputDelta', itemId: 'call_1', delta: 'b\n', turnId: 'old' }] } },
+        a: {
+          correlationId: 1,
+          ok: true,
+          value: { threadId: 'A', turnOpen: true, facts: [{ kind: 'toolOutputDelta', itemId: 'call_1', delta: 'b\n', turnId: 'old' }] },
+        },
         b: {
           correlationId: 2,
           ok: true,
-          value: { threadId: 'A', turnOpen: true, facts: [{ kind: 'toolCompleted', tool, outcome: { status: 'completed', text: 'a\nb\n', exitCode: 0 }, turnId: 'old' }] },
+          value: {
+            threadId: 'A',
+            turnOpen: true,
+            facts: [{ kind: 'toolCompleted', tool, outcome: { status: 'completed', text: 'a\nb\n', exitCode: 0 }, turnId: 'old' }],
+          },
         },
       });
     });
@@ -144,7 +191,10 @@ describe('restoreTurnState() with tool items', () => {
 
   it('closes a restored turn of an earlier process before anything else: running tools failed, then interrupted with the reason', () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      const input = cold('r-a|', { r: restoredStep(9, 'A', restoreTurnState(rows)), a: sdkStep(1, 'A', b.toolEnd('call_1', 'bash', 'a\nb\n')) });
+      const input = cold('r-a|', {
+        r: restoredStep(9, 'A', restoreTurnState(rows)),
+        a: sdkStep(1, 'A', b.toolEnd('call_1', 'bash', 'a\nb\n')),
+      });
       const tool = { kind: 'commandExecution', command: 'make', id: 'call_1', output: 'a\n', outputBytes: 2 };
       const lateEnd = b.sdk('A', b.toolEnd('call_1', 'bash', 'a\nb\n'));
       expectObservable(input.pipe(scanTurnState({ newId: sequentialIds('t') }))).toBe('r-a|', {
@@ -161,7 +211,15 @@ describe('restoreTurnState() with tool items', () => {
           },
         },
         // The dead run's late event is kept, outside the closed turn.
-        a: { correlationId: 1, ok: true, value: { threadId: 'A', turnOpen: false, facts: [{ kind: 'unhandled', rawType: 'sdk/tool_execution_end', rawEvent: lateEnd, turnId: null }] } },
+        a: {
+          correlationId: 1,
+          ok: true,
+          value: {
+            threadId: 'A',
+            turnOpen: false,
+            facts: [{ kind: 'unhandled', rawType: 'sdk/tool_execution_end', rawEvent: lateEnd, turnId: null }],
+          },
+        },
       });
     });
   });
@@ -172,12 +230,18 @@ describe('restoreTurnState() with tool items', () => {
     expect(open.tools.map((tool) => [tool.kind, tool.id, tool.output])).to.deep.equal([['commandExecution', 'call_1', 'a\n']]);
     const closed = restoreTurnState([...rows, row(6, 'item/completed', { item: { ...command, status: 'completed' } })]);
     expect(closed.tools).to.deep.equal([]);
-    expect(restoreTurnState([...rows, row(6, 'turn/completed', { status: 'interrupted', providerCheckpointId: 'x' })]).tools).to.deep.equal([]);
+    expect(restoreTurnState([...rows, row(6, 'turn/completed', { status: 'interrupted', providerCheckpointId: 'x' })]).tools).to.deep.equal(
+      [],
+    );
   });
 
   it('reads a userMessage item as said and done: it is not the agent message a later answer would continue', () => {
     const said = { type: 'userMessage', id: 'u1', content: [{ type: 'text', text: 'hi' }] };
-    const restored = restoreTurnState([row(1, 'turn/started', { origin: 'client' }), row(2, 'item/started', { item: said }), row(3, 'item/completed', { item: said })]);
+    const restored = restoreTurnState([
+      row(1, 'turn/started', { origin: 'client' }),
+      row(2, 'item/started', { item: said }),
+      row(3, 'item/completed', { item: said }),
+    ]);
     expect(restored.item).to.equal(null);
     expect(restored.turn?.id).to.equal('old');
   });

@@ -19,9 +19,16 @@ describe('validate()', () => {
         c: { correlationId: 3, frame: JSON.stringify(b.promptSettled(T, 'boom')) },
         d: { correlationId: 4, frame: b.stop(T) },
       });
-      const out = frames.pipe(validate(), map((step) => (step.ok ? step : { correlationId: step.correlationId, code: step.error.code })));
+      const out = frames.pipe(
+        validate(),
+        map((step) => (step.ok ? step : { correlationId: step.correlationId, code: step.error.code })),
+      );
       expectObservable(out).toBe('a-b-c-d|', {
-        a: { correlationId: 1, ok: true, value: { kind: 'sdk', threadId: T, event: { type: 'agent_start' }, envelope: b.sdk(T, b.agentStart()) } },
+        a: {
+          correlationId: 1,
+          ok: true,
+          value: { kind: 'sdk', threadId: T, event: { type: 'agent_start' }, envelope: b.sdk(T, b.agentStart()) },
+        },
         b: { correlationId: 2, code: JSON_RPC_ERROR.parseError },
         c: { correlationId: 3, ok: true, value: { kind: 'promptSettled', threadId: T, providerId: 'pi', error: 'boom' } },
         d: { correlationId: 4, ok: true, value: { kind: 'stop', threadId: T } },
@@ -33,11 +40,31 @@ describe('validate()', () => {
     { name: 'a string that is not JSON', frame: '{"jsonrpc":', code: JSON_RPC_ERROR.parseError },
     { name: 'a JSON value that is not an object', frame: 42, code: JSON_RPC_ERROR.invalidRequest },
     { name: 'a wrong jsonrpc version', frame: { jsonrpc: '1.0', method: 'sdk/message', params: {} }, code: JSON_RPC_ERROR.invalidRequest },
-    { name: 'an unknown envelope key (strict envelope)', frame: { ...b.sdk(T, b.agentStart()), parms: {} }, code: JSON_RPC_ERROR.invalidRequest },
-    { name: 'an unknown method', frame: { jsonrpc: '2.0', method: 'sdk/other', params: { threadId: T } }, code: JSON_RPC_ERROR.methodNotFound },
-    { name: 'sdk/message without threadId', frame: { jsonrpc: '2.0', method: 'sdk/message', params: { message: { type: 'agent_start' } } }, code: JSON_RPC_ERROR.invalidParams },
-    { name: 'sdk/message whose message has no type', frame: { jsonrpc: '2.0', method: 'sdk/message', params: { threadId: T, message: {} } }, code: JSON_RPC_ERROR.invalidParams },
-    { name: 'prompt/settled with an empty threadId', frame: { jsonrpc: '2.0', method: 'pi/prompt/settled', params: { threadId: '' } }, code: JSON_RPC_ERROR.invalidParams },
+    {
+      name: 'an unknown envelope key (strict envelope)',
+      frame: { ...b.sdk(T, b.agentStart()), parms: {} },
+      code: JSON_RPC_ERROR.invalidRequest,
+    },
+    {
+      name: 'an unknown method',
+      frame: { jsonrpc: '2.0', method: 'sdk/other', params: { threadId: T } },
+      code: JSON_RPC_ERROR.methodNotFound,
+    },
+    {
+      name: 'sdk/message without threadId',
+      frame: { jsonrpc: '2.0', method: 'sdk/message', params: { message: { type: 'agent_start' } } },
+      code: JSON_RPC_ERROR.invalidParams,
+    },
+    {
+      name: 'sdk/message whose message has no type',
+      frame: { jsonrpc: '2.0', method: 'sdk/message', params: { threadId: T, message: {} } },
+      code: JSON_RPC_ERROR.invalidParams,
+    },
+    {
+      name: 'prompt/settled with an empty threadId',
+      frame: { jsonrpc: '2.0', method: 'pi/prompt/settled', params: { threadId: '' } },
+      code: JSON_RPC_ERROR.invalidParams,
+    },
   ];
   for (const { name, frame, code } of rejections) {
     it(`rejects ${name} with JSON-RPC ${code}`, () => {
@@ -55,25 +82,32 @@ describe('validate()', () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const event = { type: 'agent_end', messages: [{ role: 'custom', content: 'x', futureField: { deep: 1 } }], extra: 'kept' };
       const out = cold('a|', { a: { correlationId: 1, frame: b.sdk(T, event) } }).pipe(validate());
-      expectObservable(out).toBe('a|', { a: { correlationId: 1, ok: true, value: { kind: 'sdk', threadId: T, event, envelope: b.sdk(T, event) } } });
+      expectObservable(out).toBe('a|', {
+        a: { correlationId: 1, ok: true, value: { kind: 'sdk', threadId: T, event, envelope: b.sdk(T, event) } },
+      });
     });
   });
 
   it('accepts any provider id in prompt signals and passes it on', () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const out = cold('a|', { a: { correlationId: 1, frame: b.promptStarted(T, 'claude') } }).pipe(validate());
-      expectObservable(out).toBe('a|', { a: { correlationId: 1, ok: true, value: { kind: 'promptStarted', threadId: T, providerId: 'claude' } } });
+      expectObservable(out).toBe('a|', {
+        a: { correlationId: 1, ok: true, value: { kind: 'promptStarted', threadId: T, providerId: 'claude' } },
+      });
     });
   });
 
   it('property: frames decided without zod get exactly the answer the zod schemas give', () => {
     // Mostly valid fields, each now and then replaced by a near miss, so many frames pass or just miss the quick check.
-    const usually = <V,>(valid: fc.Arbitrary<V>, ...nearMisses: Array<fc.Arbitrary<unknown>>) =>
+    const usually = <V>(valid: fc.Arbitrary<V>, ...nearMisses: Array<fc.Arbitrary<unknown>>) =>
       fc.oneof({ weight: 6, arbitrary: valid as fc.Arbitrary<unknown> }, ...nearMisses.map((arbitrary) => ({ weight: 1, arbitrary })));
     const absent = fc.constant(undefined);
     const odd = fc.oneof(fc.jsonValue(), absent, fc.constantFrom(Number.NaN, Infinity, -0, null, [], ''));
     const message = usually(
-      fc.record({ type: usually(fc.constantFrom('agent_start', 'message_update', 'agent_end'), fc.string(), odd), more: odd }, { requiredKeys: ['type'] }),
+      fc.record(
+        { type: usually(fc.constantFrom('agent_start', 'message_update', 'agent_end'), fc.string(), odd), more: odd },
+        { requiredKeys: ['type'] },
+      ),
       fc.dictionary(fc.string(), fc.jsonValue()),
       odd,
     );
@@ -87,15 +121,28 @@ describe('validate()', () => {
     const envelope = fc.record(
       {
         jsonrpc: usually(fc.constant('2.0'), fc.constantFrom('1.0', '2.0 ', 2), odd),
-        method: usually(fc.constantFrom('sdk/message', 'thread/stop', 'pi/prompt/settled', 'claude/prompt/started'), fc.constantFrom('pi/prompt/nope', ''), fc.string(), odd),
+        method: usually(
+          fc.constantFrom('sdk/message', 'thread/stop', 'pi/prompt/settled', 'claude/prompt/started'),
+          fc.constantFrom('pi/prompt/nope', ''),
+          fc.string(),
+          odd,
+        ),
         params,
-        id: usually(fc.oneof(fc.string(), fc.integer(), fc.constant(null), absent), fc.double(), fc.constantFrom(Number.NaN, Infinity, true)),
+        id: usually(
+          fc.oneof(fc.string(), fc.integer(), fc.constant(null), absent),
+          fc.double(),
+          fc.constantFrom(Number.NaN, Infinity, true),
+        ),
         parms: odd,
         ['__proto__']: odd,
       },
       { requiredKeys: ['jsonrpc', 'method', 'params'] },
     );
-    const frame = fc.oneof({ weight: 8, arbitrary: envelope }, envelope.map((value) => JSON.stringify(value) ?? ''), fc.jsonValue());
+    const frame = fc.oneof(
+      { weight: 8, arbitrary: envelope },
+      envelope.map((value) => JSON.stringify(value) ?? ''),
+      fc.jsonValue(),
+    );
     fc.assert(
       fc.property(frame, (value) => {
         expect(parseFrame(value)).to.deep.equal(parseFrameWithSchemas(value));
@@ -103,6 +150,7 @@ describe('validate()', () => {
       { numRuns: 3_000 },
     );
     // The frames pi streams do take the quick check (else the property above would hold vacuously).
-    for (const value of [b.sdk(T, b.textDelta('x')), b.promptStarted(T), b.promptSettled(T, 'boom'), b.stop(T)]) expect(plainFrameOf(value), JSON.stringify(value)).to.not.equal(undefined);
+    for (const value of [b.sdk(T, b.textDelta('x')), b.promptStarted(T), b.promptSettled(T, 'boom'), b.stop(T)])
+      expect(plainFrameOf(value), JSON.stringify(value)).to.not.equal(undefined);
   });
 });

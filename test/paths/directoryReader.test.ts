@@ -47,7 +47,12 @@ describe('directory reader (walk reads on worker threads)', () => {
   });
 
   it('answers in the order asked: an empty directory has no names, a missing one is null', async () => {
-    const contents = await createWorkerDirectoryReader(2).read([join(root, 'src'), join(root, 'empty'), join(root, 'gone'), join(root, 'file.ts')]);
+    const contents = await createWorkerDirectoryReader(2).read([
+      join(root, 'src'),
+      join(root, 'empty'),
+      join(root, 'gone'),
+      join(root, 'file.ts'),
+    ]);
     expect(contents).to.deep.equal([{ names: ['index.ts'], kinds: 'f' }, { names: [], kinds: '' }, null, null]);
   });
 
@@ -71,7 +76,10 @@ describe('directory reader (walk reads on worker threads)', () => {
 
   it('stats directories on worker threads as the cached listing needs: inode and times, null for anything else', async () => {
     const [src, file, link, gone] = await createWorkerDirectoryReader(2).stat([
-      join(root, 'src'), join(root, 'file.ts'), join(root, 'link-to-src'), join(root, 'gone'),
+      join(root, 'src'),
+      join(root, 'file.ts'),
+      join(root, 'link-to-src'),
+      join(root, 'gone'),
     ]);
     const stats = lstatSync(join(root, 'src'));
     expect(src).to.deep.equal({ ino: stats.ino, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs });

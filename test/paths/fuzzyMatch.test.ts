@@ -74,27 +74,32 @@ describe('fuzzy scorer', () => {
     const charArb = fc.constantFrom('a', 'B', 'z', '0', ' ', '.', '-', '_', '\u00e9', 'e\u0301', '\u0130', '\u{1d49c}', '\u65e5', 'X');
     const caseArb = fc.constantFrom('keep', 'upper', 'lower');
 
-    it('a query made of some of a name\'s characters matches it, at ascending UTF-16 indexes of those characters', () => {
+    it("a query made of some of a name's characters matches it, at ascending UTF-16 indexes of those characters", () => {
       fc.assert(
-        fc.property(fc.array(charArb, { minLength: 1, maxLength: 12 }), fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }), caseArb, (chars, picked, casing) => {
-          const name = chars.join('');
-          let query = chars.filter((_, index) => picked[index]).join('') || chars[0];
-          if (casing === 'upper') query = query.toUpperCase();
-          if (casing === 'lower') query = query.toLowerCase();
-          expect(score(query, name), 'a subsequence always matches').to.not.equal(NO_MATCH);
-          const found = positions(query, name);
-          expect(found.length).to.be.greaterThan(0);
-          found.forEach((index, at) => {
-            expect(index).to.be.within(0, name.length - 1);
-            if (at > 0) expect(index).to.be.greaterThan(found[at - 1]);
-          });
-          // The characters at those indexes, folded, hold the folded query in order.
-          const highlighted = foldForMatch(found.map((index) => name[index]).join('')).text;
-          const wanted = foldForMatch(query).text;
-          let matched = 0;
-          for (let unit = 0; unit < highlighted.length; unit += 1) if (highlighted[unit] === wanted[matched]) matched += 1;
-          expect(matched, `${JSON.stringify(query)} in ${JSON.stringify(name)} at ${found}`).to.equal(wanted.length);
-        }),
+        fc.property(
+          fc.array(charArb, { minLength: 1, maxLength: 12 }),
+          fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
+          caseArb,
+          (chars, picked, casing) => {
+            const name = chars.join('');
+            let query = chars.filter((_, index) => picked[index]).join('') || chars[0];
+            if (casing === 'upper') query = query.toUpperCase();
+            if (casing === 'lower') query = query.toLowerCase();
+            expect(score(query, name), 'a subsequence always matches').to.not.equal(NO_MATCH);
+            const found = positions(query, name);
+            expect(found.length).to.be.greaterThan(0);
+            found.forEach((index, at) => {
+              expect(index).to.be.within(0, name.length - 1);
+              if (at > 0) expect(index).to.be.greaterThan(found[at - 1]);
+            });
+            // The characters at those indexes, folded, hold the folded query in order.
+            const highlighted = foldForMatch(found.map((index) => name[index]).join('')).text;
+            const wanted = foldForMatch(query).text;
+            let matched = 0;
+            for (let unit = 0; unit < highlighted.length; unit += 1) if (highlighted[unit] === wanted[matched]) matched += 1;
+            expect(matched, `${JSON.stringify(query)} in ${JSON.stringify(name)} at ${found}`).to.equal(wanted.length);
+          },
+        ),
         { numRuns: 300 },
       );
     });

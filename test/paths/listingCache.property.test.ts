@@ -74,7 +74,7 @@ function apply(root: string, mutation: Mutation, files: string[], directories: s
         const wasDirectory = directories.includes(target);
         rmSync(at(target), { recursive: true, force: true });
         if (mutation.op === 'toSymlink') symlinkSync('.', at(target));
-        if (mutation.op === 'swapKind') (wasDirectory ? writeFileSync(at(target), '') : mkdirSync(at(target)));
+        if (mutation.op === 'swapKind') wasDirectory ? writeFileSync(at(target), '') : mkdirSync(at(target));
         if (mutation.op === 'replaceWithOld') moveInOldDirectory(root, target);
       }
     }

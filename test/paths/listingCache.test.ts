@@ -143,7 +143,12 @@ describe('cached listings (keystroke searches)', () => {
       ['docs/linked', 'docs/linked/inner/moved.ts'],
       [],
     ],
-    ['add a node_modules directory (still excluded)', () => mkdirSync(at('src/node_modules/pkg'), { recursive: true }), [], ['src/node_modules']],
+    [
+      'add a node_modules directory (still excluded)',
+      () => mkdirSync(at('src/node_modules/pkg'), { recursive: true }),
+      [],
+      ['src/node_modules'],
+    ],
   ];
 
   for (const [what, change, present, absent] of changes) {
@@ -191,7 +196,9 @@ describe('cached listings (keystroke searches)', () => {
       await cached.listPaths({ path: root });
       expect(cached.directoriesRead(root)).to.equal(afterFirst);
       writeFileSync(at('src/util/deep/new.ts'), '');
-      expect((await cached.listPaths({ path: root, query: 'new' })).paths.map((entry) => entry.path)).to.deep.equal(['src/util/deep/new.ts']);
+      expect((await cached.listPaths({ path: root, query: 'new' })).paths.map((entry) => entry.path)).to.deep.equal([
+        'src/util/deep/new.ts',
+      ]);
       expect(cached.directoriesRead(root)).to.equal(afterFirst + 1);
       await expectSameAsFreshWalk(cached);
     });
@@ -204,7 +211,9 @@ describe('cached listings (keystroke searches)', () => {
       const { atime, mtime } = statSync(at('docs'));
       writeFileSync(at('docs/restored.md'), '');
       utimesSync(at('docs'), atime, mtime); // the very mtime the stamp holds
-      expect((await cached.listPaths({ path: root, query: 'restored' })).paths.map((entry) => entry.path)).to.deep.equal(['docs/restored.md']);
+      expect((await cached.listPaths({ path: root, query: 'restored' })).paths.map((entry) => entry.path)).to.deep.equal([
+        'docs/restored.md',
+      ]);
       expect(cached.directoriesRead(root)).to.equal(afterStamps + 1);
       await expectSameAsFreshWalk(cached);
     });
@@ -244,7 +253,9 @@ describe('cached listings (keystroke searches)', () => {
     writeFileSync(at('docs/extracted.md'), '');
     utimesSync(at('docs'), atime, mtime);
     releaseStamps();
-    expect((await cached.listPaths({ path: root, query: 'extracted' })).paths.map((entry) => entry.path)).to.deep.equal(['docs/extracted.md']);
+    expect((await cached.listPaths({ path: root, query: 'extracted' })).paths.map((entry) => entry.path)).to.deep.equal([
+      'docs/extracted.md',
+    ]);
     await expectSameAsFreshWalk(cached);
   });
 

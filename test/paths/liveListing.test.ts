@@ -13,7 +13,11 @@ import { createTempTree, removeTempTree } from '../helpers/tempTree';
  * Where watching fails, cannot be trusted or has ended, calls revalidate by stamps, and the debug log says so.
  */
 const DEADLINE_MS = 10_000;
-const requests: Array<Omit<ListPathsRequest, 'path'>> = [{ limit: 10_000 }, { query: 'ts', limit: 10_000 }, { query: 'src/', limit: 10_000, includeFiles: false }];
+const requests: Array<Omit<ListPathsRequest, 'path'>> = [
+  { limit: 10_000 },
+  { query: 'ts', limit: 10_000 },
+  { query: 'src/', limit: 10_000, includeFiles: false },
+];
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -76,55 +80,82 @@ describe('live listings (a watched root)', () => {
   // Every change the stamp tests check (test/paths/listingCache.test.ts) and the 8 of `npm run bench:paths`.
   const changes: Array<[what: string, change: () => void]> = [
     ['create a file deep down', () => writeFileSync(at('src/util/deep/new.ts'), '')],
-    ['create a directory with content', () => {
-      mkdirSync(at('src/util/fresh/more'), { recursive: true });
-      writeFileSync(at('src/util/fresh/more/inner.ts'), '');
-    }],
+    [
+      'create a directory with content',
+      () => {
+        mkdirSync(at('src/util/fresh/more'), { recursive: true });
+        writeFileSync(at('src/util/fresh/more/inner.ts'), '');
+      },
+    ],
     ['delete a file', () => unlinkSync(at('src/util/strings.ts'))],
     ['delete a directory', () => rmSync(at('src/util'), { recursive: true })],
     ['rename a file across directories', () => renameSync(at('src/app.ts'), at('docs/app.ts'))],
     ['rename a directory', () => renameSync(at('src/util'), at('src/helpers'))],
     ['rename a directory into another', () => renameSync(at('src/util'), at('docs/util'))],
-    ['replace a file by a directory', () => {
-      unlinkSync(at('src/app.ts'));
-      mkdirSync(at('src/app.ts'));
-      writeFileSync(at('src/app.ts/inner.ts'), '');
-    }],
-    ['replace a directory by a file', () => {
-      rmSync(at('src/util'), { recursive: true });
-      writeFileSync(at('src/util'), '');
-    }],
-    ['swap a file for a symlink', () => {
-      unlinkSync(at('docs/guide.md'));
-      symlinkSync('../README.md', at('docs/guide.md'));
-    }],
-    ['swap a directory for a symlink to it', () => {
-      renameSync(at('src/util'), at('util-real'));
-      symlinkSync('../util-real', at('src/util'));
-    }],
-    ['replace a directory by another directory of the same name', () => {
-      mkdirSync(at('other/deep'), { recursive: true });
-      writeFileSync(at('other/deep/other.ts'), '');
-      rmSync(at('src/util'), { recursive: true });
-      renameSync(at('other'), at('src/util'));
-    }],
-    ['replace a symlink to a directory by a real directory', () => {
-      unlinkSync(at('docs/linked'));
-      mkdirSync(at('docs/linked'));
-      writeFileSync(at('docs/linked/real.ts'), '');
-    }],
-    ['create and delete a node_modules file and .git content', () => {
-      writeFileSync(at('src/node_modules'), '');
-      writeFileSync(at('.git/index.lock'), '');
-      mkdirSync(at('node_modules/more'));
-    }],
-    ['create a file at the root, then move it into a new directory, then rename that directory (bench:paths)', () => {
-      writeFileSync(at('configts-bench-file.ts'), '');
-      mkdirSync(at('configts-bench-dir'));
-      writeFileSync(at('configts-bench-dir/configts-inner.ts'), '');
-      renameSync(at('configts-bench-file.ts'), at('configts-bench-dir/configts-moved.ts'));
-      renameSync(at('configts-bench-dir'), at('configts-bench-renamed'));
-    }],
+    [
+      'replace a file by a directory',
+      () => {
+        unlinkSync(at('src/app.ts'));
+        mkdirSync(at('src/app.ts'));
+        writeFileSync(at('src/app.ts/inner.ts'), '');
+      },
+    ],
+    [
+      'replace a directory by a file',
+      () => {
+        rmSync(at('src/util'), { recursive: true });
+        writeFileSync(at('src/util'), '');
+      },
+    ],
+    [
+      'swap a file for a symlink',
+      () => {
+        unlinkSync(at('docs/guide.md'));
+        symlinkSync('../README.md', at('docs/guide.md'));
+      },
+    ],
+    [
+      'swap a directory for a symlink to it',
+      () => {
+        renameSync(at('src/util'), at('util-real'));
+        symlinkSync('../util-real', at('src/util'));
+      },
+    ],
+    [
+      'replace a directory by another directory of the same name',
+      () => {
+        mkdirSync(at('other/deep'), { recursive: true });
+        writeFileSync(at('other/deep/other.ts'), '');
+        rmSync(at('src/util'), { recursive: true });
+        renameSync(at('other'), at('src/util'));
+      },
+    ],
+    [
+      'replace a symlink to a directory by a real directory',
+      () => {
+        unlinkSync(at('docs/linked'));
+        mkdirSync(at('docs/linked'));
+        writeFileSync(at('docs/linked/real.ts'), '');
+      },
+    ],
+    [
+      'create and delete a node_modules file and .git content',
+      () => {
+        writeFileSync(at('src/node_modules'), '');
+        writeFileSync(at('.git/index.lock'), '');
+        mkdirSync(at('node_modules/more'));
+      },
+    ],
+    [
+      'create a file at the root, then move it into a new directory, then rename that directory (bench:paths)',
+      () => {
+        writeFileSync(at('configts-bench-file.ts'), '');
+        mkdirSync(at('configts-bench-dir'));
+        writeFileSync(at('configts-bench-dir/configts-inner.ts'), '');
+        renameSync(at('configts-bench-file.ts'), at('configts-bench-dir/configts-moved.ts'));
+        renameSync(at('configts-bench-dir'), at('configts-bench-renamed'));
+      },
+    ],
   ];
 
   for (const [what, change] of changes) {
@@ -306,7 +337,9 @@ describe('live listings: where the watch cannot be trusted, stamps serve', () =>
     expect(watcher.opened).to.equal(1);
     // A change made before the watch was up is found by that one revalidation.
     writeFileSync(at('src/before-the-watch.ts'), '');
-    expect(await lister.listPaths({ path: root, query: 'before' })).to.deep.equal(await createPathLister({ cache: false }).listPaths({ path: root, query: 'before' }));
+    expect(await lister.listPaths({ path: root, query: 'before' })).to.deep.equal(
+      await createPathLister({ cache: false }).listPaths({ path: root, query: 'before' }),
+    );
     expect(lister.servedBy(root)).to.equal('stamps');
     await lister.listPaths({ path: root });
     expect(lister.servedBy(root)).to.equal('watch');
@@ -316,7 +349,9 @@ describe('live listings: where the watch cannot be trusted, stamps serve', () =>
     expect(stale.paths).to.deep.equal([]);
     // …until it says it may have lost events (an overflow, an error): the next call revalidates by stamps.
     watcher.listener().lost('a burst of 5000 events');
-    expect(await lister.listPaths({ path: root, query: 'unreported' })).to.deep.equal(await createPathLister({ cache: false }).listPaths({ path: root, query: 'unreported' }));
+    expect(await lister.listPaths({ path: root, query: 'unreported' })).to.deep.equal(
+      await createPathLister({ cache: false }).listPaths({ path: root, query: 'unreported' }),
+    );
     expect(lister.servedBy(root)).to.equal('stamps');
     expect(logs.join('\n')).to.include('may have lost events (a burst of 5000 events)');
     // A reported change is read at once.

@@ -17,7 +17,10 @@ describe('live listings: settings (pathWatchIdleMs, debug)', () => {
     const log = () => undefined;
     expect(pathListerOptionsOf(server, log)).to.deep.equal({ watcher: null, debug: log });
     expect(pathListerOptionsOf({ pathWatchIdleMs: 1000, debug: false }, log)).to.deep.equal({ idleMs: 1000 });
-    const daemon = loadDaemonConfig(['--server', 'http://h:1', '--token', TOKEN], { ATS_DAEMON_PATH_WATCH_IDLE_MS: '60000', ATS_DAEMON_DEBUG: 'true' });
+    const daemon = loadDaemonConfig(['--server', 'http://h:1', '--token', TOKEN], {
+      ATS_DAEMON_PATH_WATCH_IDLE_MS: '60000',
+      ATS_DAEMON_DEBUG: 'true',
+    });
     expect(daemon).to.include({ pathWatchIdleMs: 60_000, debug: true });
     expect(() => loadConfig(['--path-watch-idle-ms', '-1'], {})).to.throw(/invalid --path-watch-idle-ms \/ ATS_PATH_WATCH_IDLE_MS/);
   });
@@ -37,7 +40,14 @@ describe('live listings: settings (pathWatchIdleMs, debug)', () => {
       const root = await tempDir('live-listing-root-');
       await writeFile(join(root, 'readme.md'), '');
       server = await startServer({
-        config: configWith({ port: 0, token: TOKEN, dataDir: await tempDir('live-listing-data-'), agentProviders: 'none', debug: true, pathWatchIdleMs }),
+        config: configWith({
+          port: 0,
+          token: TOKEN,
+          dataDir: await tempDir('live-listing-data-'),
+          agentProviders: 'none',
+          debug: true,
+          pathWatchIdleMs,
+        }),
         log: (message) => logs.push(message),
       });
       const created = await fetch(`${server.url}/api/v1/projects`, {

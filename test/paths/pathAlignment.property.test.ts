@@ -54,7 +54,9 @@ function rankerScores(query: string, entries: WalkEntry[]): Map<string, number> 
 
 function ownScores(query: string, entries: WalkEntry[]): Map<string, number> {
   const prepared = prepareQuery(query);
-  const scored = entries.map((entry) => [entry.path, scoreEntry(prepared, { kind: entry.kind, path: entry.path, name: entry.name })] as const);
+  const scored = entries.map(
+    (entry) => [entry.path, scoreEntry(prepared, { kind: entry.kind, path: entry.path, name: entry.name })] as const,
+  );
   return new Map(scored.filter(([, score]) => score !== NO_MATCH));
 }
 
@@ -78,7 +80,12 @@ describe('path queries scored directory by directory (property)', () => {
     const entries: WalkEntry[] = [];
     let parent: WalkEntry | null = null;
     for (const [depth, name] of names.entries()) {
-      const entry = newWalkEntry(depth === names.length - 1 ? 'file' : 'directory', parent === null ? name : `${parent.path}/${name}`, name, parent);
+      const entry = newWalkEntry(
+        depth === names.length - 1 ? 'file' : 'directory',
+        parent === null ? name : `${parent.path}/${name}`,
+        name,
+        parent,
+      );
       entries.push(entry);
       parent = entry;
     }

@@ -16,7 +16,9 @@ function reach(file: string, files = new Set<string>(), packages = new Set<strin
       packages.add(specifier);
       continue;
     }
-    const target = [`${specifier}.ts`, `${specifier}/index.ts`].map((candidate) => path.resolve(path.dirname(file), candidate)).find(existsSync);
+    const target = [`${specifier}.ts`, `${specifier}/index.ts`]
+      .map((candidate) => path.resolve(path.dirname(file), candidate))
+      .find(existsSync);
     if (target) reach(target, files, packages);
   }
   return { files, packages };

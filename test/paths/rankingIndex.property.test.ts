@@ -10,11 +10,32 @@ import { createTempTree, removeTempTree, type TreeSpec } from '../helpers/tempTr
  * answer must be what scoring each entry on its own gives: same hits, same scores, same positions.
  */
 const nameArb = fc.constantFrom(
-  'src', 'Src', 'src-x', 'src.d', 'src!', 'index.ts', 'reindex.ts', 'a b', 'cafe\u0301', 'caf\u00e9.md', '\u0130x', 'x\u{1d49c}b', '.env',
-  'fooBar.ts', 'a', 'ab', 'b-a', 'node.js', 'test', 'fixtures', '\u65e5\u672c',
+  'src',
+  'Src',
+  'src-x',
+  'src.d',
+  'src!',
+  'index.ts',
+  'reindex.ts',
+  'a b',
+  'cafe\u0301',
+  'caf\u00e9.md',
+  '\u0130x',
+  'x\u{1d49c}b',
+  '.env',
+  'fooBar.ts',
+  'a',
+  'ab',
+  'b-a',
+  'node.js',
+  'test',
+  'fixtures',
+  '\u65e5\u672c',
 );
 const { tree: treeArb } = fc.letrec<{ tree: TreeSpec; node: TreeSpec[string] }>((tie) => ({
-  tree: fc.uniqueArray(fc.tuple(nameArb, tie('node')), { selector: ([name]) => name, maxLength: 4 }).map((pairs) => Object.fromEntries(pairs)),
+  tree: fc
+    .uniqueArray(fc.tuple(nameArb, tie('node')), { selector: ([name]) => name, maxLength: 4 })
+    .map((pairs) => Object.fromEntries(pairs)),
   node: fc.oneof({ depthIdentifier: 'tree', maxDepth: 4 }, fc.constant<TreeSpec[string]>(''), tie('tree')),
 }));
 const queryArb = fc.oneof(

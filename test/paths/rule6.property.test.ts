@@ -8,8 +8,24 @@ import { createTempTree, removeTempTree, type TreeSpec } from '../helpers/tempTr
 /** Names a real tree has: dot names, the excluded ones, spaces, NFD/NFC, case-changing unicode, emoji. */
 const nameArb = fc.oneof(
   fc.constantFrom(
-    '.git', 'node_modules', '.env', '.github', 'workflows', 'a b', ' lead', 'trail ', 'cafe\u0301', 'caf\u00e9',
-    '\u0130stanbul', '\u65e5\u672c\u8a9e', '\u{1f600}.txt', 'index.ts', 'Index.TS', '..x', '-dash', 'x.y.z',
+    '.git',
+    'node_modules',
+    '.env',
+    '.github',
+    'workflows',
+    'a b',
+    ' lead',
+    'trail ',
+    'cafe\u0301',
+    'caf\u00e9',
+    '\u0130stanbul',
+    '\u65e5\u672c\u8a9e',
+    '\u{1f600}.txt',
+    'index.ts',
+    'Index.TS',
+    '..x',
+    '-dash',
+    'x.y.z',
   ),
   fc.stringMatching(/^[a-zA-Z0-9._ -]{1,12}$/).filter((name) => name !== '.' && name !== '..'),
 );
@@ -21,12 +37,7 @@ const { tree: treeArb } = fc.letrec<{ tree: TreeSpec; node: NodeSpec }>((tie) =>
   tree: fc
     .uniqueArray(fc.tuple(nameArb, tie('node')), { selector: ([name]) => name, maxLength: 5 })
     .map((pairs) => Object.fromEntries(pairs)),
-  node: fc.oneof(
-    { depthIdentifier: 'tree', maxDepth: 4 },
-    fc.constant<NodeSpec>('content'),
-    symlinkArb,
-    tie('tree'),
-  ),
+  node: fc.oneof({ depthIdentifier: 'tree', maxDepth: 4 }, fc.constant<NodeSpec>('content'), symlinkArb, tie('tree')),
 }));
 
 /** A chain `d0/d1/…/dN/deep.txt` so every run also has deep nesting. */
@@ -67,7 +78,10 @@ describe('rule 6 (property): whatever host.read_file can serve under the root is
           for (const entry of expected) {
             if (entry.kind === 'file') await readFile({ path: join(root, entry.path) });
             const found = await lister.listPaths({ path: root, query: entry.name, includeDirectories: true, limit: 10_000 });
-            expect(found.paths.map((hit) => hit.path), `query ${JSON.stringify(entry.name)}`).to.include(entry.path);
+            expect(
+              found.paths.map((hit) => hit.path),
+              `query ${JSON.stringify(entry.name)}`,
+            ).to.include(entry.path);
           }
         } finally {
           removeTempTree(root);

@@ -49,7 +49,13 @@ describe('walk$ (listing rules 1–3)', () => {
   });
 
   it('rule 2: lists dot entries and descends into them', async () => {
-    expect(await listed(root)).to.include.members(['f .env', 'f .env.example', 'd .github', 'd .github/workflows', 'f .github/workflows/ci.yml']);
+    expect(await listed(root)).to.include.members([
+      'f .env',
+      'f .env.example',
+      'd .github',
+      'd .github/workflows',
+      'f .github/workflows/ci.yml',
+    ]);
   });
 
   it('rule 2: excludes .git at any depth, as a directory or as a gitlink file, with everything under it', async () => {

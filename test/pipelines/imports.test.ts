@@ -17,7 +17,9 @@ function runtimeImports(file: string, seen = new Set<string>()): Set<string> {
       external.add(specifier);
       continue;
     }
-    const target = [`${specifier}.ts`, `${specifier}/index.ts`].map((candidate) => path.resolve(path.dirname(file), candidate)).find(existsSync);
+    const target = [`${specifier}.ts`, `${specifier}/index.ts`]
+      .map((candidate) => path.resolve(path.dirname(file), candidate))
+      .find(existsSync);
     if (target) for (const name of runtimeImports(target, seen)) external.add(name);
   }
   return external;
@@ -26,7 +28,9 @@ function runtimeImports(file: string, seen = new Set<string>()): Set<string> {
 describe('pipelines/ imports', () => {
   const files = [
     path.join(ROOT, 'pipelines', 'thread-events.ts'),
-    ...readdirSync(path.join(ROOT, 'pipelines', 'stages')).filter((name) => name.endsWith('.ts')).map((name) => path.join(ROOT, 'pipelines', 'stages', name)),
+    ...readdirSync(path.join(ROOT, 'pipelines', 'stages'))
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => path.join(ROOT, 'pipelines', 'stages', name)),
   ];
   for (const file of files) {
     it(`${path.relative(ROOT, file)} reaches no koa, ws, nedb or node:fs at run time`, () => {

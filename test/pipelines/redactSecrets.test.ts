@@ -7,17 +7,28 @@ import { testScheduler } from '../helpers/marbles';
 
 const row = (type: string, data: Record<string, unknown>): NewThreadEvent =>
   ({ threadId: 'A', type, turnId: 't', scope: { kind: 'turn', turnId: 't' }, data: { providerThreadId: 'A', ...data } }) as NewThreadEvent;
-const step = (...events: NewThreadEvent[]): Step<ThreadEvents> => ({ correlationId: 1, ok: true, value: { threadId: 'A', events, turnOpen: true } });
+const step = (...events: NewThreadEvent[]): Step<ThreadEvents> => ({
+  correlationId: 1,
+  ok: true,
+  value: { threadId: 'A', events, turnOpen: true },
+});
 
 describe('redactSecrets() stage', () => {
   it('masks keys in deltas and completed items and leaves other events alone', () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const input = cold('a-b-c|', {
         a: step(row('item/agentMessage/delta', { itemId: 'i', delta: 'use sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAA now' })),
-        b: step(row('item/completed', { item: { type: 'agentMessage', id: 'i', text: 'token ghp_abcdefghijklmnopqrstuvwxyz0123456789 and AKIAABCDEFGHIJKLMNOP' } })),
+        b: step(
+          row('item/completed', {
+            item: { type: 'agentMessage', id: 'i', text: 'token ghp_abcdefghijklmnopqrstuvwxyz0123456789 and AKIAABCDEFGHIJKLMNOP' },
+          }),
+        ),
         c: step(row('provider/unhandled', { rawType: 'sdk/x', rawEvent: { delta: 'sk-abcdefghijklmnopqrstuvwxyz' } })),
       });
-      const out = input.pipe(redactSecrets(), map((s) => s.ok && s.value.events[0]!.data));
+      const out = input.pipe(
+        redactSecrets(),
+        map((s) => s.ok && s.value.events[0]!.data),
+      );
       expectObservable(out).toBe('a-b-c|', {
         a: { providerThreadId: 'A', itemId: 'i', delta: `use ${REDACTED} now` },
         b: { providerThreadId: 'A', item: { type: 'agentMessage', id: 'i', text: `token ${REDACTED} and ${REDACTED}` } },
@@ -33,7 +44,10 @@ describe('redactSecrets() stage', () => {
         a: step(row('item/commandExecution/outputDelta', { itemId: 'call_1', delta: 'OPENAI_API_KEY=sk-abcdefghijklmnopqrstuvwxyz\n' })),
         b: step(row('item/completed', { item: { ...command, aggregatedOutput: 'OPENAI_API_KEY=sk-abcdefghijklmnopqrstuvwxyz\n' } })),
       });
-      const out = input.pipe(redactSecrets(), map((s) => s.ok && s.value.events[0]!.data));
+      const out = input.pipe(
+        redactSecrets(),
+        map((s) => s.ok && s.value.events[0]!.data),
+      );
       expectObservable(out).toBe('a-b|', {
         a: { providerThreadId: 'A', itemId: 'call_1', delta: `OPENAI_API_KEY=${REDACTED}\n` },
         b: { providerThreadId: 'A', item: { ...command, aggregatedOutput: `OPENAI_API_KEY=${REDACTED}\n` } },

@@ -11,7 +11,8 @@ import { sequentialIds, testScheduler } from '../helpers/marbles';
 import * as b from '../helpers/pipelineSdk';
 import { rowsOfThread, runPipeline, typesOf } from '../helpers/pipelineRun';
 
-const marbleFrames = (frames: unknown[]) => Object.fromEntries(frames.map((frame, i) => [String.fromCharCode(97 + i), { correlationId: i + 1, frame }]));
+const marbleFrames = (frames: unknown[]) =>
+  Object.fromEntries(frames.map((frame, i) => [String.fromCharCode(97 + i), { correlationId: i + 1, frame }]));
 
 describe('thread-events pipeline', () => {
   it('emits the spec order for an agent-started turn (custom message with string content)', () => {
@@ -80,18 +81,30 @@ describe('thread-events pipeline', () => {
       const out = cold('abcdefghij|', marbleFrames(frames)).pipe(
         tap(({ correlationId }) => (leaf = `entry-${correlationId}`)),
         threadEvents({ store: createMemoryEventStore(), newId: sequentialIds('t'), checkpointIdFor: () => leaf }),
-        map((step) => step.ok && step.value.rows.filter((row) => row.type === 'turn/completed').map((row) => row.data['providerCheckpointId'])),
+        map(
+          (step) =>
+            step.ok && step.value.rows.filter((row) => row.type === 'turn/completed').map((row) => row.data['providerCheckpointId']),
+        ),
       );
-      const values = Object.fromEntries(frames.map((_, i) => [String.fromCharCode(97 + i), i === agentEnd ? [`entry-${agentEnd + 1}`] : []]));
+      const values = Object.fromEntries(
+        frames.map((_, i) => [String.fromCharCode(97 + i), i === agentEnd ? [`entry-${agentEnd + 1}`] : []]),
+      );
       expectObservable(out).toBe('abcdefghij|', values);
     });
   });
 
   it('answers every frame exactly once, in order, with its own rows or its JSON-RPC error', () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      const out = cold('a-b-c-d|', marbleFrames([b.sdk('A', b.agentStart()), '{oops', b.sdk('B', b.agentStart()), { jsonrpc: '2.0', method: 'x/y' }])).pipe(
+      const out = cold(
+        'a-b-c-d|',
+        marbleFrames([b.sdk('A', b.agentStart()), '{oops', b.sdk('B', b.agentStart()), { jsonrpc: '2.0', method: 'x/y' }]),
+      ).pipe(
         threadEvents({ store: createMemoryEventStore(), newId: sequentialIds('t') }),
-        map((step) => (step.ok ? `${step.correlationId}: ${step.value.threadId} ${typesOf(step.value.rows)}` : `${step.correlationId}: ${step.error.code}`)),
+        map((step) =>
+          step.ok
+            ? `${step.correlationId}: ${step.value.threadId} ${typesOf(step.value.rows)}`
+            : `${step.correlationId}: ${step.error.code}`,
+        ),
       );
       expectObservable(out).toBe('a-b-c-d|', { a: '1: A turn/started', b: '2: -32700', c: '3: B turn/started', d: '4: -32601' });
     });
@@ -120,8 +133,14 @@ describe('thread-events pipeline', () => {
       const frames = [...turn.slice(0, -1)];
       frames.splice(at, 0, settle);
       const { steps, rows } = await runPipeline(frames);
-      expect(typesOf(rows).filter((type) => type === 'turn/completed'), `settle at ${at}`).to.have.lengthOf(1);
-      expect(rows.find((row) => row.type === 'item/completed' && row.data['item'].type === 'agentMessage')?.data['item'], `settle at ${at}`).to.deep.include({ text: 'ok' });
+      expect(
+        typesOf(rows).filter((type) => type === 'turn/completed'),
+        `settle at ${at}`,
+      ).to.have.lengthOf(1);
+      expect(
+        rows.find((row) => row.type === 'item/completed' && row.data['item'].type === 'agentMessage')?.data['item'],
+        `settle at ${at}`,
+      ).to.deep.include({ text: 'ok' });
       const last = steps.at(-1)!;
       expect(last.ok && last.value.turnOpen, `settle at ${at}`).to.equal(false);
     }
@@ -139,7 +158,10 @@ describe('thread-events pipeline', () => {
         redactSecrets(),
         persistWithSeq(store),
       );
-      const out = cold('ab|', marbleFrames(frames)).pipe(withRedaction, map((step) => step.ok && step.value.rows.map((row) => row.data['delta'] ?? row.type)));
+      const out = cold('ab|', marbleFrames(frames)).pipe(
+        withRedaction,
+        map((step) => step.ok && step.value.rows.map((row) => row.data['delta'] ?? row.type)),
+      );
       expectObservable(out).toBe('ab|', { a: ['turn/started'], b: ['item/started', 'key [REDACTED]'] });
     });
   });

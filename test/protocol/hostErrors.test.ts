@@ -11,7 +11,12 @@ describe('link: a remote host that does not answer (504) or is gone (502)', () =
   let projectId: string;
 
   const online = (want: boolean) =>
-    eventually(async () => ((await s.json('/hosts')).find((h: { id: string; online: boolean }) => h.id === hostId && h.online === want) ? true : undefined), `online=${want}`, 8000);
+    eventually(
+      async () =>
+        (await s.json('/hosts')).find((h: { id: string; online: boolean }) => h.id === hostId && h.online === want) ? true : undefined,
+      `online=${want}`,
+      8000,
+    );
 
   before(async () => {
     // Heartbeats far apart, so a frozen link stays "online" long enough for a request to time out.

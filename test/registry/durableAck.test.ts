@@ -42,7 +42,12 @@ describe('durable acks (what an ack waits for under each ATS_FSYNC)', () => {
     const second = ack();
     await settle();
     started[0]!.fail(new Error('EIO'));
-    expect(await first.then(() => 'acked', (error: Error) => error.message)).to.equal('EIO');
+    expect(
+      await first.then(
+        () => 'acked',
+        (error: Error) => error.message,
+      ),
+    ).to.equal('EIO');
     await settle();
     started[1]!.finish();
     expect(await second.then(() => 'acked')).to.equal('acked');

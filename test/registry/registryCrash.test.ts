@@ -53,7 +53,10 @@ describe('registry crash safety (SIGKILLed children)', function () {
       const context = `round ${round}, killed ${delayMs} ms after ${after} (ATS_FSYNC=${mode}, ${random.describe()})`;
       const stored = await storedKeys(dataDir);
       expectAckedExactlyOnce(acked, stored, context);
-      expect(stored.filter((key) => key.includes('torn_')), `${context}: a torn line was loaded`).to.deep.equal([]);
+      expect(
+        stored.filter((key) => key.includes('torn_')),
+        `${context}: a torn line was loaded`,
+      ).to.deep.equal([]);
     }
     expect(acked.length, 'no write was acked in any round: the kills came too early to test anything').to.be.greaterThan(0);
   });
@@ -64,7 +67,10 @@ describe('registry crash safety (SIGKILLed children)', function () {
     const count = 25_000;
     const ids = Array.from({ length: count }, (_, n) => `thr_big_${n}`);
     await mkdir(path.join(dataDir, 'registry'));
-    await writeFile(path.join(dataDir, 'registry', 'threads.db'), ids.map((id) => JSON.stringify({ ...recordFor('threads', id), _id: id }) + '\n').join(''));
+    await writeFile(
+      path.join(dataDir, 'registry', 'threads.db'),
+      ids.map((id) => JSON.stringify({ ...recordFor('threads', id), _id: id }) + '\n').join(''),
+    );
     await tearTail(dataDir, 'threads', 'torn_0');
 
     const first = await runToEnd(CHILD, [dataDir, '0']);
@@ -86,8 +92,15 @@ describe('registry crash safety (SIGKILLed children)', function () {
     }
     const context = `after 6 killed starts (${killedDuringCompaction} during compaction, ${random.describe()})`;
     const stored = await storedKeys(dataDir);
-    expectAckedExactlyOnce(ids.map((id) => `threads/${id}`), stored, context);
-    expect(stored.filter((key) => key.includes('torn_')), context).to.deep.equal([]);
+    expectAckedExactlyOnce(
+      ids.map((id) => `threads/${id}`),
+      stored,
+      context,
+    );
+    expect(
+      stored.filter((key) => key.includes('torn_')),
+      context,
+    ).to.deep.equal([]);
   });
 
   it('loses nothing when killed while repairing a 600 MiB torn tail (zeros a power cut left), round after round', async () => {

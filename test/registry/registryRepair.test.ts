@@ -37,7 +37,10 @@ describe('registry: start-up repair and durable acks', () => {
     }
     await withRegistry(dataDir, async (registry) => {
       for (const name of NAMES) {
-        expect((await registry[name].find()).map((record) => record.id), name).to.deep.equal([`${PREFIX[name]}_kept`]);
+        expect(
+          (await registry[name].find()).map((record) => record.id),
+          name,
+        ).to.deep.equal([`${PREFIX[name]}_kept`]);
         await registry[name].insert(recordFor(name, `${PREFIX[name]}_after`) as never);
       }
     });

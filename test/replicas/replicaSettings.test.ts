@@ -17,6 +17,9 @@ describe('replica settings', () => {
   it('takes a comma list of servers for the daemon, in order, and refuses a bad entry', () => {
     const config = loadDaemonConfig(['--server', 'http://a:8787, http://b:8788', '--token', 't'.repeat(16)], {});
     expect(linkUrls(config.server)).to.deep.equal(['ws://a:8787/api/v1/daemon', 'ws://b:8788/api/v1/daemon']);
-    expect(() => loadDaemonConfig(['--server', 'http://a:8787,nope', '--token', 't'.repeat(16)], {})).to.throw(DaemonConfigError, /--server/);
+    expect(() => loadDaemonConfig(['--server', 'http://a:8787,nope', '--token', 't'.repeat(16)], {})).to.throw(
+      DaemonConfigError,
+      /--server/,
+    );
   });
 });

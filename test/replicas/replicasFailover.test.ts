@@ -50,7 +50,10 @@ describeWithPostgres('replicas: a replica SIGKILLed mid-stream (processes)', (db
     });
     const [a, b]: StartedProcess[] = await Promise.all([npmStart([], env(dirA)), npmStart([], env(dirB, { ATS_EMBEDDED_HOST: '0' }))]);
     let killedA = false;
-    cleanups.push(async () => (killedA ? undefined : a.stop()), () => b.stop());
+    cleanups.push(
+      async () => (killedA ? undefined : a.stop()),
+      () => b.stop(),
+    );
     const api = async (base: string, pathname: string, body?: unknown) => {
       const response = await fetch(`${base}/api/v1${pathname}`, {
         method: body === undefined ? 'GET' : 'POST',
@@ -63,7 +66,20 @@ describeWithPostgres('replicas: a replica SIGKILLed mid-stream (processes)', (db
     };
 
     const daemon: DaemonProcess = await startDaemonProcess(
-      ['--server', `${a.url},${b.url}`, '--token', TOKEN, '--data-dir', dirDaemon, '--agent-providers', 'none', '--reconnect-initial-ms', '100', '--reconnect-max-ms', '500'],
+      [
+        '--server',
+        `${a.url},${b.url}`,
+        '--token',
+        TOKEN,
+        '--data-dir',
+        dirDaemon,
+        '--agent-providers',
+        'none',
+        '--reconnect-initial-ms',
+        '100',
+        '--reconnect-max-ms',
+        '500',
+      ],
       { via: 'node' },
     );
     cleanups.push(() => daemon.kill('SIGTERM'));
@@ -103,14 +119,19 @@ describeWithPostgres('replicas: a replica SIGKILLed mid-stream (processes)', (db
     // Frames still in flight when the loop ends may be acked too, so at least, not exactly.
     expect(ackedAfter, 'frames acked after the failover').to.be.at.least(AFTER_FAILOVER);
     const settled = await Promise.all([...answers].map(async ([i, answer]) => [i, await answer] as const));
-    const acked = settled.filter(([, answer]) => answer.result).map(([i, answer]) => ({ delta: `d${i} `, seqs: answer.result.seqs as number[] }));
+    const acked = settled
+      .filter(([, answer]) => answer.result)
+      .map(([i, answer]) => ({ delta: `d${i} `, seqs: answer.result.seqs as number[] }));
 
     // Every acked frame stored once, gapless, at the seqs its ack named.
     const rows: { seq: number; type: string; data: { delta?: string } }[] = await api(b.url, `/threads/${thread.id}/events?limit=1000`);
     expect(rows.map((row) => row.seq)).to.deep.equal(rows.map((_, i) => i + 1));
     const deltas = rows.filter((row) => row.type === 'item/agentMessage/delta').map((row) => row.data.delta);
     for (const frame of acked) {
-      expect(deltas.filter((delta) => delta === frame.delta), frame.delta).to.have.length(1);
+      expect(
+        deltas.filter((delta) => delta === frame.delta),
+        frame.delta,
+      ).to.have.length(1);
       // A frame's ack names the seqs of its rows (the first delta also starts the item).
       expect(frame.seqs.map((seq) => rows[seq - 1]!.data.delta).filter((delta) => delta !== undefined)).to.deep.equal([frame.delta]);
     }
@@ -122,7 +143,10 @@ describeWithPostgres('replicas: a replica SIGKILLed mid-stream (processes)', (db
 
     // The daemon is on B now; the thread of A's own host waits for A, with the grace from A's death.
     expect(daemon.stderr()).to.match(new RegExp(`linked to ${b.url.replace('http', 'ws')}`));
-    expect((await api(b.url, `/threads/${thread.id}`)).runtime).to.deep.equal({ displayStatus: 'active', hostReconnectGraceExpiresAt: null });
+    expect((await api(b.url, `/threads/${thread.id}`)).runtime).to.deep.equal({
+      displayStatus: 'active',
+      hostReconnectGraceExpiresAt: null,
+    });
     const onA = await retryUntil(async () => {
       const view = await api(b.url, `/threads/${threadOnA.id}`);
       expect(view.runtime.displayStatus).to.equal('host-reconnecting');

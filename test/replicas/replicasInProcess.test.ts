@@ -31,7 +31,9 @@ describeWithPostgres('replicas on one PostgreSQL (in one process)', (db) => {
     const hostOnB = await b.json(`/hosts/${a.server.hostId}`);
     expect(hostOnB).to.include({ id: a.server.hostId, online: true });
     // Registering a folder runs host.resolve_path on the host, through A.
-    const project = await b.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId: a.server.hostId } } });
+    const project = await b.json('/projects', {
+      body: { name: 'p', source: { type: 'local_path', path: folder, hostId: a.server.hostId } },
+    });
     expect((await a.json(`/projects/${project.id}`)).name).to.equal('p');
     const listing = await b.json(`/projects/${project.id}/paths?query=`);
     expect(listing).to.have.property('truncated', false);
@@ -42,7 +44,9 @@ describeWithPostgres('replicas on one PostgreSQL (in one process)', (db) => {
   });
 
   it('takes intake frames on either replica, gapless, and streams them over SSE on both', async () => {
-    const project = await a.json('/projects', { body: { name: 'q', source: { type: 'local_path', path: folder, hostId: a.server.hostId } } });
+    const project = await a.json('/projects', {
+      body: { name: 'q', source: { type: 'local_path', path: folder, hostId: a.server.hostId } },
+    });
     const thread = await a.json('/threads', { body: { projectId: project.id, provider: 'pi', model: 'fake/model', title: 't' } });
     const headers = { authorization: `Bearer ${TEST_TOKEN}` };
     const sseA = await openSse(`${a.server.url}/api/v1/threads/${thread.id}/events/stream`, headers);
@@ -51,7 +55,9 @@ describeWithPostgres('replicas on one PostgreSQL (in one process)', (db) => {
       const [intakeA, intakeB] = [await a.intake(), await b.intake()];
       await rpc(intakeA, agentStart(thread.id, 1));
       await rpc(intakeB, assistantStart(thread.id, 2));
-      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => rpc(i % 2 === 0 ? intakeA : intakeB, textDelta(thread.id, `d${i} `, 100 + i))));
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => rpc(i % 2 === 0 ? intakeA : intakeB, textDelta(thread.id, `d${i} `, 100 + i))),
+      );
       for (const answer of answers) expect(answer).to.have.property('result');
       intakeA.close();
       intakeB.close();
@@ -75,7 +81,17 @@ describeWithPostgres('replicas on one PostgreSQL (in one process)', (db) => {
     let daemon: RunningRemoteDaemon | undefined;
     try {
       daemon = await startRemoteDaemon({
-        config: { server: `${c.server.url},${b.server.url}`, token: TEST_TOKEN, name: 'laptop', dataDir, reconnectInitialMs: 50, reconnectMaxMs: 200, maxPayloadBytes: 1 << 20, storeRetryMs: 100, protocolVersion: 150 },
+        config: {
+          server: `${c.server.url},${b.server.url}`,
+          token: TEST_TOKEN,
+          name: 'laptop',
+          dataDir,
+          reconnectInitialMs: 50,
+          reconnectMaxMs: 200,
+          maxPayloadBytes: 1 << 20,
+          storeRetryMs: 100,
+          protocolVersion: 150,
+        },
         log: () => {},
       });
       const hostId = daemon.hostId;

@@ -6,7 +6,8 @@ describe('server: the bearer token compare', () => {
   const bearer = (value: string) => ({ authorization: value });
 
   it('takes the token, with any case of "Bearer" and trailing spaces', () => {
-    for (const header of [`Bearer ${token}`, `bearer ${token}`, `Bearer   ${token}  `]) expect(hasBearer(bearer(header), token), header).to.equal(true);
+    for (const header of [`Bearer ${token}`, `bearer ${token}`, `Bearer   ${token}  `])
+      expect(hasBearer(bearer(header), token), header).to.equal(true);
   });
 
   it('refuses a shorter, longer, same-length or empty token, and never throws on a length mismatch', () => {

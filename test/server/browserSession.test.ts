@@ -61,7 +61,9 @@ describe('server: signing a browser in with a session cookie', function () {
 
   it('opens the SSE stream with the cookie alone (an EventSource sends no header)', async () => {
     const cookie = await signIn();
-    const project = await t.json('/projects', { body: { name: 'sse', source: { type: 'local_path', path: t.dataDir, hostId: t.server.hostId } } });
+    const project = await t.json('/projects', {
+      body: { name: 'sse', source: { type: 'local_path', path: t.dataDir, hostId: t.server.hostId } },
+    });
     const thread = await t.json('/threads', { body: { projectId: project.id, provider: 'pi', model: 'fake/model', title: 'sse' } });
     const stream = await openSse(`${t.server.url}/api/v1/threads/${thread.id}/events/stream`, { cookie });
     try {
@@ -75,7 +77,12 @@ describe('server: signing a browser in with a session cookie', function () {
   it('lets a change through with the cookie only from the same origin', async () => {
     const cookie = await signIn();
     const body = { name: 'x', source: { type: 'local_path', path: t.dataDir, hostId: t.server.hostId } };
-    for (const headers of <Record<string, string>[]>[{ cookie }, { cookie, origin: 'https://evil.example' }, { cookie, origin: 'null' }, { cookie, 'sec-fetch-site': 'cross-site' }]) {
+    for (const headers of <Record<string, string>[]>[
+      { cookie },
+      { cookie, origin: 'https://evil.example' },
+      { cookie, origin: 'null' },
+      { cookie, 'sec-fetch-site': 'cross-site' },
+    ]) {
       const refused = await t.api('/projects', { auth: false, body, headers });
       expect(refused.status, JSON.stringify(headers)).to.equal(403);
       expect(((await refused.json()) as any).code).to.equal('cross_origin_request');
@@ -92,7 +99,8 @@ describe('server: signing a browser in with a session cookie', function () {
     const parts = value.split('.');
     const later = `${name}=${parts[0]}.${Number(parts[1]) + 1000}.${parts[2]}`;
     const otherId = `${name}=${'A'.repeat(24)}.${parts[1]}.${parts[2]}`;
-    for (const bad of [later, otherId, `${name}=garbage`]) expect((await t.api('/hosts', { auth: false, headers: { cookie: bad } })).status, bad).to.equal(401);
+    for (const bad of [later, otherId, `${name}=garbage`])
+      expect((await t.api('/hosts', { auth: false, headers: { cookie: bad } })).status, bad).to.equal(401);
     expect((await t.api('/hosts', { headers: { cookie, authorization: 'Bearer wrong-token' } })).status).to.equal(401);
 
     const signOut = await t.api('/session', { method: 'DELETE', auth: false, headers: { cookie, origin } });

@@ -25,7 +25,8 @@ describe('server: bad input and security', () => {
   before(async () => {
     t = await startTestServer({ config: { maxBodyBytes: 1024 } });
     const folder = await tempDir('ats-errors-');
-    projectId = (await t.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId: t.server.hostId } } })).id;
+    projectId = (await t.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId: t.server.hostId } } }))
+      .id;
   });
   after(() => t.close());
 
@@ -64,8 +65,16 @@ describe('server: bad input and security', () => {
   });
 
   it('answers 400 invalid_json for a body that is not JSON, 415 for another content type', async () => {
-    await expectProblem(await t.api('/projects', { body: '{"name": ', headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
-    await expectProblem(await t.api('/projects', { body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
+    await expectProblem(
+      await t.api('/projects', { body: '{"name": ', headers: { 'content-type': 'application/json' } }),
+      400,
+      'invalid_json',
+    );
+    await expectProblem(
+      await t.api('/projects', { body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      415,
+      'unsupported_media_type',
+    );
   });
 
   it('answers 400 invalid_body with zod issues (path + message) for a body failing its schema', async () => {
@@ -137,11 +146,17 @@ describe('server: bad input and security', () => {
   it('answers 502 host_offline when the host is not connected, and lists it offline', async () => {
     const other = await startTestServer();
     const folder = await tempDir('ats-offline-');
-    const project = await other.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId: other.server.hostId } } });
+    const project = await other.json('/projects', {
+      body: { name: 'p', source: { type: 'local_path', path: folder, hostId: other.server.hostId } },
+    });
     const thread = await other.json('/threads', { body: { projectId: project.id, provider: 'pi', model: 'm', title: 't' } });
     await other.server.hosts.closeAll();
     await expectProblem(await other.api(`/projects/${project.id}/paths`), 502, 'host_offline');
-    await expectProblem(await other.api('/files/read', { body: { hostId: other.server.hostId, path: `${folder}/x` } }), 502, 'host_offline');
+    await expectProblem(
+      await other.api('/files/read', { body: { hostId: other.server.hostId, path: `${folder}/x` } }),
+      502,
+      'host_offline',
+    );
     const [host] = await other.json('/hosts');
     expect(host.online).to.equal(false);
     // Offline: the moment the link dropped, unchanged by later requests.

@@ -112,7 +112,10 @@ describe('server: reading thread events (page cursor and SSE)', () => {
 
   it('SSE: resumes exactly after Last-Event-ID, which wins over ?afterSeq', async () => {
     const threadId = await threadWithRows(4); // 6 rows
-    const stream = await openSse(`${t.server.url}/api/v1/threads/${threadId}/events/stream?afterSeq=1`, { ...headers(), 'last-event-id': '4' });
+    const stream = await openSse(`${t.server.url}/api/v1/threads/${threadId}/events/stream?afterSeq=1`, {
+      ...headers(),
+      'last-event-id': '4',
+    });
     expect(seqsOf((await stream.events(2)).map((e) => e.data))).to.deep.equal([5, 6]);
     stream.close();
     const fromQuery = await openSse(`${t.server.url}/api/v1/threads/${threadId}/events/stream?afterSeq=3`, headers());
@@ -227,7 +230,9 @@ describe('server: reading thread events (page cursor and SSE)', () => {
     const other = await startTestServer();
     const folder = await tempDir('ats-events-close-');
     const threadId = (await projectWithThread(other, folder)).thread.id;
-    const response = await fetch(`${other.server.url}/api/v1/threads/${threadId}/events/stream`, { headers: { authorization: `Bearer ${other.server.token}` } });
+    const response = await fetch(`${other.server.url}/api/v1/threads/${threadId}/events/stream`, {
+      headers: { authorization: `Bearer ${other.server.token}` },
+    });
     const ended = (async () => {
       for await (const _chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         // drain until the server ends the stream

@@ -41,7 +41,9 @@ describe('server: POST /files/read only inside registered roots', () => {
 
   it('reads dot files and symlinks that stay inside the root', async () => {
     expect((await t.json('/files/read', { body: { hostId: t.server.hostId, path: path.join(root, '.env') } })).content).to.equal('KEY=1\n');
-    expect((await t.json('/files/read', { body: { hostId: t.server.hostId, path: path.join(root, 'inner-link.md') } })).content).to.equal('hello\n');
+    expect((await t.json('/files/read', { body: { hostId: t.server.hostId, path: path.join(root, 'inner-link.md') } })).content).to.equal(
+      'hello\n',
+    );
   });
 
   it('refuses .. segments with 403, even when they would land inside the root', async () => {

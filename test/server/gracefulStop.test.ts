@@ -21,7 +21,14 @@ describe('server: a graceful stop says "going away" (1001) to every WebSocket pe
     const intake = await open(`${base}/api/v1/intake`, t.server.token);
     const link = await open(`${base}/api/v1/daemon`, t.server.token);
     const helloAnswer = new Promise((resolve) => link.once('message', resolve));
-    link.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'link.hello', params: { protocolVersion: HOST_DAEMON_PROTOCOL_VERSION, hostId: 'host_graceful', name: 'g', platform: 'linux', providers: [] } }));
+    link.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'link.hello',
+        params: { protocolVersion: HOST_DAEMON_PROTOCOL_VERSION, hostId: 'host_graceful', name: 'g', platform: 'linux', providers: [] },
+      }),
+    );
     await helloAnswer;
     const intakeClosed = closeOf(intake);
     const linkClosed = closeOf(link);

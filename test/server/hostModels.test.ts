@@ -32,19 +32,34 @@ describe('server: a host’s model catalog and folders for the page (GET /hosts/
     const { models, errors } = await t.json(`/hosts/${t.server.hostId}/models`);
     expect(errors).to.deep.equal([]);
     const fake = models.find((m: { model: string }) => m.model === FAKE_MODEL);
-    expect(fake).to.deep.include({ provider: 'pi', model: FAKE_MODEL, name: 'Fake model', contextWindow: FAKE_CONTEXT_WINDOW, maxTokens: 4096, available: true });
+    expect(fake).to.deep.include({
+      provider: 'pi',
+      model: FAKE_MODEL,
+      name: 'Fake model',
+      contextWindow: FAKE_CONTEXT_WINDOW,
+      maxTokens: 4096,
+      available: true,
+    });
     expect(models.length).to.be.greaterThan(1); // pi's built-in models come along, marked by whether a key is configured
-    expect(models.every((m: { provider: string; available: unknown }) => m.provider === 'pi' && typeof m.available === 'boolean')).to.equal(true);
+    expect(models.every((m: { provider: string; available: unknown }) => m.provider === 'pi' && typeof m.available === 'boolean')).to.equal(
+      true,
+    );
 
-    const project = await t.json('/projects', { body: { name: 'models', source: { type: 'local_path', path: sandbox.projectDir, hostId: t.server.hostId } } });
-    const thread = await t.json('/threads', { body: { projectId: project.id, provider: fake.provider, model: fake.model, title: 'picked', prompt: 'Say hi' } });
+    const project = await t.json('/projects', {
+      body: { name: 'models', source: { type: 'local_path', path: sandbox.projectDir, hostId: t.server.hostId } },
+    });
+    const thread = await t.json('/threads', {
+      body: { projectId: project.id, provider: fake.provider, model: fake.model, title: 'picked', prompt: 'Say hi' },
+    });
     const rows = await eventually(async () => {
       const page = await t.json(`/threads/${thread.id}/events?limit=1000`);
       return page.some((row: { type: string }) => row.type === 'turn/completed') ? page : undefined;
     }, 'the turn on the picked model');
     expect(rows.find((row: { type: string }) => row.type === 'turn/completed').data.status).to.equal('completed');
     // What the user sent is in the log, in Codex's shape, before the answer (the real pi SDK reports it).
-    const items = rows.filter((row: { type: string }) => row.type === 'item/completed').map((row: { data: { item: unknown } }) => row.data.item);
+    const items = rows
+      .filter((row: { type: string }) => row.type === 'item/completed')
+      .map((row: { data: { item: unknown } }) => row.data.item);
     expect(items.map((item: { type: string }) => item.type)).to.deep.equal(['userMessage', 'agentMessage']);
     expect(items[0]).to.deep.include({ content: [{ type: 'text', text: 'Say hi' }] });
     expect(items[1]).to.deep.include({ text: 'Hi there.' });
@@ -76,16 +91,31 @@ describe('server: a host’s model catalog and folders for the page (GET /hosts/
 
   it('an older daemon without host.list_models gets 501 host_command_unsupported, not a host error', async () => {
     const hostId = 'host_olddaemon';
-    const socket = new WebSocket(`${t.server.url.replace('http', 'ws')}/api/v1/daemon`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
+    const socket = new WebSocket(`${t.server.url.replace('http', 'ws')}/api/v1/daemon`, {
+      headers: { authorization: `Bearer ${TEST_TOKEN}` },
+    });
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
     socket.on('message', (data) => {
       const message = JSON.parse(data.toString());
       // The daemon of an earlier release: it answers every request it does not know with method-not-found.
-      if (message.method) socket.send(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `unknown method ${message.method}` } }));
+      if (message.method)
+        socket.send(
+          JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `unknown method ${message.method}` } }),
+        );
     });
-    socket.send(JSON.stringify({ jsonrpc: '2.0', id: 'hello', method: 'link.hello', params: { protocolVersion: HOST_DAEMON_PROTOCOL_VERSION, hostId, name: 'old', platform: 'linux', providers: ['pi'] } }));
+    socket.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'hello',
+        method: 'link.hello',
+        params: { protocolVersion: HOST_DAEMON_PROTOCOL_VERSION, hostId, name: 'old', platform: 'linux', providers: ['pi'] },
+      }),
+    );
     try {
-      await eventually(async () => ((await t.json(`/hosts/${hostId}`).catch(() => undefined))?.online ? true : undefined), 'the old daemon online');
+      await eventually(
+        async () => ((await t.json(`/hosts/${hostId}`).catch(() => undefined))?.online ? true : undefined),
+        'the old daemon online',
+      );
       const response = await t.api(`/hosts/${hostId}/models`);
       expect(response.status).to.equal(501);
       expect(((await response.json()) as any).code).to.equal('host_command_unsupported');

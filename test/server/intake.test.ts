@@ -52,7 +52,9 @@ describe('server: agent intake over WebSocket', () => {
     expect(last.result.seqs).to.deep.equal([303]);
     const rows = await t.json(`/threads/${ordered}/events?limit=1000`);
     expect(rows.map((row: { seq: number }) => row.seq)).to.deep.equal(Array.from({ length: 303 }, (_, i) => i + 1));
-    const deltas = rows.filter((row: { type: string }) => row.type === 'item/agentMessage/delta').map((row: { data: { delta: string } }) => row.data.delta);
+    const deltas = rows
+      .filter((row: { type: string }) => row.type === 'item/agentMessage/delta')
+      .map((row: { data: { delta: string } }) => row.data.delta);
     expect(deltas).to.deep.equal([...Array.from({ length: 300 }, (_, i) => `w${i} `), 'end']);
   });
 
@@ -80,7 +82,12 @@ describe('server: agent intake over WebSocket', () => {
     const answer = await rpc(socket, { jsonrpc: '2.0', method: 'sdk/message', params: { threadId, message: { notype: 1 } }, id: 6 });
     expect(answer.error.code).to.equal(-32602);
     expect(answer.error.data.map((issue: { path: unknown }) => issue.path)).to.deep.include(['params', 'message', 'type']);
-    const badThreadId = await rpc(socket, { jsonrpc: '2.0', method: 'sdk/message', params: { threadId: 'nope', message: { type: 'x' } }, id: 61 });
+    const badThreadId = await rpc(socket, {
+      jsonrpc: '2.0',
+      method: 'sdk/message',
+      params: { threadId: 'nope', message: { type: 'x' } },
+      id: 61,
+    });
     expect(badThreadId.error.data.map((issue: { path: unknown }) => issue.path)).to.deep.equal([['params', 'threadId']]);
     expect((await rpc(socket, sdk(threadId, { type: 'turn_start' }, 62))).result).to.deep.equal({ seqs: [] });
   });
@@ -92,7 +99,7 @@ describe('server: agent intake over WebSocket', () => {
     expect(answer.error.data.map((issue: { path: unknown }) => issue.path)).to.deep.equal([['params', 'threadId']]);
   });
 
-  it('never answers a notification, not even a refused one (JSON-RPC 2.0): the next answer is the next request\'s', async () => {
+  it("never answers a notification, not even a refused one (JSON-RPC 2.0): the next answer is the next request's", async () => {
     const received: Array<{ id: unknown }> = [];
     socket.on('message', (data) => received.push(JSON.parse(data.toString())));
     socket.send(JSON.stringify(agentStart('thr_doesnotexist'))); // unknown thread
@@ -131,7 +138,9 @@ describe('server: agent intake over WebSocket', () => {
   it('refuses a connection with a wrong bearer token or none (401)', async () => {
     for (const headers of [{ authorization: 'Bearer wrong-token-123456' }, {}]) {
       const refused = new WebSocket(`${t.server.url.replace('http', 'ws')}/api/v1/intake`, { headers });
-      const status = await new Promise<number>((resolve) => refused.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
+      const status = await new Promise<number>((resolve) =>
+        refused.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)),
+      );
       expect(status, JSON.stringify(headers)).to.equal(401);
     }
   });

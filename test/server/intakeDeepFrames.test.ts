@@ -38,9 +38,17 @@ describe('intake: a frame nested deeper than the hosts can carry (embedded and r
   before(async () => {
     s = await startHostsServer();
     const remoteHostId = (await s.daemon()).hostId;
-    await eventually(async () => ((await s.json('/hosts')).find((h: any) => h.id === remoteHostId && h.online) ? true : undefined), 'remote host online');
-    for (const [side, hostId] of [['embedded', s.server.hostId], ['remote', remoteHostId]] as const) {
-      const project = await s.json('/projects', { body: { name: side, source: { type: 'local_path', path: await tempDir(`ats-deep-${side}-`), hostId } } });
+    await eventually(
+      async () => ((await s.json('/hosts')).find((h: any) => h.id === remoteHostId && h.online) ? true : undefined),
+      'remote host online',
+    );
+    for (const [side, hostId] of [
+      ['embedded', s.server.hostId],
+      ['remote', remoteHostId],
+    ] as const) {
+      const project = await s.json('/projects', {
+        body: { name: side, source: { type: 'local_path', path: await tempDir(`ats-deep-${side}-`), hostId } },
+      });
       threads[side] = (await s.json('/threads', { body: { projectId: project.id, provider: 'pi', model: 'fake/model', title: side } })).id;
     }
     socket = await s.intake();
@@ -81,7 +89,13 @@ describe('embedded host link: one contract, no copy (issue 17: a frame crosses n
   const linkTo = (served: unknown[]) =>
     connectInProcess(
       {
-        hello: { protocolVersion: HOST_DAEMON_PROTOCOL_VERSION, hostId: 'host_embedded', name: 'embedded', platform: 'linux', providers: [] },
+        hello: {
+          protocolVersion: HOST_DAEMON_PROTOCOL_VERSION,
+          hostId: 'host_embedded',
+          name: 'embedded',
+          platform: 'linux',
+          providers: [],
+        },
         dispatch: async (message) => {
           served.push(message);
           return { jsonrpc: '2.0', id: (message as { id: number }).id, result: { seqs: [1] } };
@@ -90,7 +104,7 @@ describe('embedded host link: one contract, no copy (issue 17: a frame crosses n
       { timeoutMs: 5000 },
     );
 
-  it('hands the intake\'s parsed frame to the daemon as it is, inside a checked request', async () => {
+  it("hands the intake's parsed frame to the daemon as it is, inside a checked request", async () => {
     const served: Array<{ params: { frame: unknown } }> = [];
     const frame = { jsonrpc: '2.0', method: 'sdk/message', params: { threadId: 'thr_a', message: { type: 'agent_start' } } };
     expect(await linkTo(served as unknown[]).request('thread.ingest', { frame, providerThreadId: 'p' })).to.deep.equal({ seqs: [1] });

@@ -71,7 +71,8 @@ describe('server: intake group commit (frames arriving together on one socket)',
     const threadIds = await streamingThreads(5);
     const perThread = 200;
     const frames = [];
-    for (let i = 0; i < perThread; i++) for (const [n, threadId] of threadIds.entries()) frames.push(textDelta(threadId, `d${i} `, 1000 + i * threadIds.length + n));
+    for (let i = 0; i < perThread; i++)
+      for (const [n, threadId] of threadIds.entries()) frames.push(textDelta(threadId, `d${i} `, 1000 + i * threadIds.length + n));
     const appends = countAppends();
     const answers = await burst(socket, frames as Array<{ id: number }>).finally(appends.restore);
 
@@ -81,7 +82,9 @@ describe('server: intake group commit (frames arriving together on one socket)',
       expect(seqs.flat(), threadId).to.deep.equal(Array.from({ length: perThread }, (_, i) => BEFORE_DELTAS + 1 + i));
       const rows = await t.json(`/threads/${threadId}/events?limit=1000`);
       expect(rows.map((row: { seq: number }) => row.seq)).to.deep.equal(Array.from({ length: BEFORE_DELTAS + perThread }, (_, i) => i + 1));
-      const deltas = rows.filter((row: { type: string }) => row.type === 'item/agentMessage/delta').map((row: { data: { delta: string } }) => row.data.delta);
+      const deltas = rows
+        .filter((row: { type: string }) => row.type === 'item/agentMessage/delta')
+        .map((row: { data: { delta: string } }) => row.data.delta);
       expect(deltas).to.deep.equal(['first', ...Array.from({ length: perThread }, (_, i) => `d${i} `)]);
     }
     // Group commit: frames that arrived together went into shared appends, not one append each.
@@ -119,7 +122,9 @@ describe('server: intake group commit (frames arriving together on one socket)',
       expect(next.result.seqs, threadId).to.deep.equal([BEFORE_DELTAS + (failedThreads.has(threadId) ? 1 : 2)]);
       const rows = await t.json(`/threads/${threadId}/events`);
       expect(rows.map((row: { seq: number }) => row.seq)).to.deep.equal(Array.from({ length: rows.length }, (_, k) => k + 1));
-      const deltas = rows.filter((row: { type: string }) => row.type === 'item/agentMessage/delta').map((row: { data: { delta: string } }) => row.data.delta);
+      const deltas = rows
+        .filter((row: { type: string }) => row.type === 'item/agentMessage/delta')
+        .map((row: { data: { delta: string } }) => row.data.delta);
       expect(deltas).to.deep.equal(failedThreads.has(threadId) ? ['first', 'after'] : ['first', `lost? ${i}`, 'after']);
     }
   });

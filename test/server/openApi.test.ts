@@ -9,12 +9,20 @@ import { agentEnd, agentStart, assistantStart, sdk, textDelta } from '../helpers
 import { rpc, startTestServer, TEST_TOKEN, type TestServer } from '../helpers/serverHarness';
 import { suiteTempDirs } from '../helpers/tempDirs';
 
-type Operation = { parameters?: unknown[]; requestBody?: unknown; responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> };
+type Operation = {
+  parameters?: unknown[];
+  requestBody?: unknown;
+  responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>;
+};
 
 describe('server: GET /api/v1/openapi.json, generated from the routes’ own schemas', function () {
   this.timeout(30_000);
   let t: TestServer;
-  let doc: { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Record<string, unknown>> } };
+  let doc: {
+    openapi: string;
+    paths: Record<string, Record<string, Operation>>;
+    components: { schemas: Record<string, Record<string, unknown>> };
+  };
   after(async () => t?.close());
   const tempDir = suiteTempDirs(); // below the after hook above: the folder goes once the server stopped
 
@@ -36,7 +44,14 @@ describe('server: GET /api/v1/openapi.json, generated from the routes’ own sch
   const problemSchema = () => z.fromJSONSchema(doc.components.schemas['Problem'] as never);
 
   /** Calls the real server and checks the answer against the document: its status and body. */
-  const call = async (method: string, documented: string, actual: string, status: number, body?: unknown, headers: Record<string, string> = {}) => {
+  const call = async (
+    method: string,
+    documented: string,
+    actual: string,
+    status: number,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
     const response = await t.api(actual, { method: method.toUpperCase(), body, headers });
     const text = await response.text();
     expect(response.status, `${method} ${actual}: ${text}`).to.equal(status);
@@ -44,28 +59,47 @@ describe('server: GET /api/v1/openapi.json, generated from the routes’ own sch
     const json = JSON.parse(text);
     const schema = status >= 400 ? problemSchema() : schemaOf(method, documented, status);
     const parsed = schema.safeParse(json);
-    expect(parsed.success, `${method} ${actual} does not match the document: ${JSON.stringify(parsed.error?.issues.slice(0, 3))}`).to.equal(true);
+    expect(parsed.success, `${method} ${actual} does not match the document: ${JSON.stringify(parsed.error?.issues.slice(0, 3))}`).to.equal(
+      true,
+    );
     return json;
   };
 
   it('is OpenAPI 3.1 and lists exactly the routes the app registers, with their methods', () => {
     expect(doc.openapi).to.equal('3.1.0');
-    const app = createApp({ config: configWith({ dataDir: t.dataDir }), token: TEST_TOKEN, registry: t.server.registry, hosts: t.server.hosts, store: t.server.store, hub: t.server.hub, log: () => {} });
+    const app = createApp({
+      config: configWith({ dataDir: t.dataDir }),
+      token: TEST_TOKEN,
+      registry: t.server.registry,
+      hosts: t.server.hosts,
+      store: t.server.store,
+      hub: t.server.hub,
+      log: () => {},
+    });
     const registered = new Set<string>();
     for (const middleware of app.middleware as Array<{ router?: Router }>) {
       for (const layer of middleware.router?.stack ?? []) {
-        for (const method of layer.methods.filter((m) => m !== 'HEAD')) registered.add(`${method.toLowerCase()} ${String(layer.path).replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`);
+        for (const method of layer.methods.filter((m) => m !== 'HEAD'))
+          registered.add(`${method.toLowerCase()} ${String(layer.path).replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`);
       }
     }
-    const documented = new Set(Object.entries(doc.paths).flatMap(([pathname, operations]) => Object.keys(operations).map((method) => `${method} ${pathname}`)));
+    const documented = new Set(
+      Object.entries(doc.paths).flatMap(([pathname, operations]) => Object.keys(operations).map((method) => `${method} ${pathname}`)),
+    );
     expect([...registered].sort()).to.deep.equal([...documented].sort());
     expect(registered.size).to.be.greaterThan(15);
   });
 
   it('describes query parameters and bodies from the schemas the handlers parse with', () => {
     const events = doc.paths['/api/v1/threads/{id}/events']!['get']!;
-    expect((events.parameters as Array<{ name: string; in: string }>).map((p) => `${p.in}:${p.name}`)).to.deep.equal(['path:id', 'query:afterSeq', 'query:limit']);
-    const createThread = doc.paths['/api/v1/threads']!['post']!.requestBody as { content: Record<string, { schema: { required: string[]; additionalProperties: boolean } }> };
+    expect((events.parameters as Array<{ name: string; in: string }>).map((p) => `${p.in}:${p.name}`)).to.deep.equal([
+      'path:id',
+      'query:afterSeq',
+      'query:limit',
+    ]);
+    const createThread = doc.paths['/api/v1/threads']!['post']!.requestBody as {
+      content: Record<string, { schema: { required: string[]; additionalProperties: boolean } }>;
+    };
     expect(createThread.content['application/json']!.schema.required).to.have.members(['projectId', 'provider', 'model', 'title']);
     expect(createThread.content['application/json']!.schema.additionalProperties).to.equal(false);
     // The document's body schema refuses what the handler refuses.
@@ -85,7 +119,10 @@ describe('server: GET /api/v1/openapi.json, generated from the routes’ own sch
     await call('get', '/hosts/{id}', `/hosts/${hostId}`, 200);
     await call('get', '/hosts/{id}/models', `/hosts/${hostId}/models`, 200);
     await call('get', '/hosts/{id}/directories', `/hosts/${hostId}/directories?path=${encodeURIComponent(folder)}`, 200);
-    const project = await call('post', '/projects', '/projects', 201, { name: 'doc', source: { type: 'local_path', path: folder, hostId } });
+    const project = await call('post', '/projects', '/projects', 201, {
+      name: 'doc',
+      source: { type: 'local_path', path: folder, hostId },
+    });
     await call('get', '/projects', '/projects', 200);
     await call('get', '/projects/{id}', `/projects/${project.id}`, 200);
     await call('get', '/projects/{id}/paths', `/projects/${project.id}/paths?query=nts&limit=5`, 200);
@@ -93,15 +130,33 @@ describe('server: GET /api/v1/openapi.json, generated from the routes’ own sch
     await call('get', '/environments/{id}', `/environments/${environment.id}`, 200);
     await call('get', '/environments/{id}/paths', `/environments/${environment.id}/paths`, 200);
     await call('post', '/files/read', '/files/read', 200, { hostId, path: path.join(folder, 'notes.txt') });
-    const thread = await call('post', '/threads', '/threads', 201, { projectId: project.id, provider: 'pi', model: 'fake/model', title: 'documented' });
+    const thread = await call('post', '/threads', '/threads', 201, {
+      projectId: project.id,
+      provider: 'pi',
+      model: 'fake/model',
+      title: 'documented',
+    });
     const socket = await t.intake();
     const user = { role: 'user', content: [{ type: 'text', text: 'hi' }], timestamp: 1 };
-    for (const frame of [agentStart(thread.id), sdk(thread.id, { type: 'message_start', message: user }), sdk(thread.id, { type: 'message_end', message: user }), assistantStart(thread.id), textDelta(thread.id, 'Hel'), agentEnd(thread.id, 'Hello')]) {
+    for (const frame of [
+      agentStart(thread.id),
+      sdk(thread.id, { type: 'message_start', message: user }),
+      sdk(thread.id, { type: 'message_end', message: user }),
+      assistantStart(thread.id),
+      textDelta(thread.id, 'Hel'),
+      agentEnd(thread.id, 'Hello'),
+    ]) {
       await rpc(socket, { ...frame, id: Math.random() });
     }
     socket.close();
     const rows = await call('get', '/threads/{id}/events', `/threads/${thread.id}/events?afterSeq=0&limit=100`, 200);
-    expect(rows.map((row: { type: string }) => row.type)).to.include.members(['turn/started', 'item/started', 'item/agentMessage/delta', 'item/completed', 'turn/completed']);
+    expect(rows.map((row: { type: string }) => row.type)).to.include.members([
+      'turn/started',
+      'item/started',
+      'item/agentMessage/delta',
+      'item/completed',
+      'turn/completed',
+    ]);
     await call('get', '/threads', `/threads?projectId=${project.id}`, 200);
     await call('get', '/threads/{id}', `/threads/${thread.id}`, 200);
     await call('post', '/threads/{id}/stop', `/threads/${thread.id}/stop`, 200);
@@ -132,7 +187,18 @@ describe('server: GET /api/v1/openapi.json, generated from the routes’ own sch
 
   it('the answer schemas are strict enough to catch a wrong answer', () => {
     const threadSchema = schemaOf('get', '/threads/{id}', 200);
-    const good = { id: 'thr_1', projectId: 'p', environmentId: 'e', hostId: 'h', provider: 'pi', model: 'm', title: 't', createdAt: 'now', status: 'idle', runtime: { displayStatus: 'idle', hostReconnectGraceExpiresAt: null } };
+    const good = {
+      id: 'thr_1',
+      projectId: 'p',
+      environmentId: 'e',
+      hostId: 'h',
+      provider: 'pi',
+      model: 'm',
+      title: 't',
+      createdAt: 'now',
+      status: 'idle',
+      runtime: { displayStatus: 'idle', hostReconnectGraceExpiresAt: null },
+    };
     expect(threadSchema.safeParse(good).success).to.equal(true);
     expect(threadSchema.safeParse({ ...good, status: 'sleeping' }).success).to.equal(false);
     const { runtime: _runtime, ...withoutRuntime } = good;

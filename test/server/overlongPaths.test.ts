@@ -46,7 +46,9 @@ describe('paths over the length a host can name: 400 invalid_params, never a 502
     });
 
     it(`POST /projects and POST /environments with ${label}`, async () => {
-      await expectInvalidParams(await t.api('/projects', { body: { name: 'long', source: { type: 'local_path', path: pathOf(), hostId: t.server.hostId } } }));
+      await expectInvalidParams(
+        await t.api('/projects', { body: { name: 'long', source: { type: 'local_path', path: pathOf(), hostId: t.server.hostId } } }),
+      );
       await expectInvalidParams(await t.api('/environments', { body: { hostId: t.server.hostId, path: pathOf() } }));
     });
   }

@@ -37,7 +37,9 @@ describe('server: hosts, projects, environments and their paths', () => {
   });
 
   it('creates a project (proj_ id) with an environment for its folder', async () => {
-    const project = await t.json('/projects', { body: { name: 'demo', source: { type: 'local_path', path: root + '/', hostId: t.server.hostId } } });
+    const project = await t.json('/projects', {
+      body: { name: 'demo', source: { type: 'local_path', path: root + '/', hostId: t.server.hostId } },
+    });
     expect(project.id).to.match(/^proj_/);
     expect(project.source).to.deep.equal({ type: 'local_path', path: root, hostId: t.server.hostId });
     const environment = await t.json(`/environments/${project.environmentId}`);
@@ -53,7 +55,9 @@ describe('server: hosts, projects, environments and their paths', () => {
       [path.join(root, 'README.md'), 409, 'not_a_directory'],
     ];
     for (const [folder, status, code] of cases) {
-      const response = await t.api('/projects', { body: { name: 'x', source: { type: 'local_path', path: folder, hostId: t.server.hostId } } });
+      const response = await t.api('/projects', {
+        body: { name: 'x', source: { type: 'local_path', path: folder, hostId: t.server.hostId } },
+      });
       expect(response.status, folder).to.equal(status);
       expect(((await response.json()) as any).code, folder).to.equal(code);
     }
@@ -69,12 +73,17 @@ describe('server: hosts, projects, environments and their paths', () => {
     const environment = await t.json('/environments', { body: { hostId: t.server.hostId, path: path.join(root, 'src') } });
     expect(environment.id).to.match(/^env_/);
     const listing = await t.json(`/environments/${environment.id}/paths`);
-    expect(listing).to.deep.equal({ paths: [{ kind: 'file', path: 'main.ts', name: 'main.ts', score: 0, positions: [] }], truncated: false });
+    expect(listing).to.deep.equal({
+      paths: [{ kind: 'file', path: 'main.ts', name: 'main.ts', score: 0, positions: [] }],
+      truncated: false,
+    });
     expect((await t.api('/environments/env_nope')).status).to.equal(404);
   });
 
   it('project paths run host.list_paths on the project root (rules 2 and 6: dot folders are found)', async () => {
-    const project = await t.json('/projects', { body: { name: 'demo', source: { type: 'local_path', path: root, hostId: t.server.hostId } } });
+    const project = await t.json('/projects', {
+      body: { name: 'demo', source: { type: 'local_path', path: root, hostId: t.server.hostId } },
+    });
     const found = await t.json(`/projects/${project.id}/paths?query=workflows&includeDirectories=true`);
     expect(found.paths.map((entry: { path: string }) => entry.path)).to.include('.github/workflows');
     const limited = await t.json(`/projects/${project.id}/paths?limit=1`);

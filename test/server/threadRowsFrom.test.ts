@@ -84,7 +84,10 @@ describe('threadRowsFrom with a reader that pauses (SSE backpressure)', () => {
   }
   function countingStore(rows: StoredThreadEvent[]) {
     const store = storeOf(rows);
-    const counted = { reads: 0, list: (threadId: string, options?: { afterSeq?: number; limit?: number }) => (counted.reads++, store.list(threadId, options)) };
+    const counted = {
+      reads: 0,
+      list: (threadId: string, options?: { afterSeq?: number; limit?: number }) => (counted.reads++, store.list(threadId, options)),
+    };
     return counted;
   }
 
@@ -92,7 +95,9 @@ describe('threadRowsFrom with a reader that pauses (SSE backpressure)', () => {
     const stored = [1].map(row);
     const live$ = new Subject<StoredThreadEvent>();
     const reader = pausingReader(2);
-    const subscription = threadRowsFrom({ store: storeOf(stored), live$, pageSize: 10 }, 'thr_a', 0, reader.demand).subscribe((r) => reader.take(r));
+    const subscription = threadRowsFrom({ store: storeOf(stored), live$, pageSize: 10 }, 'thr_a', 0, reader.demand).subscribe((r) =>
+      reader.take(r),
+    );
     await tick();
     for (const seq of [2, 3, 4, 5]) {
       stored.push(row(seq));
@@ -110,7 +115,9 @@ describe('threadRowsFrom with a reader that pauses (SSE backpressure)', () => {
   it('stops a backlog read when the reader pauses and continues after the last row it took', async () => {
     const store = countingStore([1, 2, 3, 4, 5, 6, 7].map(row));
     const reader = pausingReader(3);
-    const subscription = threadRowsFrom({ store, live$: new Subject(), pageSize: 2 }, 'thr_a', 0, reader.demand).subscribe((r) => reader.take(r));
+    const subscription = threadRowsFrom({ store, live$: new Subject(), pageSize: 2 }, 'thr_a', 0, reader.demand).subscribe((r) =>
+      reader.take(r),
+    );
     await tick();
     expect(reader.taken).to.deep.equal([1, 2, 3]);
     expect(store.reads, 'no page is read past the pause').to.equal(2);

@@ -26,19 +26,26 @@ describe('server: threads', () => {
   before(async () => {
     t = await startTestServer({ providers: [provider] });
     folder = await tempDir('ats-threads-');
-    projectId = (await t.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId: t.server.hostId } } })).id;
+    projectId = (await t.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId: t.server.hostId } } }))
+      .id;
   });
   after(() => t.close());
 
   const tempDir = suiteTempDirs();
 
   it('creates a thread (thr_ id) in the project environment, idle, with runtime (spec 2.4)', async () => {
-    const thread = await t.json('/threads', { body: { projectId, provider: 'fake', model: 'fake/model', title: 'first', permissionMode: 'accept-edits' } });
+    const thread = await t.json('/threads', {
+      body: { projectId, provider: 'fake', model: 'fake/model', title: 'first', permissionMode: 'accept-edits' },
+    });
     expect(thread.id).to.match(/^thr_/);
     expect(thread).to.deep.include({ projectId, hostId: t.server.hostId, status: 'idle', permissionMode: 'accept-edits' });
     expect(thread.runtime).to.deep.equal({ displayStatus: 'idle', hostReconnectGraceExpiresAt: null });
     // Opening starts the agent (its extensions run without a prompt); the record names its session from now on.
-    expect(provider.opened.find((o) => o.threadId === thread.id)).to.deep.include({ cwd: folder, model: 'fake/model', permissionMode: 'accept-edits' });
+    expect(provider.opened.find((o) => o.threadId === thread.id)).to.deep.include({
+      cwd: folder,
+      model: 'fake/model',
+      permissionMode: 'accept-edits',
+    });
     expect(thread.providerThreadId).to.equal(`session-${thread.id}`);
     expect(await t.json(`/threads/${thread.id}`)).to.deep.equal(thread);
     const listed = await t.json(`/threads?projectId=${projectId}`);
@@ -144,7 +151,8 @@ describe('server: threads', () => {
 describe('server: a thread whose agent cannot start or refuses its first prompt (issue 12)', () => {
   let t: TestServer;
   let projectId: string;
-  const NO_KEY = 'No API key for the "fake" models on this host. Add {"fake": {"type": "api_key", "key": "…"}} to ~/.pi/agent/auth.json on that host';
+  const NO_KEY =
+    'No API key for the "fake" models on this host. Add {"fake": {"type": "api_key", "key": "…"}} to ~/.pi/agent/auth.json on that host';
   const UNKNOWN_MODEL = 'unknown model "broken/model": add it to ~/.pi/agent/models.json';
   // `broken` never starts (unknown model); `keyless` starts but refuses every prompt, as pi does without a key.
   const broken: AgentProvider = { id: 'broken', openThread: () => Promise.reject(new Error(UNKNOWN_MODEL)) };
@@ -176,7 +184,8 @@ describe('server: a thread whose agent cannot start or refuses its first prompt 
   before(async () => {
     t = await startTestServer({ providers: [broken, keyless] });
     const folder = await tempDir('ats-threads-agent-');
-    projectId = (await t.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId: t.server.hostId } } })).id;
+    projectId = (await t.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId: t.server.hostId } } }))
+      .id;
   });
   after(() => t.close());
   const tempDir = suiteTempDirs();

@@ -22,7 +22,19 @@ interface ServerProcess {
 function startServerProcess(dataDir: string): Promise<ServerProcess> {
   const child = spawn(
     process.execPath,
-    ['-r', 'ts-node/register/transpile-only', 'test/helpers/fakeProviderServer.ts', '--port', '0', '--data-dir', dataDir, '--token', TOKEN, '--turn-grace-ms', '300'],
+    [
+      '-r',
+      'ts-node/register/transpile-only',
+      'test/helpers/fakeProviderServer.ts',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--token',
+      TOKEN,
+      '--turn-grace-ms',
+      '300',
+    ],
     { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -144,7 +156,12 @@ describe('turns after the server process dies mid-run (issue 12, E4/E5: turns ne
     await rpc(socket, agentStart(stopped.id, 1));
     await rpc(socket, { jsonrpc: '2.0', method: 'pi/prompt/started', params: { threadId: failed.id }, id: 2 });
     await rpc(socket, agentStart(failed.id, 3));
-    await rpc(socket, { jsonrpc: '2.0', method: 'pi/prompt/settled', params: { threadId: failed.id, error: { message: 'the agent crashed' } }, id: 4 });
+    await rpc(socket, {
+      jsonrpc: '2.0',
+      method: 'pi/prompt/settled',
+      params: { threadId: failed.id, error: { message: 'the agent crashed' } },
+      id: 4,
+    });
     socket.close();
     await api(`/threads/${stopped.id}/stop`, {});
 

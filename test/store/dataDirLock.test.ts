@@ -19,7 +19,10 @@ async function lockerProcess(dataDir: string) {
       (lock) => { console.log('locked'); process.stdin.once('end', () => lock.release()); },
       (error) => { console.log(error.code === 'data_dir_locked' ? 'refused ' + error.pid : 'error ' + error.message); process.exit(0); },
     ));`;
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], { cwd: REPO, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], {
+    cwd: REPO,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines: string[] = [];
   const waiters: Array<() => void> = [];
   child.stdout.on('data', (chunk: Buffer) => {
@@ -104,8 +107,14 @@ describe('lockDataDir: one process per data dir', () => {
       const racing = round === 0 ? lockers : await Promise.all(lockers.map(() => lockerProcess(temp.dir)));
       racing.forEach((locker) => locker.go());
       const outcomes = await Promise.all(racing.map((locker) => locker.outcome()));
-      expect(outcomes.filter((outcome) => outcome === 'locked'), outcomes.join(', ')).to.have.lengthOf(1);
-      expect(outcomes.filter((outcome) => outcome.startsWith('refused ')), outcomes.join(', ')).to.have.lengthOf(3);
+      expect(
+        outcomes.filter((outcome) => outcome === 'locked'),
+        outcomes.join(', '),
+      ).to.have.lengthOf(1);
+      expect(
+        outcomes.filter((outcome) => outcome.startsWith('refused ')),
+        outcomes.join(', '),
+      ).to.have.lengthOf(3);
       await Promise.all(racing.map((locker) => locker.end()));
       expect(await fs.readdir(temp.dir)).to.deep.equal([]); // the lock released, nothing moved aside left behind
     }

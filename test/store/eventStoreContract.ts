@@ -60,7 +60,13 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
       const a = thread('a');
       const odd = {
         ...delta(a, 'x'),
-        data: { providerThreadId: 'p', itemId: 'i', delta: 'nul \u0000, quote " and unicode ✓ 𝄞', $schema: 'kept', 'a.b': { nested: [1, null, true] } },
+        data: {
+          providerThreadId: 'p',
+          itemId: 'i',
+          delta: 'nul \u0000, quote " and unicode ✓ 𝄞',
+          $schema: 'kept',
+          'a.b': { nested: [1, null, true] },
+        },
       } as NewThreadEvent;
       const thread1 = { ...delta(a, 'thread-scoped', null) };
       const appended = await appendRows(store(), [odd, thread1]);
@@ -75,7 +81,10 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
 
     it('pages by cursor: rows after afterSeq, at most limit, never skipping a seq', async () => {
       const a = thread('a');
-      await appendRows(store(), Array.from({ length: 7 }, (_, i) => delta(a, `d${i}`)));
+      await appendRows(
+        store(),
+        Array.from({ length: 7 }, (_, i) => delta(a, `d${i}`)),
+      );
       expect((await store().list(a, { afterSeq: 2, limit: 3 })).map((row) => row.seq)).to.deep.equal([3, 4, 5]);
       expect((await store().list(a, { afterSeq: 5 })).map((row) => row.seq)).to.deep.equal([6, 7]);
       expect(await store().list(a, { afterSeq: 7, limit: 10 })).to.deep.equal([]);
@@ -92,22 +101,28 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
     it('keeps seqs gapless and unique under appends to one thread at once, each call in call order', async () => {
       const a = thread('a');
       const calls = await Promise.all(Array.from({ length: 20 }, (_, i) => appendRows(store(), [delta(a, `${i}.1`), delta(a, `${i}.2`)])));
-      const seqs = calls.flat().map((row) => row.seq).sort((x, y) => x - y);
+      const seqs = calls
+        .flat()
+        .map((row) => row.seq)
+        .sort((x, y) => x - y);
       expect(seqs).to.deep.equal(Array.from({ length: 40 }, (_, i) => i + 1));
       calls.forEach((rows, i) => expect(rows.map((row) => row.seq)).to.deep.equal([2 * i + 1, 2 * i + 2]));
-      expect((await store().list(a)).map((row) => (row.data as { delta: string }).delta)).to.deep.equal(calls.flat().map((row) => (row.data as { delta: string }).delta));
+      expect((await store().list(a)).map((row) => (row.data as { delta: string }).delta)).to.deep.equal(
+        calls.flat().map((row) => (row.data as { delta: string }).delta),
+      );
     });
 
     it('answers an empty append with no rows', async () => {
       expect(await appendRows(store(), [])).to.deep.equal([]);
     });
 
-    if (durable) it('keeps every row across a close and reopen', async () => {
-      const a = thread('a');
-      const appended = await appendRows(store(), [delta(a, 'kept'), delta(a, 'also')]);
-      subject!.store = await subject!.reopen!();
-      expect(await store().list(a)).to.deep.equal(appended);
-      expect((await appendRows(store(), [delta(a, 'next')])).map((row) => row.seq)).to.deep.equal([3]);
-    });
+    if (durable)
+      it('keeps every row across a close and reopen', async () => {
+        const a = thread('a');
+        const appended = await appendRows(store(), [delta(a, 'kept'), delta(a, 'also')]);
+        subject!.store = await subject!.reopen!();
+        expect(await store().list(a)).to.deep.equal(appended);
+        expect((await appendRows(store(), [delta(a, 'next')])).map((row) => row.seq)).to.deep.equal([3]);
+      });
   });
 }

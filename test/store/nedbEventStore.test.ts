@@ -39,7 +39,11 @@ describe('openNedbEventStore', () => {
   it('stores rows with seq 1, 2, 3… per thread and reads them back in seq order after a cursor', async () => {
     const store = await openNedbEventStore({ dataDir: temp.dir });
     const appended = await store.append([event('A'), event('B'), event('A', { delta: 'x' })]);
-    expect(appended.map((row) => [row.threadId, row.seq])).to.deep.equal([['A', 1], ['B', 1], ['A', 2]]);
+    expect(appended.map((row) => [row.threadId, row.seq])).to.deep.equal([
+      ['A', 1],
+      ['B', 1],
+      ['A', 2],
+    ]);
     expect((await store.list('A')).map((row) => row.seq)).to.deep.equal([1, 2]);
     expect((await store.list('A', { afterSeq: 1 })).map((row) => row.data)).to.deep.equal([{ providerThreadId: 'A', delta: 'x' }]);
     expect(await store.list('A', { limit: 1 })).to.have.lengthOf(1);
@@ -98,7 +102,9 @@ describe('openNedbEventStore', () => {
     const first = await openNedbEventStore({ dataDir: temp.dir });
     const second = await openNedbEventStore({ dataDir: temp.dir }).catch((error: unknown) => error);
     expect(second).to.be.instanceOf(DataDirLockedError);
-    expect((second as Error).message).to.contain(temp.dir).and.contain(String(process.pid));
+    expect((second as Error).message)
+      .to.contain(temp.dir)
+      .and.contain(String(process.pid));
     await first.close();
     const third = await openNedbEventStore({ dataDir: temp.dir });
     await third.close();
@@ -158,10 +164,22 @@ describe('openNedbEventStore', () => {
     await store.append(Array.from({ length: 250 }, (_, i) => event(i % 5 === 0 ? 'B' : 'A', { delta: `w${i}` })));
     const all = await store.list('A');
     expect(all.map((row) => row.seq)).to.deep.equal(Array.from({ length: 200 }, (_, i) => i + 1));
-    for (const [afterSeq, limit] of [[0, 1], [0, 100], [37, 50], [150, 100], [199, 100], [200, 100], [500, 10]] as const) {
-      expect(await store.list('A', { afterSeq, limit }), `afterSeq ${afterSeq} limit ${limit}`).to.deep.equal(all.slice(afterSeq, afterSeq + limit));
+    for (const [afterSeq, limit] of [
+      [0, 1],
+      [0, 100],
+      [37, 50],
+      [150, 100],
+      [199, 100],
+      [200, 100],
+      [500, 10],
+    ] as const) {
+      expect(await store.list('A', { afterSeq, limit }), `afterSeq ${afterSeq} limit ${limit}`).to.deep.equal(
+        all.slice(afterSeq, afterSeq + limit),
+      );
     }
-    expect((await store.list('B', { afterSeq: 10, limit: 1000 })).map((row) => row.seq)).to.deep.equal(Array.from({ length: 40 }, (_, i) => i + 11));
+    expect((await store.list('B', { afterSeq: 10, limit: 1000 })).map((row) => row.seq)).to.deep.equal(
+      Array.from({ length: 40 }, (_, i) => i + 11),
+    );
     expect(await store.list('nobody', { limit: 10 })).to.deep.equal([]);
     await store.close();
   });
@@ -247,7 +265,10 @@ describe('openNedbEventStore', () => {
             await Promise.all(batches.map((threads) => store.append(threads.map((threadId) => event(threadId)))));
             for (const threadId of ['A', 'B', 'C', 'D']) {
               const seqs = (await store.list(threadId)).map((row) => row.seq);
-              const expected = batches.flat().filter((t) => t === threadId).map((_, i) => i + 1);
+              const expected = batches
+                .flat()
+                .filter((t) => t === threadId)
+                .map((_, i) => i + 1);
               expect(seqs).to.deep.equal(expected);
             }
           } finally {

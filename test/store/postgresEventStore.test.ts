@@ -42,7 +42,9 @@ describeWithPostgres('PostgreSQL event store: several writers, one database', (d
   it('interleaves two replicas writing one thread at once: gapless, every row once, each append contiguous', async () => {
     const [a, b] = [await replica('A'), await replica('B')];
     const threadId = `thr_shared_${Date.now()}`;
-    const appends = Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? a : b).append([delta(threadId, `${i}.1`), delta(threadId, `${i}.2`), delta(threadId, `${i}.3`)]));
+    const appends = Array.from({ length: 30 }, (_, i) =>
+      (i % 2 === 0 ? a : b).append([delta(threadId, `${i}.1`), delta(threadId, `${i}.2`), delta(threadId, `${i}.3`)]),
+    );
     const results = await Promise.all(appends);
     for (const rows of results) expect(rows.map((row) => row.seq - rows[0]!.seq)).to.deep.equal([0, 1, 2]);
     const listed = await a.list(threadId);

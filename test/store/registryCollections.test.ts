@@ -9,7 +9,17 @@ import type { ThreadRecord } from '../../src/registry/records';
 import { describeWithPostgres } from '../helpers/postgresDatabase';
 
 function thread(id: string, fields: Partial<ThreadRecord> = {}): ThreadRecord {
-  return { id, projectId: 'proj_1', environmentId: 'env_1', hostId: 'host_1', provider: 'pi', model: 'm', title: 't', createdAt: '2026-01-01T00:00:00.000Z', ...fields };
+  return {
+    id,
+    projectId: 'proj_1',
+    environmentId: 'env_1',
+    hostId: 'host_1',
+    provider: 'pi',
+    model: 'm',
+    title: 't',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    ...fields,
+  };
 }
 
 /** What the server relies on from a registry, whichever store holds it. */

@@ -26,7 +26,12 @@ describe('torn tail repair', () => {
 
   it('leaves a missing file missing and a file ending in a newline untouched', async () => {
     expect(await dropTornLastLine(path.join(dir, 'none.db'))).to.equal(false);
-    expect(await stat(path.join(dir, 'none.db')).then(() => 'exists', (error: NodeJS.ErrnoException) => error.code)).to.equal('ENOENT');
+    expect(
+      await stat(path.join(dir, 'none.db')).then(
+        () => 'exists',
+        (error: NodeJS.ErrnoException) => error.code,
+      ),
+    ).to.equal('ENOENT');
     const content = line('a') + line('b');
     const file = await fileWith(content);
     expect(await dropTornLastLine(file)).to.equal(false);

@@ -61,27 +61,32 @@ describe('torn tail repair: any prefix of a store file', () => {
     const dir = await tempDir('torn-prefix-');
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(opArbitrary, { minLength: 1, maxLength: 12 }), fc.nat(), fc.constantFrom('any', 'lineEnd', 'beforeNewline'), async (ops, at, aim) => {
-        run += 1;
-        const original = path.join(dir, `original-${run}.db`);
-        const cutFile = path.join(dir, `cut-${run}.db`);
-        try {
-          const bytes = await storeFileOf(original, ops);
-          const cut = cutPosition(bytes, at, aim);
-          await writeFile(cutFile, bytes.subarray(0, cut));
-          await dropTornLastLine(cutFile);
-          const db = Datastore.create({ filename: cutFile, autoload: false });
-          await db.load();
-          expect(((await db.find({})) as Doc[]).sort(byId)).to.deep.equal(expectedAfterCut(bytes, cut));
-          await db.insert({ _id: 'after-repair', text: 'x' });
-          const reloaded = Datastore.create({ filename: cutFile, autoload: false });
-          await reloaded.load();
-          expect(await reloaded.findOne({ _id: 'after-repair' })).to.deep.equal({ _id: 'after-repair', text: 'x' });
-        } finally {
-          await rm(original, { force: true });
-          await rm(cutFile, { force: true });
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(opArbitrary, { minLength: 1, maxLength: 12 }),
+        fc.nat(),
+        fc.constantFrom('any', 'lineEnd', 'beforeNewline'),
+        async (ops, at, aim) => {
+          run += 1;
+          const original = path.join(dir, `original-${run}.db`);
+          const cutFile = path.join(dir, `cut-${run}.db`);
+          try {
+            const bytes = await storeFileOf(original, ops);
+            const cut = cutPosition(bytes, at, aim);
+            await writeFile(cutFile, bytes.subarray(0, cut));
+            await dropTornLastLine(cutFile);
+            const db = Datastore.create({ filename: cutFile, autoload: false });
+            await db.load();
+            expect(((await db.find({})) as Doc[]).sort(byId)).to.deep.equal(expectedAfterCut(bytes, cut));
+            await db.insert({ _id: 'after-repair', text: 'x' });
+            const reloaded = Datastore.create({ filename: cutFile, autoload: false });
+            await reloaded.load();
+            expect(await reloaded.findOne({ _id: 'after-repair' })).to.deep.equal({ _id: 'after-repair', text: 'x' });
+          } finally {
+            await rm(original, { force: true });
+            await rm(cutFile, { force: true });
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -45,14 +45,26 @@ function summarise(fact: TurnFact): string {
   }
 }
 
-const running = [b.promptStarted(T), b.sdk(T, b.agentStart()), b.sdk(T, b.messageStart(b.assistantMessage(''))), b.sdk(T, b.textDelta('Hi'))];
+const running = [
+  b.promptStarted(T),
+  b.sdk(T, b.agentStart()),
+  b.sdk(T, b.messageStart(b.assistantMessage(''))),
+  b.sdk(T, b.textDelta('Hi')),
+];
 const opened = ['turnStarted@t1', 'itemStarted@t1', 'itemDelta@t1'];
 const abortedEnd = b.sdk(T, b.agentEnd([b.assistantMessage('Hi', { stopReason: 'aborted' })]));
 
 describe('turn lifecycle: a turn ends once nothing can end it any more (issue 12)', () => {
   it('a stop while the run streams starts the grace; the aborted agent_end within it closes the turn once as interrupted', () => {
     const { out, state } = run([...running, b.stop(T), abortedEnd, grace('t1')]);
-    expect(out).to.deep.equal([...opened, 'grace@t1', 'itemCompleted@t1', 'tokenUsage@t1', 'turnCompleted:interrupted@t1', 'contextWindowUsage@t1']);
+    expect(out).to.deep.equal([
+      ...opened,
+      'grace@t1',
+      'itemCompleted@t1',
+      'tokenUsage@t1',
+      'turnCompleted:interrupted@t1',
+      'contextWindowUsage@t1',
+    ]);
     expect(state.turn).to.equal(null);
   });
 
@@ -64,7 +76,12 @@ describe('turn lifecycle: a turn ends once nothing can end it any more (issue 12
   });
 
   it('events the closed run sends late are kept as thread-scoped provider/unhandled rows; its agent_end is the last one', () => {
-    const late = [b.sdk(T, b.textDelta('lo')), b.sdk(T, b.toolStart('c1', 'bash', { command: 'ls' })), b.sdk(T, b.messageEnd(b.assistantMessage('Hilo'))), abortedEnd];
+    const late = [
+      b.sdk(T, b.textDelta('lo')),
+      b.sdk(T, b.toolStart('c1', 'bash', { command: 'ls' })),
+      b.sdk(T, b.messageEnd(b.assistantMessage('Hilo'))),
+      abortedEnd,
+    ];
     const { out, state } = run([...running, b.stop(T), grace('t1'), ...late, b.promptSettled(T)]);
     expect(out.slice(opened.length + 3)).to.deep.equal([
       'unhandled:sdk/message_update@thread',
@@ -77,19 +94,47 @@ describe('turn lifecycle: a turn ends once nothing can end it any more (issue 12
   });
 
   it('a new run after a closed one opens a new turn, whatever the old run still had to say', () => {
-    const { out } = run([...running, b.stop(T), grace('t1'), b.promptStarted(T), b.sdk(T, b.agentStart()), b.sdk(T, b.agentEnd([b.assistantMessage('New')])), b.promptSettled(T)]);
-    expect(out.slice(opened.length + 3)).to.deep.equal(['turnStarted@t3', 'itemStarted@t3', 'itemCompleted@t3', 'tokenUsage@t3', 'turnCompleted:completed@t3', 'contextWindowUsage@t3']);
+    const { out } = run([
+      ...running,
+      b.stop(T),
+      grace('t1'),
+      b.promptStarted(T),
+      b.sdk(T, b.agentStart()),
+      b.sdk(T, b.agentEnd([b.assistantMessage('New')])),
+      b.promptSettled(T),
+    ]);
+    expect(out.slice(opened.length + 3)).to.deep.equal([
+      'turnStarted@t3',
+      'itemStarted@t3',
+      'itemCompleted@t3',
+      'tokenUsage@t3',
+      'turnCompleted:completed@t3',
+      'contextWindowUsage@t3',
+    ]);
   });
 
   it('a settle with an error while the run streams closes the turn failed with that error when no agent_end follows within the grace', () => {
     const { out } = run([...running, b.promptSettled(T, { message: 'SDK rejected the prompt' }), grace('t1'), abortedEnd]);
-    expect(out).to.deep.equal([...opened, 'grace@t1', 'itemCompleted@t1', 'turnCompleted:failed(SDK rejected the prompt)@t1', 'unhandled:sdk/agent_end@thread']);
+    expect(out).to.deep.equal([
+      ...opened,
+      'grace@t1',
+      'itemCompleted@t1',
+      'turnCompleted:failed(SDK rejected the prompt)@t1',
+      'unhandled:sdk/agent_end@thread',
+    ]);
   });
 
   it('a settle with an error followed by the run’s agent_end within the grace: the agent_end closes the turn, the grace finds nothing', () => {
     const end = b.sdk(T, b.agentEnd([b.assistantMessage('', { stopReason: 'error', errorMessage: 'overloaded' })]));
     const { out } = run([...running, b.promptSettled(T, 'overloaded'), end, grace('t1')]);
-    expect(out).to.deep.equal([...opened, 'grace@t1', 'itemCompleted@t1', 'tokenUsage@t1', 'turnCompleted:failed(overloaded)@t1', 'contextWindowUsage@t1']);
+    expect(out).to.deep.equal([
+      ...opened,
+      'grace@t1',
+      'itemCompleted@t1',
+      'tokenUsage@t1',
+      'turnCompleted:failed(overloaded)@t1',
+      'contextWindowUsage@t1',
+    ]);
   });
 
   it('a settle without an error while the run streams waits for agent_end (E5) and starts no grace', () => {
@@ -125,7 +170,12 @@ describe('turn lifecycle: a turn ends once nothing can end it any more (issue 12
       row(1, 'turn/started', { origin: 'client', ...(epoch ? { processEpoch: epoch } : {}) }),
       row(2, 'item/started', { item: { type: 'commandExecution', id: 'c1', command: 'make', status: 'inProgress', aggregatedOutput: '' } }),
     ];
-    const restored = (rows: StoredThreadEvent[], processEpoch = 'now'): DriverInput => ({ kind: 'restored', threadId: T, state: restoreTurnState(rows), processEpoch });
+    const restored = (rows: StoredThreadEvent[], processEpoch = 'now'): DriverInput => ({
+      kind: 'restored',
+      threadId: T,
+      state: restoreTurnState(rows),
+      processEpoch,
+    });
 
     it('closes a turn left open by a run of an earlier process: its open tools fail first, then interrupted with the reason', () => {
       const { out, state } = run([restored(openTurnOf('before'))]);
@@ -138,25 +188,44 @@ describe('turn lifecycle: a turn ends once nothing can end it any more (issue 12
     });
 
     it('the next prompt after the restore starts a new client turn; the old run’s stop and settle find nothing to do', () => {
-      const { out } = run([restored(openTurnOf('before')), b.stop(T), b.promptSettled(T, 'lost'), b.promptStarted(T), b.sdk(T, b.agentStart())]);
+      const { out } = run([
+        restored(openTurnOf('before')),
+        b.stop(T),
+        b.promptSettled(T, 'lost'),
+        b.promptStarted(T),
+        b.sdk(T, b.agentStart()),
+      ]);
       expect(out.slice(2)).to.deep.equal(['turnStarted@t1']);
     });
 
     it('keeps a turn of this process open (read again after a failed append), with its id', () => {
       const { out, state } = run([restored(openTurnOf('now')), b.sdk(T, b.agentEnd([b.assistantMessage('Done')]))]);
-      expect(out).to.deep.equal(['toolCompleted@old', 'itemStarted@old', 'itemCompleted@old', 'tokenUsage@old', 'turnCompleted:completed@old', 'contextWindowUsage@old']);
+      expect(out).to.deep.equal([
+        'toolCompleted@old',
+        'itemStarted@old',
+        'itemCompleted@old',
+        'tokenUsage@old',
+        'turnCompleted:completed@old',
+        'contextWindowUsage@old',
+      ]);
       expect(state.turn).to.equal(null);
     });
 
     it('keeps the agent_end of a run an earlier process already closed as a thread-scoped row (a second restart)', () => {
-      const closedBefore = [...openTurnOf('first'), row(3, 'item/completed', {}), row(4, 'turn/completed', { status: 'interrupted', error: { message: RUN_LOST_MESSAGE } })];
+      const closedBefore = [
+        ...openTurnOf('first'),
+        row(3, 'item/completed', {}),
+        row(4, 'turn/completed', { status: 'interrupted', error: { message: RUN_LOST_MESSAGE } }),
+      ];
       const { out, state } = run([restored(closedBefore), b.sdk(T, b.agentEnd([b.assistantMessage('Done')]))]);
       expect(out).to.deep.equal(['unhandled:sdk/agent_end@thread']);
       expect(state.turn).to.equal(null);
     });
 
     it('does nothing for a thread whose turns are all closed', () => {
-      expect(run([restored([...openTurnOf('before'), row(3, 'turn/completed', { status: 'completed', providerCheckpointId: 'x' })])]).out).to.deep.equal([]);
+      expect(
+        run([restored([...openTurnOf('before'), row(3, 'turn/completed', { status: 'completed', providerCheckpointId: 'x' })])]).out,
+      ).to.deep.equal([]);
     });
   });
 });

@@ -79,7 +79,13 @@ describe('turn rules (reduceTurn)', () => {
   });
 
   it('sums usage of every assistant message of a run into the running per-thread total', () => {
-    const run1 = [b.sdk(T, b.agentStart()), b.sdk(T, b.agentEnd([b.assistantMessage('a', { usage: b.usage(10, 5, 100) }), b.assistantMessage('b', { usage: b.usage(20, 7, 110) })]))];
+    const run1 = [
+      b.sdk(T, b.agentStart()),
+      b.sdk(
+        T,
+        b.agentEnd([b.assistantMessage('a', { usage: b.usage(10, 5, 100) }), b.assistantMessage('b', { usage: b.usage(20, 7, 110) })]),
+      ),
+    ];
     const { facts } = run([...run1, ...run1]);
     const usages = facts.filter((fact) => fact.kind === 'tokenUsage');
     expect(usages.map((fact) => fact.kind === 'tokenUsage' && fact.last)).to.deep.equal([

@@ -27,7 +27,8 @@ export const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts', '
  */
 export function requireBrowser(context: Mocha.Context): void {
   if (existsSync(CHROMIUM)) return;
-  if (process.env.ATS_REQUIRE_BROWSER === '1') throw new Error(`ATS_REQUIRE_BROWSER=1 but there is no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+  if (process.env.ATS_REQUIRE_BROWSER === '1')
+    throw new Error(`ATS_REQUIRE_BROWSER=1 but there is no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
   console.log(`      browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set ATS_CHROMIUM)`);
   context.skip();
 }

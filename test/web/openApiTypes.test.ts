@@ -11,6 +11,8 @@ describe("the page's API types are the server's OpenAPI document", function () {
 
   it('src/web/api/openapi.d.ts is what GET /api/v1/openapi.json generates today (else: npm run gen:web-api)', async () => {
     const generated = await generateOpenApiTypes();
-    expect(readFileSync(OPENAPI_TYPES_FILE, 'utf8') === generated, 'src/web/api/openapi.d.ts is stale: run `npm run gen:web-api`').to.equal(true);
+    expect(readFileSync(OPENAPI_TYPES_FILE, 'utf8') === generated, 'src/web/api/openapi.d.ts is stale: run `npm run gen:web-api`').to.equal(
+      true,
+    );
   });
 });

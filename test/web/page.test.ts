@@ -31,10 +31,23 @@ describe('the web page in a real browser: sign in, project, quick-open, a live t
     requireBrowser(this);
     model = await startFakeModelServer(
       scriptByPrompt({
-        'Explain the repo': [{ kind: 'slow', chunks: ['Streaming **bold** start.', ' Then <img src=x onerror="window.__injected=1"> as text.'], rest: [' And the end.'] }],
-        'Run echo': [{ kind: 'toolCall', toolName: 'bash', args: { command: 'echo web-e2e-output' } }, { kind: 'text', chunks: ['Ran it.'] }],
+        'Explain the repo': [
+          {
+            kind: 'slow',
+            chunks: ['Streaming **bold** start.', ' Then <img src=x onerror="window.__injected=1"> as text.'],
+            rest: [' And the end.'],
+          },
+        ],
+        'Run echo': [
+          { kind: 'toolCall', toolName: 'bash', args: { command: 'echo web-e2e-output' } },
+          { kind: 'text', chunks: ['Ran it.'] },
+        ],
         'Edit the notes': [
-          { kind: 'toolCall', toolName: 'edit', args: { path: 'notes.txt', edits: [{ oldText: 'second line', newText: 'second line, edited' }] } },
+          {
+            kind: 'toolCall',
+            toolName: 'edit',
+            args: { path: 'notes.txt', edits: [{ oldText: 'second line', newText: 'second line, edited' }] },
+          },
           { kind: 'toolCall', toolName: 'read', args: { path: 'notes.txt' } },
           { kind: 'text', chunks: ['Edited and read.'] },
         ],
@@ -44,12 +57,23 @@ describe('the web page in a real browser: sign in, project, quick-open, a live t
     );
     sandbox = createPiSandbox({ baseUrl: model.baseUrl, extensions: { 'trigger.ts': TRIGGER_EXTENSION } });
     mkdirSync(path.join(sandbox.projectDir, 'src', 'widgets'), { recursive: true });
-    writeFileSync(path.join(sandbox.projectDir, 'src', 'widgets', 'fancyWidget.ts'), 'export const answer: number = 42;\nexport function widget(name: string): string {\n  return `hello ${name}`;\n}\n');
+    writeFileSync(
+      path.join(sandbox.projectDir, 'src', 'widgets', 'fancyWidget.ts'),
+      'export const answer: number = 42;\nexport function widget(name: string): string {\n  return `hello ${name}`;\n}\n',
+    );
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'ats-web-'));
     mkdirSync(ARTIFACTS, { recursive: true });
-    running = await npmStart(['--port', '0', '--data-dir', dataDir], { ATS_AGENT_PROVIDERS: 'pi', ATS_TURN_GRACE_MS: '500', PI_CODING_AGENT_DIR: sandbox.agentDir });
+    running = await npmStart(['--port', '0', '--data-dir', dataDir], {
+      ATS_AGENT_PROVIDERS: 'pi',
+      ATS_TURN_GRACE_MS: '500',
+      PI_CODING_AGENT_DIR: sandbox.agentDir,
+    });
     const started = running;
-    signInUrl = await eventually(() => started.lines.map((line) => /^open (http:\/\/\S+#token=\S+)$/.exec(line)?.[1]).find(Boolean), 'the sign-in URL on stdout', 30_000);
+    signInUrl = await eventually(
+      () => started.lines.map((line) => /^open (http:\/\/\S+#token=\S+)$/.exec(line)?.[1]).find(Boolean),
+      'the sign-in URL on stdout',
+      30_000,
+    );
     browser = await launchBrowser();
     page = await browser.context.newPage();
   });
@@ -99,8 +123,15 @@ describe('the web page in a real browser: sign in, project, quick-open, a live t
     const dialog = page.getByRole('dialog', { name: 'Quick open' });
     await dialog.getByRole('combobox').fill('fwid');
     const first = dialog.getByRole('listbox').getByRole('option').first();
-    await first.getByText('fancyWidget.ts').waitFor(WAIT).catch(() => undefined);
-    await eventually(async () => ((await first.textContent())?.includes('fancyWidget.ts') ? true : undefined), 'fancyWidget.ts listed first', 30_000);
+    await first
+      .getByText('fancyWidget.ts')
+      .waitFor(WAIT)
+      .catch(() => undefined);
+    await eventually(
+      async () => ((await first.textContent())?.includes('fancyWidget.ts') ? true : undefined),
+      'fancyWidget.ts listed first',
+      30_000,
+    );
     const marked = await first.locator('mark').allTextContents();
     expect(marked.join('').toLowerCase()).to.equal('fwid');
     await shot('03-quick-open');
@@ -118,8 +149,13 @@ describe('the web page in a real browser: sign in, project, quick-open, a live t
   it('a thread streams live from the real pi SDK, survives a reload mid-stream with every text once, and completes', async () => {
     await page.getByLabel('Title').fill('Explain the repo');
     // The model comes from the host's catalog: pi's models.json in the agent dir.
-    await page.getByLabel('Model').locator('option', { hasText: 'fake-model' }).waitFor({ ...WAIT, state: 'attached' });
-    await page.getByLabel('Model').selectOption({ label: (await page.getByLabel('Model').locator('option', { hasText: 'fake-model' }).first().textContent())! });
+    await page
+      .getByLabel('Model')
+      .locator('option', { hasText: 'fake-model' })
+      .waitFor({ ...WAIT, state: 'attached' });
+    await page
+      .getByLabel('Model')
+      .selectOption({ label: (await page.getByLabel('Model').locator('option', { hasText: 'fake-model' }).first().textContent())! });
     await page.getByLabel('First prompt (optional)').fill('Explain the repo');
     await page.getByRole('button', { name: 'Create thread' }).click();
     await page.getByRole('link', { name: /Explain the repo/ }).waitFor(WAIT);
@@ -142,7 +178,11 @@ describe('the web page in a real browser: sign in, project, quick-open, a live t
     expect(await log().locator('img').count()).to.equal(0);
     expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).to.equal(undefined);
     await page.getByRole('link', { name: /Explain the repo.*idle/ }).waitFor(WAIT);
-    await log().getByText(/Tokens: \d+ total/).or(page.getByText(/Tokens: \d+ total/)).first().waitFor(WAIT);
+    await log()
+      .getByText(/Tokens: \d+ total/)
+      .or(page.getByText(/Tokens: \d+ total/))
+      .first()
+      .waitFor(WAIT);
     await page.getByText('Context window').waitFor(WAIT);
     await shot('06-completed');
   });
@@ -153,7 +193,11 @@ describe('the web page in a real browser: sign in, project, quick-open, a live t
     await prompt.pressSequentially('Run echo and look at @');
     const dialog = page.getByRole('dialog', { name: 'Quick open' });
     await dialog.getByRole('combobox').fill('notes');
-    await eventually(async () => ((await dialog.getByRole('option').first().textContent())?.includes('notes.txt') ? true : undefined), 'notes.txt listed', 30_000);
+    await eventually(
+      async () => ((await dialog.getByRole('option').first().textContent())?.includes('notes.txt') ? true : undefined),
+      'notes.txt listed',
+      30_000,
+    );
     await dialog.getByRole('combobox').press('Enter');
     expect(await prompt.inputValue()).to.equal('Run echo and look at @notes.txt ');
     await page.getByRole('button', { name: 'Send' }).click();
@@ -168,8 +212,12 @@ describe('the web page in a real browser: sign in, project, quick-open, a live t
     await page.getByRole('button', { name: 'Send' }).click();
     await log().getByText('Edited and read.').waitFor(WAIT);
     const change = log().locator('details.file-change');
-    expect(await change.locator('summary').textContent()).to.contain('File edited').and.contain('notes.txt');
-    expect(await change.locator('.diff .add').allTextContents()).to.satisfy((lines: string[]) => lines.some((line) => line.includes('second line, edited')));
+    expect(await change.locator('summary').textContent())
+      .to.contain('File edited')
+      .and.contain('notes.txt');
+    expect(await change.locator('.diff .add').allTextContents()).to.satisfy((lines: string[]) =>
+      lines.some((line) => line.includes('second line, edited')),
+    );
     const tool = log().locator('details.tool-call');
     expect(await tool.getAttribute('open')).to.equal(null);
     await tool.locator('summary').click();

@@ -44,7 +44,11 @@ describe('the page folds thread rows into turns', () => {
   });
 
   it('rows already applied are skipped, so a resumed stream never shows a text twice', () => {
-    const rows = [row('turn/started', { origin: 'agent' }), row('item/started', { item: { type: 'agentMessage', id: 'm1', text: '' } }), row('item/agentMessage/delta', { itemId: 'm1', delta: 'once' })];
+    const rows = [
+      row('turn/started', { origin: 'agent' }),
+      row('item/started', { item: { type: 'agentMessage', id: 'm1', text: '' } }),
+      row('item/agentMessage/delta', { itemId: 'm1', delta: 'once' }),
+    ];
     const transcript = new Transcript();
     transcript.apply(rows.slice(0, 3));
     expect(transcript.apply(rows)).to.equal(0);
@@ -74,7 +78,9 @@ describe('the page folds thread rows into turns', () => {
   });
 
   it('errors and extension messages are shown; thread-scoped ones between turns', () => {
-    const custom = { params: { message: { type: 'message_end', message: { role: 'custom', customType: 'reminder', content: 'Check it', display: true } } } };
+    const custom = {
+      params: { message: { type: 'message_end', message: { role: 'custom', customType: 'reminder', content: 'Check it', display: true } } },
+    };
     const transcript = new Transcript();
     transcript.apply([
       row('provider/error', { providerId: 'pi', message: 'no key', willRetry: false }, null),
@@ -83,6 +89,10 @@ describe('the page folds thread rows into turns', () => {
     ]);
     const [note, turn] = transcript.entries.value;
     expect(note).to.deep.include({ kind: 'error', text: 'no key' });
-    expect((turn as TurnModel).entries.value[0]).to.deep.include({ kind: 'custom', title: 'Extension message (reminder)', text: 'Check it' });
+    expect((turn as TurnModel).entries.value[0]).to.deep.include({
+      kind: 'custom',
+      title: 'Extension message (reminder)',
+      text: 'Check it',
+    });
   });
 });

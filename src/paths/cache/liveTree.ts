@@ -79,9 +79,12 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
     // A new `.git` or `node_modules` folder is watched whole (the watch leaves out those it was told of), so the
     // watch starts anew without it, once this refresh has read what the name is.
     if ([...paths].some((path) => EXCLUDED_NAME.test(path))) {
-      void refreshed.then(() => {
-        if (snapshot.excludedDirectories().some((path) => !unwatched.has(path))) rewatch = true;
-      }, () => undefined);
+      void refreshed.then(
+        () => {
+          if (snapshot.excludedDirectories().some((path) => !unwatched.has(path))) rewatch = true;
+        },
+        () => undefined,
+      );
     }
     return ['watch', refreshed];
   };
@@ -104,16 +107,20 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
         if (await (options.isNetworkFileSystem ?? isNetworkFileSystem)(root)) {
           throw new Error('a network file system: a local watch does not see changes made elsewhere');
         }
-        const started = await factory(root, {
-          changed: (paths) => {
-            for (const path of paths) named.add(path);
-            foldSoon();
+        const started = await factory(
+          root,
+          {
+            changed: (paths) => {
+              for (const path of paths) named.add(path);
+              foldSoon();
+            },
+            lost: (reason) => {
+              debug(`paths: ${root} watch may have lost events (${reason}); the next call revalidates by stamps`);
+              untrusted = true;
+            },
           },
-          lost: (reason) => {
-            debug(`paths: ${root} watch may have lost events (${reason}); the next call revalidates by stamps`);
-            untrusted = true;
-          },
-        }, { ignore: [...unwatched] });
+          { ignore: [...unwatched] },
+        );
         if (closed || watch !== null) {
           await started.close();
           return;

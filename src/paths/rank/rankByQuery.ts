@@ -61,7 +61,8 @@ function ranked(query: PreparedQuery, entries: readonly WalkEntry[]): Ranking {
     scores[b] - scores[a] || entries[a].name.length - entries[b].name.length || comparePaths(entries[a], entries[b]);
   return {
     count,
-    top: (limit) => selectTop(slots.subarray(0, count), limit, byScore).map((slot) => ({ entry: entries[slot], score: scores[slot], slot })),
+    top: (limit) =>
+      selectTop(slots.subarray(0, count), limit, byScore).map((slot) => ({ entry: entries[slot], score: scores[slot], slot })),
     positionsOf: (hit) => {
       const start = index.start[hit.slot];
       return positionsOfUnits(query, hit.entry, index, start, index.start[hit.slot + 1] - start);

@@ -19,7 +19,7 @@ export function foldForMatch(original: string): FoldedText {
   }
   let text = '';
   const origin: number[] = [];
-  for (let index = 0; index < original.length; ) {
+  for (let index = 0; index < original.length;) {
     const codePoint = original.codePointAt(index)!;
     const width = codePoint > 0xffff ? 2 : 1;
     const source = original.slice(index, index + width);

@@ -16,13 +16,7 @@ export interface FoldedUnits {
  * Writes the folded units of `text` and their bonuses at `at` and returns how many were written.
  * `folded` may pass `foldForMatch(text)` when the caller already has it.
  */
-export function writeFoldedUnits(
-  text: string,
-  units: Uint16Array,
-  bonus: Int8Array,
-  at: number,
-  folded: FoldedText | null = null,
-): number {
+export function writeFoldedUnits(text: string, units: Uint16Array, bonus: Int8Array, at: number, folded: FoldedText | null = null): number {
   if (folded === null && isAscii(text)) {
     // `bonusAt` per character, without a call per character: this runs for every name of a listing.
     let previousClass = START_CLASS;

@@ -41,14 +41,7 @@ export function fuzzyColumns(query: string, units: Uint16Array, bonus: Int8Array
 }
 
 /** Best score or NO_MATCH; when `columns` is given, it receives the matched columns. */
-function align(
-  query: string,
-  units: Uint16Array,
-  bonus: Int8Array,
-  start: number,
-  n: number,
-  columns: number[] | null,
-): number {
+function align(query: string, units: Uint16Array, bonus: Int8Array, start: number, n: number, columns: number[] | null): number {
   const m = query.length;
   if (m === 0 || m > n) return NO_MATCH;
   if (firstAt.length < m) {

@@ -150,8 +150,7 @@ export function createPathAligner(foldedQuery: string, index: NameIndex): PathAl
   };
 
   return {
-    score: (entry, slot) =>
-      entry.kind === 'directory' ? states.ownScore(directoryState(entry, slot)) : scoreFile(entry, slot),
+    score: (entry, slot) => (entry.kind === 'directory' ? states.ownScore(directoryState(entry, slot)) : scoreFile(entry, slot)),
   };
 }
 

@@ -21,7 +21,13 @@ export function scoreListing(
 }
 
 /** A name query: only names that have every unit of the query are scored. */
-function scoreNameQuery(query: PreparedQuery, entries: readonly WalkEntry[], index: NameIndex, scores: Int32Array, slots: Int32Array): number {
+function scoreNameQuery(
+  query: PreparedQuery,
+  entries: readonly WalkEntry[],
+  index: NameIndex,
+  scores: Int32Array,
+  slots: Int32Array,
+): number {
   const wanted = query.folded.charSet;
   const { charSet, start } = index;
   let count = 0;
@@ -42,7 +48,13 @@ function scoreNameQuery(query: PreparedQuery, entries: readonly WalkEntry[], ind
  * directory before what it holds; otherwise, or when the directory is not in the listing,
  * `matchedBeforeName`); the score is then continued from the directory's alignment (`pathAlignment.ts`).
  */
-function scorePathQuery(query: PreparedQuery, entries: readonly WalkEntry[], index: NameIndex, scores: Int32Array, slots: Int32Array): number {
+function scorePathQuery(
+  query: PreparedQuery,
+  entries: readonly WalkEntry[],
+  index: NameIndex,
+  scores: Int32Array,
+  slots: Int32Array,
+): number {
   const text = query.folded.text;
   const { units, start, charSet, parentSlot, isDirectory } = index;
   const UNKNOWN = -1;

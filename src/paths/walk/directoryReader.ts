@@ -38,7 +38,8 @@ export function readDirectoriesSync(paths: readonly string[]): Array<string | nu
       names.push(dirent.name);
       if (dirent.isFile()) kinds += 'f';
       else if (dirent.isDirectory()) kinds += 'd';
-      else if (dirent.isSymbolicLink() || dirent.isFIFO() || dirent.isSocket() || dirent.isBlockDevice() || dirent.isCharacterDevice()) kinds += '-';
+      else if (dirent.isSymbolicLink() || dirent.isFIFO() || dirent.isSocket() || dirent.isBlockDevice() || dirent.isCharacterDevice())
+        kinds += '-';
       else {
         // DT_UNKNOWN (some network and FUSE file systems): ask lstat, which opens nothing.
         const stats = fs.lstatSync(`${directory}/${dirent.name}`, { throwIfNoEntry: false });

@@ -107,9 +107,7 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
 
 async function statRoot(root: string): Promise<Stats> {
   // The root itself may be a symlink (a workspace path); only entries below it are never followed.
-  const result = await new Promise<Stats | NodeJS.ErrnoException>((resolve) =>
-    stat(root, (error, value) => resolve(error ?? value)),
-  );
+  const result = await new Promise<Stats | NodeJS.ErrnoException>((resolve) => stat(root, (error, value) => resolve(error ?? value)));
   if (result instanceof Error) {
     if (result.code === 'EACCES' || result.code === 'EPERM') {
       throw new HostCommandError('forbidden', `root cannot be read (permission denied): ${root}`);
@@ -281,10 +279,12 @@ async function stampAll(top: DirectoryNode, nodes: DirectoryNode[], reader: Dire
   if (below.length < nodes.length) top.stamp = stampOf(statSyncOf(top.absolute));
   const batches: DirectoryNode[][] = [];
   for (let start = 0; start < below.length; start += STAT_BATCH) batches.push(below.slice(start, start + STAT_BATCH));
-  await Promise.all(batches.map(async (batch) => {
-    const stamps = await reader.stat(batch.map((node) => node.absolute));
-    batch.forEach((node, index) => (node.stamp = stamps[index] ?? null));
-  }));
+  await Promise.all(
+    batches.map(async (batch) => {
+      const stamps = await reader.stat(batch.map((node) => node.absolute));
+      batch.forEach((node, index) => (node.stamp = stamps[index] ?? null));
+    }),
+  );
 }
 
 /** The root may be a symlink to a workspace, so it is followed; nothing below it is. */

@@ -1,6 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { JsonRpcRequestSchema, type JsonRpcRequest, type JsonRpcResponse, issuesAt, JSON_RPC_ERROR, jsonRpcError } from '../../protocol/jsonRpc';
+import {
+  JsonRpcRequestSchema,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  issuesAt,
+  JSON_RPC_ERROR,
+  jsonRpcError,
+} from '../../protocol/jsonRpc';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../protocol/protocolVersion';
 import { hasBearer } from '../http/authMiddleware';
 import type { HostDirectory } from '../hosts/hostDirectory';
@@ -65,7 +72,11 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
       const parsed = LinkHelloParamsSchema.safeParse(request.params);
       if (!parsed.success) {
         socket.close(LINK_CLOSE.badHello, 'the first request must be a valid link.hello');
-        return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidParams, 'invalid hello', issuesAt(parsed.error, 'params')) };
+        return {
+          jsonrpc: '2.0',
+          id: request.id,
+          error: jsonRpcError(JSON_RPC_ERROR.invalidParams, 'invalid hello', issuesAt(parsed.error, 'params')),
+        };
       }
       const daemonHello = parsed.data;
       if (daemonHello.protocolVersion !== HOST_DAEMON_PROTOCOL_VERSION) {
@@ -77,7 +88,9 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
       clearTimeout(helloTimer);
       const claim = await claims.claim(daemonHello.hostId);
       if ('refused' in claim) {
-        deps.log(`daemon link from ${from} (${daemonHello.hostId}, ${daemonHello.name}) refused: host ${daemonHello.hostId} is already online: ${claim.refused}`);
+        deps.log(
+          `daemon link from ${from} (${daemonHello.hostId}, ${daemonHello.name}) refused: host ${daemonHello.hostId} is already online: ${claim.refused}`,
+        );
         socket.close(LINK_CLOSE.duplicateHost, DUPLICATE_REASON);
         return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, DUPLICATE_REASON) };
       }
@@ -96,7 +109,11 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
       }
       hostId = daemonHello.hostId;
       deps.log(`host ${hostId} (${daemonHello.name}, ${daemonHello.platform}) connected from ${from}`);
-      const result: LinkHelloResult = { protocolVersion: HOST_DAEMON_PROTOCOL_VERSION, heartbeatMs: options.heartbeatMs, maxPayloadBytes: options.maxPayloadBytes };
+      const result: LinkHelloResult = {
+        protocolVersion: HOST_DAEMON_PROTOCOL_VERSION,
+        heartbeatMs: options.heartbeatMs,
+        maxPayloadBytes: options.maxPayloadBytes,
+      };
       return { jsonrpc: '2.0', id: request.id, result };
     };
 
@@ -104,10 +121,16 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
       socket,
       async (message) => {
         const parsed = JsonRpcRequestSchema.safeParse(message);
-        if (!parsed.success) return { jsonrpc: '2.0', id: null, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid request', issuesAt(parsed.error)) };
+        if (!parsed.success)
+          return {
+            jsonrpc: '2.0',
+            id: null,
+            error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid request', issuesAt(parsed.error)),
+          };
         const request = parsed.data;
         if (request.method === LINK_METHOD.hello) {
-          if (hostId) return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'hello was already said') };
+          if (hostId)
+            return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'hello was already said') };
           return hello(request);
         }
         if (!hostId) return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'say link.hello first') };

@@ -25,17 +25,31 @@ export function createLinkStoreHandler(store: EventStore): (request: JsonRpcRequ
 
   return async (request) => {
     const handler = handlers[request.method];
-    if (!handler) return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.methodNotFound, `unknown method ${request.method}`) };
+    if (!handler)
+      return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.methodNotFound, `unknown method ${request.method}`) };
     try {
       return { jsonrpc: '2.0', id: request.id, result: await handler(request.params) };
     } catch (error) {
-      if (error instanceof InvalidParams) return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidParams, `invalid params for ${request.method}`, error.issues) };
+      if (error instanceof InvalidParams)
+        return {
+          jsonrpc: '2.0',
+          id: request.id,
+          error: jsonRpcError(JSON_RPC_ERROR.invalidParams, `invalid params for ${request.method}`, error.issues),
+        };
       if (error instanceof SeqConflict) {
         const { threadId, expectedFirstSeq, storedLastSeq } = error;
-        return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(SEQ_CONFLICT, error.message, { threadId, expectedFirstSeq, storedLastSeq }) };
+        return {
+          jsonrpc: '2.0',
+          id: request.id,
+          error: jsonRpcError(SEQ_CONFLICT, error.message, { threadId, expectedFirstSeq, storedLastSeq }),
+        };
       }
       // A store failure (disk full, store closing): the daemon keeps the batch and sends it again later.
-      return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.internalError, `${request.method} failed: ${String(error)}`) };
+      return {
+        jsonrpc: '2.0',
+        id: request.id,
+        error: jsonRpcError(JSON_RPC_ERROR.internalError, `${request.method} failed: ${String(error)}`),
+      };
     }
   };
 }

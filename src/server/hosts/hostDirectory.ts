@@ -123,9 +123,18 @@ export function problemFromHostError(error: unknown, hostId: string, method: str
       return new Problem(502, 'host_error', `host ${hostId} answered ${method} with an unexpected result`);
     case 'refused': {
       // A daemon older than the server's contract does not know every command: say so, not "host error".
-      if (failure.rpcCode === JSON_RPC_ERROR.methodNotFound) return new Problem(501, 'host_command_unsupported', `host ${hostId} runs a daemon without ${method}; update the daemon on that host`, { method });
+      if (failure.rpcCode === JSON_RPC_ERROR.methodNotFound)
+        return new Problem(
+          501,
+          'host_command_unsupported',
+          `host ${hostId} runs a daemon without ${method}; update the daemon on that host`,
+          { method },
+        );
       // Own keys only: a remote daemon's code such as `constructor` must not find Object.prototype's.
-      const status = failure.hostCode && Object.hasOwn(HOST_ERROR_HTTP_STATUS, failure.hostCode) ? HOST_ERROR_HTTP_STATUS[failure.hostCode as keyof typeof HOST_ERROR_HTTP_STATUS] : undefined;
+      const status =
+        failure.hostCode && Object.hasOwn(HOST_ERROR_HTTP_STATUS, failure.hostCode)
+          ? HOST_ERROR_HTTP_STATUS[failure.hostCode as keyof typeof HOST_ERROR_HTTP_STATUS]
+          : undefined;
       if (!status) return new Problem(502, 'host_error', `host ${hostId} failed ${method}: ${error.message}`);
       return new Problem(status, failure.hostCode!, error.message);
     }

@@ -55,5 +55,7 @@ export function createHostPresence(options: HostPresenceOptions = {}): HostPrese
 
 /** Keeps `presence` in step with the host directory's links, whatever the transport (embedded, WebSocket). */
 export function trackPresence(changes$: Observable<HostChange>, presence: HostPresence): Subscription {
-  return changes$.subscribe((change) => (change.kind === 'attached' ? presence.connected(change.host.id) : presence.disconnected(change.hostId)));
+  return changes$.subscribe((change) =>
+    change.kind === 'attached' ? presence.connected(change.host.id) : presence.disconnected(change.hostId),
+  );
 }

@@ -31,7 +31,11 @@ export function authMiddleware(token: string, sessions: BrowserSessions): Middle
     if (ctx.state.caller.kind === 'session' || (PUBLIC_PATHS.has(ctx.path) && ctx.get('origin'))) requireSameOrigin(ctx);
     if (API_PATH.test(ctx.path) && !PUBLIC_PATHS.has(ctx.path) && ctx.state.caller.kind === 'anonymous') {
       ctx.set('WWW-Authenticate', 'Bearer realm="agent-thread-service"');
-      throw new Problem(401, 'unauthorized', 'send Authorization: Bearer <token> (the token is in <dataDir>/token unless ATS_TOKEN is set), or sign in by the URL `npm start` prints');
+      throw new Problem(
+        401,
+        'unauthorized',
+        'send Authorization: Bearer <token> (the token is in <dataDir>/token unless ATS_TOKEN is set), or sign in by the URL `npm start` prints',
+      );
     }
     await next();
   };
@@ -52,7 +56,11 @@ function requireSameOrigin(ctx: Context): void {
   if (SAFE_METHODS.has(ctx.method)) return;
   const origin = ctx.get('origin');
   if (origin ? hostOf(origin) === ctx.host.toLowerCase() : ctx.get('sec-fetch-site') === 'same-origin') return;
-  throw new Problem(403, 'cross_origin_request', `a ${ctx.method} with the session cookie must come from this server's own page (Origin ${origin || 'missing'}, Host ${ctx.host})`);
+  throw new Problem(
+    403,
+    'cross_origin_request',
+    `a ${ctx.method} with the session cookie must come from this server's own page (Origin ${origin || 'missing'}, Host ${ctx.host})`,
+  );
 }
 
 function hostOf(origin: string): string | undefined {

@@ -17,13 +17,19 @@ export function errorMiddleware(log: (message: string) => void): Middleware {
         if (ctx.status === 404) throw new Problem(404, 'route_not_found', `no route ${ctx.method} ${ctx.path}`);
         if (ctx.status === 405 || ctx.status === 501) {
           const allow = ctx.response.get('Allow');
-          throw new Problem(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}${allow ? ` (allowed: ${allow})` : ''}`, { allow });
+          throw new Problem(
+            405,
+            'method_not_allowed',
+            `${ctx.method} is not allowed on ${ctx.path}${allow ? ` (allowed: ${allow})` : ''}`,
+            { allow },
+          );
         }
       }
     } catch (error) {
       if (ctx.res.headersSent) return log(`${ctx.method} ${ctx.path} failed after its response started: ${String(error)}`);
       const problem = toProblem(error);
-      if (problem.status >= 500 && !(error instanceof Problem)) log(`${ctx.method} ${ctx.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (problem.status >= 500 && !(error instanceof Problem))
+        log(`${ctx.method} ${ctx.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       ctx.status = problem.status;
       ctx.type = PROBLEM_CONTENT_TYPE;
       ctx.body = problemBody(problem);

@@ -10,7 +10,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** index.html names the current assets: the browser must ask again (a 304 when unchanged). */
 const REVALIDATE = 'no-cache';
 /** The page fetches only from its own origin and runs only its own bundle, whatever a model writes into it. */
-const PAGE_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+const PAGE_POLICY =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
 
 /**
  * The web page (docs/web.md) from `webDir`, Vite's build of `src/web`: `GET /` and every other path outside
@@ -79,7 +80,10 @@ function decodePath(raw: string): string {
 }
 
 async function isFile(file: string): Promise<boolean> {
-  return stat(file).then((info) => info.isFile(), () => false);
+  return stat(file).then(
+    (info) => info.isFile(),
+    () => false,
+  );
 }
 
 function escapeHtml(text: string): string {

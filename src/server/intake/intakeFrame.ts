@@ -53,7 +53,10 @@ export function readIntakeFrame(text: string): { answered: DispatchedFrame } | {
   // Refused here, the same for every host: deeper, the remote link's send overflows the stack, and the sender
   // would hear "host offline" or "internal error" for a bad frame.
   if (nestsDeeperThan(text, INTAKE_MAX_DEPTH)) {
-    const error = jsonRpcError(JSON_RPC_ERROR.invalidRequest, `invalid request: the frame nests arrays and objects deeper than ${INTAKE_MAX_DEPTH} levels`);
+    const error = jsonRpcError(
+      JSON_RPC_ERROR.invalidRequest,
+      `invalid request: the frame nests arrays and objects deeper than ${INTAKE_MAX_DEPTH} levels`,
+    );
     return { answered: answered(failure(id, error), notification) };
   }
   return { routed: { id, notification, threadId: route.threadId, message } };
@@ -64,15 +67,27 @@ export function readIntakeFrame(text: string): { answered: DispatchedFrame } | {
  * Synchronous: the request is on its way when this returns, which is all the per-thread order needs (the
  * host's pipeline takes frames in the order they were handed over); `answer` waits for the rows to be stored.
  */
-export function handOverFrame(deps: Pick<IntakeDeps, 'hosts' | 'timeoutMs'>, frame: RoutedFrame, thread: ThreadRecord | undefined): DispatchedFrame {
+export function handOverFrame(
+  deps: Pick<IntakeDeps, 'hosts' | 'timeoutMs'>,
+  frame: RoutedFrame,
+  thread: ThreadRecord | undefined,
+): DispatchedFrame {
   const { id, notification, threadId } = frame;
   const refuse = (error: JsonRpcError) => answered(failure(id, error), notification);
   if (!thread) {
-    return refuse(jsonRpcError(JSON_RPC_ERROR.invalidParams, `unknown thread ${threadId}`, [{ path: ['params', 'threadId'], message: 'no such thread' }]));
+    return refuse(
+      jsonRpcError(JSON_RPC_ERROR.invalidParams, `unknown thread ${threadId}`, [
+        { path: ['params', 'threadId'], message: 'no such thread' },
+      ]),
+    );
   }
   const link = deps.hosts.linkOf(thread.hostId);
   if (!link) return refuse(jsonRpcError(INTAKE_ERROR.hostOffline, `host ${thread.hostId} of thread ${thread.id} is offline`));
-  const stored = link.request('thread.ingest', { frame: frame.message, providerThreadId: thread.providerThreadId }, { timeoutMs: deps.timeoutMs });
+  const stored = link.request(
+    'thread.ingest',
+    { frame: frame.message, providerThreadId: thread.providerThreadId },
+    { timeoutMs: deps.timeoutMs },
+  );
   const answer = stored.then(
     ({ seqs }): JsonRpcResponse => ({ jsonrpc: '2.0', id, result: { seqs } }),
     (error: unknown) => failure(id, rpcErrorOf(error, thread.hostId)),
@@ -112,7 +127,10 @@ function routeOf(message: unknown): Route {
     threadId = parsed.input.threadId;
   }
   if (method !== SDK_MESSAGE_METHOD && !parsePromptSignalMethod(method)) {
-    const error = jsonRpcError(JSON_RPC_ERROR.methodNotFound, `method not found: ${method} (the intake takes sdk/message and <providerId>/prompt/started|settled)`);
+    const error = jsonRpcError(
+      JSON_RPC_ERROR.methodNotFound,
+      `method not found: ${method} (the intake takes sdk/message and <providerId>/prompt/started|settled)`,
+    );
     return { id, notification: !hasId, error };
   }
   return { id, notification: !hasId, threadId };

@@ -9,7 +9,11 @@ export type LookedUp = ThreadRecord | undefined | 'failed';
  * fails only that thread's frames. Nothing is kept between groups: every group sees the registry as it is
  * (a failing registry fails the frames at once, a thread created a moment ago is found).
  */
-export async function lookUpThreads(registry: Pick<Registry, 'threads'>, threadIds: ReadonlySet<string>, log: (message: string) => void): Promise<Map<string, LookedUp>> {
+export async function lookUpThreads(
+  registry: Pick<Registry, 'threads'>,
+  threadIds: ReadonlySet<string>,
+  log: (message: string) => void,
+): Promise<Map<string, LookedUp>> {
   const looked = await Promise.all(
     [...threadIds].map(async (threadId): Promise<[string, LookedUp]> => {
       try {

@@ -43,8 +43,14 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
   }
   const lock = await lockDataDir(path.resolve(options.dataDir));
   try {
-    const database = await openPostgresDatabase({ url: options.databaseUrl, max: options.databasePoolMax, applicationName: `agent-thread-service ${options.replicaId}`, log: options.log });
-    if (database.applied.length > 0) options.log(`database ${redactedUrl(options.databaseUrl)}: applied migrations ${database.applied.join(', ')}`);
+    const database = await openPostgresDatabase({
+      url: options.databaseUrl,
+      max: options.databasePoolMax,
+      applicationName: `agent-thread-service ${options.replicaId}`,
+      log: options.log,
+    });
+    if (database.applied.length > 0)
+      options.log(`database ${redactedUrl(options.databaseUrl)}: applied migrations ${database.applied.join(', ')}`);
     const store = createPostgresEventStore({ pool: database.pool, origin: options.replicaId, ownsPool: false });
     return {
       store,

@@ -34,7 +34,9 @@ export function createReplicaFeed(deps: ReplicaFeedDeps) {
         after = rows[rows.length - 1]!.seq;
       }
     });
-    const settled = next.catch((error: unknown) => deps.log(`replica feed: reading ${threadId} failed: ${error instanceof Error ? error.message : String(error)}`));
+    const settled = next.catch((error: unknown) =>
+      deps.log(`replica feed: reading ${threadId} failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
     reading.set(threadId, settled);
     void settled.then(() => {
       if (reading.get(threadId) === settled) reading.delete(threadId);

@@ -45,11 +45,22 @@ export function createReplicaLinkRoute(deps: ReplicaLinkDeps): UpgradeRoute & { 
       socket,
       async (message): Promise<JsonRpcResponse> => {
         const parsed = JsonRpcRequestSchema.safeParse(message);
-        if (!parsed.success) return { jsonrpc: '2.0', id: null, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid request', issuesAt(parsed.error)) };
+        if (!parsed.success)
+          return {
+            jsonrpc: '2.0',
+            id: null,
+            error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid request', issuesAt(parsed.error)),
+          };
         const request = parsed.data;
-        if (request.method !== REPLICA_METHOD.hostRequest) return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.methodNotFound, `unknown method ${request.method}`) };
+        if (request.method !== REPLICA_METHOD.hostRequest)
+          return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.methodNotFound, `unknown method ${request.method}`) };
         const checked = ForwardedRequestSchema.safeParse(request.params);
-        if (!checked.success) return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidParams, 'invalid params', issuesAt(checked.error, 'params')) };
+        if (!checked.success)
+          return {
+            jsonrpc: '2.0',
+            id: request.id,
+            error: jsonRpcError(JSON_RPC_ERROR.invalidParams, 'invalid params', issuesAt(checked.error, 'params')),
+          };
         return { jsonrpc: '2.0', id: request.id, result: await forward(checked.data) };
       },
       deps.log,

@@ -33,7 +33,17 @@ export function createReplicaPeers(options: ReplicaPeersOptions) {
       socket.once('open', () => {
         const stopHeartbeat = startPingHeartbeat(socket, options.heartbeatMs);
         socket.once('close', stopHeartbeat);
-        resolve(createRpcPeer(socket, async (message) => ({ jsonrpc: '2.0', id: (message as { id?: string | number }).id ?? null, error: { code: -32601, message: 'replicas do not take requests on this side' } }), options.log));
+        resolve(
+          createRpcPeer(
+            socket,
+            async (message) => ({
+              jsonrpc: '2.0',
+              id: (message as { id?: string | number }).id ?? null,
+              error: { code: -32601, message: 'replicas do not take requests on this side' },
+            }),
+            options.log,
+          ),
+        );
       });
       socket.once('close', () => peers.delete(url));
     });
@@ -69,11 +79,19 @@ export function createReplicaPeers(options: ReplicaPeersOptions) {
         } catch (error) {
           throw new HostRequestError({ kind: 'offline' }, `the replica holding host ${hello.hostId} is unreachable: ${String(error)}`);
         }
-        const answer = await withRequestTimeout(peer.call(REPLICA_METHOD.hostRequest, { hostId: hello.hostId, method, params, timeoutMs }), timeoutMs + options.hopMarginMs, method).catch((error: unknown) => {
+        const answer = await withRequestTimeout(
+          peer.call(REPLICA_METHOD.hostRequest, { hostId: hello.hostId, method, params, timeoutMs }),
+          timeoutMs + options.hopMarginMs,
+          method,
+        ).catch((error: unknown) => {
           if (error instanceof HostRequestError) throw error;
           throw new HostRequestError({ kind: 'offline' }, `the replica holding host ${hello.hostId} went away during ${method}`);
         });
-        if ('error' in answer) throw new HostRequestError({ kind: 'offline' }, `the replica holding host ${hello.hostId} refused ${method}: ${answer.error.message}`);
+        if ('error' in answer)
+          throw new HostRequestError(
+            { kind: 'offline' },
+            `the replica holding host ${hello.hostId} refused ${method}: ${answer.error.message}`,
+          );
         const outcome = ForwardedOutcomeSchema.parse(answer.result);
         if (!outcome.ok) throw new HostRequestError(outcome.failure as HostRequestFailure, outcome.message);
         return outcome.result as never;

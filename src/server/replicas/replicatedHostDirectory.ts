@@ -34,7 +34,13 @@ export function replicatedHostDirectory(deps: ReplicatedDirectoryDeps): HostDire
     if (!placement?.online || placement.replicaId === deps.replicaId || !placement.replicaUrl) return undefined;
     const known = forwarding.get(hostId);
     if (known?.replicaId === placement.replicaId) return known.link;
-    const hello = { hostId, name: record?.name ?? hostId, platform: record?.platform ?? '', protocolVersion: record?.protocolVersion ?? 0, providers: record?.providers ?? [] };
+    const hello = {
+      hostId,
+      name: record?.name ?? hostId,
+      platform: record?.platform ?? '',
+      protocolVersion: record?.protocolVersion ?? 0,
+      providers: record?.providers ?? [],
+    };
     const link = deps.peers.linkTo(placement.replicaUrl, hello, deps.hostCommandTimeoutMs);
     forwarding.set(hostId, { replicaId: placement.replicaId, link });
     return link;
@@ -44,7 +50,12 @@ export function replicatedHostDirectory(deps: ReplicatedDirectoryDeps): HostDire
     if (localView.online) return localView;
     const placement = board.placementOf(record.id);
     if (placement?.online && placement.replicaId !== deps.replicaId) return { ...record, online: true, lastSeenAt: now().toISOString() };
-    if (placement?.leftAtMs) return { ...record, online: false, lastSeenAt: new Date(Math.max(placement.leftAtMs, Date.parse(record.lastSeenAt) || 0)).toISOString() };
+    if (placement?.leftAtMs)
+      return {
+        ...record,
+        online: false,
+        lastSeenAt: new Date(Math.max(placement.leftAtMs, Date.parse(record.lastSeenAt) || 0)).toISOString(),
+      };
     return localView;
   };
 

@@ -57,8 +57,21 @@ export function startReplica(replicaId: string, deps: ReplicaDeps) {
   const { settings, log } = deps;
   const tables = replicaTables(deps.pool);
   const board = createPresenceBoard(tables, settings.replicaDeadAfterMs, log);
-  const peers = createReplicaPeers({ token: settings.token, heartbeatMs: settings.wsHeartbeatMs, maxPayloadBytes: settings.daemonLinkMaxPayloadBytes, hopMarginMs: 1_000, log });
-  const hosts = replicatedHostDirectory({ local: deps.localHosts, board, peers, registry: deps.registry, replicaId, hostCommandTimeoutMs: settings.hostCommandTimeoutMs });
+  const peers = createReplicaPeers({
+    token: settings.token,
+    heartbeatMs: settings.wsHeartbeatMs,
+    maxPayloadBytes: settings.daemonLinkMaxPayloadBytes,
+    hopMarginMs: 1_000,
+    log,
+  });
+  const hosts = replicatedHostDirectory({
+    local: deps.localHosts,
+    board,
+    peers,
+    registry: deps.registry,
+    replicaId,
+    hostCommandTimeoutMs: settings.hostCommandTimeoutMs,
+  });
   const presence = sharedHostPresence(deps.localPresence, board, settings.hostReconnectGraceMs);
   const route: UpgradeRoute & { close(): Promise<void> } = createReplicaLinkRoute({
     token: settings.token,
@@ -67,7 +80,14 @@ export function startReplica(replicaId: string, deps: ReplicaDeps) {
     maxPayloadBytes: settings.daemonLinkMaxPayloadBytes,
     log,
   });
-  const feed = createReplicaFeed({ store: deps.store, lastSeqs: (ids) => deps.store.lastSeqs(ids), hub: deps.hub, replicaId, pageSize: settings.eventsPageMax, log });
+  const feed = createReplicaFeed({
+    store: deps.store,
+    lastSeqs: (ids) => deps.store.lastSeqs(ids),
+    hub: deps.hub,
+    replicaId,
+    pageSize: settings.eventsPageMax,
+    log,
+  });
 
   // Presence writes are chained so a quick attach-detach-attach of one host lands in that order.
   let writes: Promise<void> = Promise.resolve();

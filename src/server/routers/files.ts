@@ -14,11 +14,22 @@ export const ReadFileBodySchema = z.strictObject({ hostId: z.string().min(1), pa
 /** `POST /files/read` → spec 2.8, only inside registered roots (see rootGuard). */
 export function filesRouter(deps: AppDeps): Router {
   const router = new Router();
-  addRoute(router, { method: 'post', path: '/files/read', summary: 'Read a file inside a registered project or environment folder', tag: 'files', body: ReadFileBodySchema, responses: { 200: { description: 'The file’s content', schema: ReadFileResultSchema } } }, async (ctx) => {
-    const body = parseInput(ReadFileBodySchema, await readJsonBody(ctx, deps.config.maxBodyBytes), 'body');
-    if (!(await deps.hosts.get(body.hostId))) throw notFound('host', body.hostId);
-    const realPath = await guardPathInRoots(deps, body.hostId, body.path);
-    ctx.body = await deps.hosts.call(body.hostId, 'host.read_file', { path: realPath });
-  });
+  addRoute(
+    router,
+    {
+      method: 'post',
+      path: '/files/read',
+      summary: 'Read a file inside a registered project or environment folder',
+      tag: 'files',
+      body: ReadFileBodySchema,
+      responses: { 200: { description: 'The file’s content', schema: ReadFileResultSchema } },
+    },
+    async (ctx) => {
+      const body = parseInput(ReadFileBodySchema, await readJsonBody(ctx, deps.config.maxBodyBytes), 'body');
+      if (!(await deps.hosts.get(body.hostId))) throw notFound('host', body.hostId);
+      const realPath = await guardPathInRoots(deps, body.hostId, body.path);
+      ctx.body = await deps.hosts.call(body.hostId, 'host.read_file', { path: realPath });
+    },
+  );
   return router;
 }

@@ -8,8 +8,19 @@ export const HealthSchema = z.strictObject({ status: z.literal('ok'), hostDaemon
 /** `GET /health`: the one route without a token, for probes. */
 export function healthRouter(): Router {
   const router = new Router();
-  addRoute(router, { method: 'get', path: '/health', summary: 'Liveness probe', tag: 'health', public: true, responses: { 200: { description: 'The server runs', schema: HealthSchema } } }, (ctx) => {
-    ctx.body = { status: 'ok', hostDaemonProtocolVersion: HOST_DAEMON_PROTOCOL_VERSION } satisfies z.infer<typeof HealthSchema>;
-  });
+  addRoute(
+    router,
+    {
+      method: 'get',
+      path: '/health',
+      summary: 'Liveness probe',
+      tag: 'health',
+      public: true,
+      responses: { 200: { description: 'The server runs', schema: HealthSchema } },
+    },
+    (ctx) => {
+      ctx.body = { status: 'ok', hostDaemonProtocolVersion: HOST_DAEMON_PROTOCOL_VERSION } satisfies z.infer<typeof HealthSchema>;
+    },
+  );
   return router;
 }

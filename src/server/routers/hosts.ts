@@ -23,22 +23,64 @@ export const DirectoriesQuerySchema = z.strictObject({ path: z.string().min(1).d
 export function hostsRouter(deps: Pick<AppDeps, 'hosts'>): Router {
   const router = new Router();
   const tag = 'hosts';
-  addRoute(router, { method: 'get', path: '/hosts', summary: 'Every host that ever said hello', tag, responses: { 200: { description: 'Hosts', schema: z.array(HostViewSchema) } } }, async (ctx) => {
-    ctx.body = await deps.hosts.list();
-  });
-  addRoute(router, { method: 'get', path: '/hosts/:id', summary: 'One host', tag, responses: { 200: { description: 'The host', schema: HostViewSchema } } }, async (ctx) => {
-    const host = await deps.hosts.get(ctx.params.id!);
-    if (!host) throw notFound('host', ctx.params.id!);
-    ctx.body = host;
-  });
-  addRoute(router, { method: 'get', path: '/hosts/:id/models', summary: 'The models the host’s agents can run', tag, query: ModelsQuerySchema, responses: { 200: { description: 'Models, and agents whose catalog could not be read', schema: ListModelsResultSchema } } }, async (ctx) => {
-    const query = parseInput(ModelsQuerySchema, ctx.query, 'query');
-    ctx.body = await deps.hosts.call(ctx.params.id!, 'host.list_models', query);
-  });
-  addRoute(router, { method: 'get', path: '/hosts/:id/directories', summary: 'One level of a folder on the host (folder picker)', tag, query: DirectoriesQuerySchema, responses: { 200: { description: 'The folder’s entries', schema: BrowseDirectoryResultSchema } } }, async (ctx) => {
-    const query = parseInput(DirectoriesQuerySchema, ctx.query, 'query');
-    refuseLongPath(query.path);
-    ctx.body = await deps.hosts.call(ctx.params.id!, 'host.browse_directory', { path: query.path });
-  });
+  addRoute(
+    router,
+    {
+      method: 'get',
+      path: '/hosts',
+      summary: 'Every host that ever said hello',
+      tag,
+      responses: { 200: { description: 'Hosts', schema: z.array(HostViewSchema) } },
+    },
+    async (ctx) => {
+      ctx.body = await deps.hosts.list();
+    },
+  );
+  addRoute(
+    router,
+    {
+      method: 'get',
+      path: '/hosts/:id',
+      summary: 'One host',
+      tag,
+      responses: { 200: { description: 'The host', schema: HostViewSchema } },
+    },
+    async (ctx) => {
+      const host = await deps.hosts.get(ctx.params.id!);
+      if (!host) throw notFound('host', ctx.params.id!);
+      ctx.body = host;
+    },
+  );
+  addRoute(
+    router,
+    {
+      method: 'get',
+      path: '/hosts/:id/models',
+      summary: 'The models the host’s agents can run',
+      tag,
+      query: ModelsQuerySchema,
+      responses: { 200: { description: 'Models, and agents whose catalog could not be read', schema: ListModelsResultSchema } },
+    },
+    async (ctx) => {
+      const query = parseInput(ModelsQuerySchema, ctx.query, 'query');
+      ctx.body = await deps.hosts.call(ctx.params.id!, 'host.list_models', query);
+    },
+  );
+  addRoute(
+    router,
+    {
+      method: 'get',
+      path: '/hosts/:id/directories',
+      summary: 'One level of a folder on the host (folder picker)',
+      tag,
+      query: DirectoriesQuerySchema,
+      responses: { 200: { description: 'The folder’s entries', schema: BrowseDirectoryResultSchema } },
+    },
+    async (ctx) => {
+      const query = parseInput(DirectoriesQuerySchema, ctx.query, 'query');
+      refuseLongPath(query.path);
+      ctx.body = await deps.hosts.call(ctx.params.id!, 'host.browse_directory', { path: query.path });
+    },
+  );
   return router;
 }

@@ -17,7 +17,12 @@ export function openApiRouter(routers: readonly Router[], options: { prefix: str
     summary: 'This document (OpenAPI 3.1)',
     tag: 'meta',
     public: true,
-    responses: { 200: { description: 'The API document', schema: z.looseObject({ openapi: z.literal('3.1.0'), paths: z.record(z.string(), z.unknown()) }) } },
+    responses: {
+      200: {
+        description: 'The API document',
+        schema: z.looseObject({ openapi: z.literal('3.1.0'), paths: z.record(z.string(), z.unknown()) }),
+      },
+    },
   };
   let document: Record<string, unknown> | undefined;
   addRoute(router, self, (ctx) => {

@@ -22,14 +22,20 @@ export function openApiDocument(routes: readonly RouteSpec[], options: { prefix:
     info: {
       title: API_TITLE,
       version: options.version,
-      description: 'Runs the pi coding agent on host machines and exposes every run as a thread. Generated from the zod schemas the routes validate with.',
+      description:
+        'Runs the pi coding agent on host machines and exposes every run as a thread. Generated from the zod schemas the routes validate with.',
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }, { session: [] }],
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'The token in <dataDir>/token, or ATS_TOKEN.' },
-        session: { type: 'apiKey', in: 'cookie', name: 'ats_session', description: 'Set by POST /api/v1/session; changes also need a same-origin Origin header.' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'ats_session',
+          description: 'Set by POST /api/v1/session; changes also need a same-origin Origin header.',
+        },
       },
       schemas: { Problem: jsonSchemaOf(ProblemBodySchema, 'output') },
     },
@@ -44,17 +50,26 @@ function operationOf(route: RouteSpec): Record<string, unknown> {
     const contentType = response.contentType ?? 'application/json';
     responses[status] = {
       description: response.description,
-      ...(response.schema ? { content: { [contentType]: { schema: jsonSchemaOf(response.schema, 'output') } } } : response.contentType ? { content: { [contentType]: { schema: { type: 'string' } } } } : {}),
+      ...(response.schema
+        ? { content: { [contentType]: { schema: jsonSchemaOf(response.schema, 'output') } } }
+        : response.contentType
+          ? { content: { [contentType]: { schema: { type: 'string' } } } }
+          : {}),
     };
   }
-  responses['default'] = { description: 'A problem (RFC 9457) with a stable `code`', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+  responses['default'] = {
+    description: 'A problem (RFC 9457) with a stable `code`',
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+  };
   return {
     operationId: `${route.method}${route.path.replace(/:([A-Za-z0-9_]+)/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
     summary: route.summary,
     tags: [route.tag],
     ...(route.public ? { security: [] } : {}),
     ...(parameters.length ? { parameters } : {}),
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(route.body, 'input') } } } } : {}),
+    ...(route.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(route.body, 'input') } } } }
+      : {}),
     responses,
   };
 }
@@ -67,7 +82,12 @@ function queryParametersOf(query: z.ZodType | undefined): unknown[] {
   if (!query) return [];
   const object = jsonSchemaOf(query, 'input');
   const required = new Set((object['required'] as string[] | undefined) ?? []);
-  return Object.entries((object['properties'] as Record<string, JsonSchema> | undefined) ?? {}).map(([name, schema]) => ({ name, in: 'query', required: required.has(name), schema }));
+  return Object.entries((object['properties'] as Record<string, JsonSchema> | undefined) ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: required.has(name),
+    schema,
+  }));
 }
 
 /** A transform (`decimalParam`) has no JSON Schema of its output: `unrepresentable: "any"` leaves it open. */

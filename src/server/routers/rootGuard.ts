@@ -9,7 +9,11 @@ import { pathTooLong } from '../../protocol/hostFiles';
  * lies inside a project or environment root registered for that host, both as written and once every
  * symlink is resolved on the host. Returns the resolved path to read.
  */
-export async function guardPathInRoots(deps: { registry: Registry; hosts: HostDirectory }, hostId: string, requested: string): Promise<string> {
+export async function guardPathInRoots(
+  deps: { registry: Registry; hosts: HostDirectory },
+  hostId: string,
+  requested: string,
+): Promise<string> {
   if (requested.includes('\0')) throw new Problem(400, 'invalid_path', 'the path contains a NUL byte');
   refuseLongPath(requested);
   if (!path.posix.isAbsolute(requested)) throw new Problem(400, 'invalid_path', 'the path must be absolute');

@@ -26,7 +26,11 @@ export interface SseOptions {
  * of the store) leave in one write while they fit. A reader that does not drain within `stallMs` is reset
  * rather than kept open forever.
  */
-export function streamSse(res: ServerResponse, rowsFor: (demand: RowDemand) => Observable<StoredThreadEvent>, options: SseOptions): Promise<void> {
+export function streamSse(
+  res: ServerResponse,
+  rowsFor: (demand: RowDemand) => Observable<StoredThreadEvent>,
+  options: SseOptions,
+): Promise<void> {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',

@@ -1,4 +1,20 @@
-import { concat, concatMap, defer, EMPTY, filter, from, map, merge, NEVER, of, Subject, takeUntil, takeWhile, tap, type Observable } from 'rxjs';
+import {
+  concat,
+  concatMap,
+  defer,
+  EMPTY,
+  filter,
+  from,
+  map,
+  merge,
+  NEVER,
+  of,
+  Subject,
+  takeUntil,
+  takeWhile,
+  tap,
+  type Observable,
+} from 'rxjs';
 import type { EventStore, StoredThreadEvent } from '../../store/eventStore';
 
 export interface ThreadRowsDeps {
@@ -41,7 +57,12 @@ const RESUME = 'resume' as const;
  *
  * The rows complete when `live$` does (server shutdown), paused or not.
  */
-export function threadRowsFrom(deps: ThreadRowsDeps, threadId: string, afterSeq: number, demand: RowDemand = ALWAYS): Observable<StoredThreadEvent> {
+export function threadRowsFrom(
+  deps: ThreadRowsDeps,
+  threadId: string,
+  afterSeq: number,
+  demand: RowDemand = ALWAYS,
+): Observable<StoredThreadEvent> {
   return defer(() => {
     let last = afterSeq;
     // A row with seq > last was dropped or left unread while paused: the next resume must read the store.
@@ -88,10 +109,7 @@ export function threadRowsFrom(deps: ThreadRowsDeps, threadId: string, afterSeq:
 function readPages(deps: ThreadRowsDeps, threadId: string, afterSeq: number): Observable<StoredThreadEvent> {
   return from(deps.store.list(threadId, { afterSeq, limit: deps.pageSize })).pipe(
     concatMap((rows) =>
-      concat(
-        from(rows),
-        rows.length < deps.pageSize ? EMPTY : defer(() => readPages(deps, threadId, rows[rows.length - 1]!.seq)),
-      ),
+      concat(from(rows), rows.length < deps.pageSize ? EMPTY : defer(() => readPages(deps, threadId, rows[rows.length - 1]!.seq))),
     ),
   );
 }

@@ -19,7 +19,8 @@ export function watchedHub(hub: EventHub): WatchedHub {
   const published = new Map<string, number>();
   return {
     publish(rows: readonly StoredThreadEvent[]) {
-      for (const row of rows) if (readers.has(row.threadId) && row.seq > (published.get(row.threadId) ?? 0)) published.set(row.threadId, row.seq);
+      for (const row of rows)
+        if (readers.has(row.threadId) && row.seq > (published.get(row.threadId) ?? 0)) published.set(row.threadId, row.seq);
       hub.publish(rows);
     },
     rowsOf$: (threadId) =>

@@ -29,7 +29,11 @@ export function reopenThreadsOnAttach(hosts: HostDirectory, deps: { registry: Re
   });
 }
 
-async function reopenThreads(deps: { hosts: HostDirectory; registry: Registry; log(message: string): void }, host: HostRecord, link: HostLink): Promise<void> {
+async function reopenThreads(
+  deps: { hosts: HostDirectory; registry: Registry; log(message: string): void },
+  host: HostRecord,
+  link: HostLink,
+): Promise<void> {
   // A link that was replaced or closed meanwhile is not ours to fill any more (the newer hello reopens).
   const stillLinked = () => deps.hosts.linkOf(host.id) === link;
   const threads = (await deps.registry.threads.find({ hostId: host.id }))
@@ -59,4 +63,3 @@ async function reopenThreads(deps: { hosts: HostDirectory; registry: Registry; l
   );
   if (threads.length > 0) deps.log(`re-opened ${reopened} of ${threads.length} threads on host ${host.id}`);
 }
-

@@ -18,11 +18,17 @@ export type ThreadView = z.infer<typeof ThreadViewSchema>;
  * survive a server restart); `displayStatus` then says `host-reconnecting` during the reconnect grace,
  * `waiting-for-host` after it (src/hosts/hostPresence.ts).
  */
-export function createThreadViewer(hosts: HostDirectory, store: EventStore, presence?: HostPresence): (thread: ThreadRecord) => Promise<ThreadView> {
+export function createThreadViewer(
+  hosts: HostDirectory,
+  store: EventStore,
+  presence?: HostPresence,
+): (thread: ThreadRecord) => Promise<ThreadView> {
   return async (thread) => {
     if (!hosts.isOnline(thread.hostId)) {
       const status = await storedThreadStatus(store, thread.id);
-      const runtime = presence ? presence.runtimeOf(thread.hostId, false, status) : { displayStatus: 'waiting-for-host', hostReconnectGraceExpiresAt: null };
+      const runtime = presence
+        ? presence.runtimeOf(thread.hostId, false, status)
+        : { displayStatus: 'waiting-for-host', hostReconnectGraceExpiresAt: null };
       return { ...thread, status, runtime };
     }
     const { status } = await hosts.call(thread.hostId, 'thread.status', { threadId: thread.id });

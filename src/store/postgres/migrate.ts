@@ -20,7 +20,11 @@ export interface Migration {
 export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
   const files = (await readdir(dir)).filter((file) => /^\d+_[\w-]+\.sql$/.test(file));
   const migrations = await Promise.all(
-    files.map(async (file) => ({ version: Number(file.split('_')[0]), name: file.replace(/\.sql$/, ''), sql: await readFile(path.join(dir, file), 'utf8') })),
+    files.map(async (file) => ({
+      version: Number(file.split('_')[0]),
+      name: file.replace(/\.sql$/, ''),
+      sql: await readFile(path.join(dir, file), 'utf8'),
+    })),
   );
   return migrations.sort((a, b) => a.version - b.version);
 }

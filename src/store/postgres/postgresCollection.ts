@@ -46,7 +46,9 @@ export function openPostgresCollection<T extends { id: string }>(pool: Pool, tab
       );
       const records = rows.map((row) => row.record);
       if (inSql.length === entries.length) return records;
-      return records.filter((record) => entries.every(([key, value]) => JSON.stringify((record as Record<string, unknown>)[key]) === JSON.stringify(value)));
+      return records.filter((record) =>
+        entries.every(([key, value]) => JSON.stringify((record as Record<string, unknown>)[key]) === JSON.stringify(value)),
+      );
     },
     async put(record) {
       await pool.query(

@@ -54,7 +54,10 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Po
   const tails = new Map<string, Promise<unknown>>();
   let closed = false;
 
-  const appendNow = async (events: readonly NewThreadEvent[], firstSeqs?: Readonly<Record<string, number>>): Promise<StoredThreadEvent[]> => {
+  const appendNow = async (
+    events: readonly NewThreadEvent[],
+    firstSeqs?: Readonly<Record<string, number>>,
+  ): Promise<StoredThreadEvent[]> => {
     const counts = new Map<string, number>();
     const places: number[] = [];
     const ids: string[] = [];
@@ -64,7 +67,15 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Po
       places.push(place);
       const id = newId();
       ids.push(id);
-      return { t: event.threadId, k: place, i: id, ty: event.type, tu: event.turnId, sc: JSON.stringify(event.scope), d: JSON.stringify(event.data) };
+      return {
+        t: event.threadId,
+        k: place,
+        i: id,
+        ty: event.type,
+        tu: event.turnId,
+        sc: JSON.stringify(event.scope),
+        d: JSON.stringify(event.data),
+      };
     });
     const heads = [...counts].map(([t, n]) => ({ t, n, e: firstSeqs?.[t] ?? null }));
     let answer;
@@ -111,7 +122,10 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Po
       return rows[0]?.last_seq ?? 0;
     },
     async lastSeqs(threadIds) {
-      const { rows } = await pool.query<{ thread_id: string; last_seq: number }>('SELECT thread_id, last_seq FROM thread_heads WHERE thread_id = ANY($1)', [threadIds]);
+      const { rows } = await pool.query<{ thread_id: string; last_seq: number }>(
+        'SELECT thread_id, last_seq FROM thread_heads WHERE thread_id = ANY($1)',
+        [threadIds],
+      );
       const heads = new Map<string, number>(threadIds.map((threadId) => [threadId, 0]));
       for (const row of rows) heads.set(row.thread_id, row.last_seq);
       return heads;
@@ -127,12 +141,25 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Po
 
 function rowOf(row: StoredRowSql): StoredThreadEvent {
   // Our own table: every row was checked on its way in, so its type and data belong together.
-  return { id: row.id, threadId: row.thread_id, seq: row.seq, type: row.type, turnId: row.turn_id, scope: row.scope, data: row.data, createdAt: row.created_at } as StoredThreadEvent;
+  return {
+    id: row.id,
+    threadId: row.thread_id,
+    seq: row.seq,
+    type: row.type,
+    turnId: row.turn_id,
+    scope: row.scope,
+    data: row.data,
+    createdAt: row.created_at,
+  } as StoredThreadEvent;
 }
 
 function headMovedOf(error: unknown): HeadMoved | undefined {
   const { code, detail } = error as { code?: string; detail?: string };
   if (code !== HEAD_MOVED || !detail) return undefined;
-  const { threadId, expectedFirstSeq, storedLastSeq } = JSON.parse(detail) as { threadId: string; expectedFirstSeq: number; storedLastSeq: number };
+  const { threadId, expectedFirstSeq, storedLastSeq } = JSON.parse(detail) as {
+    threadId: string;
+    expectedFirstSeq: number;
+    storedLastSeq: number;
+  };
   return new HeadMoved(threadId, expectedFirstSeq, storedLastSeq);
 }

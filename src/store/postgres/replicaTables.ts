@@ -19,7 +19,10 @@ export interface HostPlacement {
 export function replicaTables(pool: Pool) {
   return {
     async register(replicaId: string, url: string): Promise<void> {
-      await pool.query('INSERT INTO replicas (id, url) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET url = EXCLUDED.url, heartbeat_at = now(), stopped_at = NULL', [replicaId, url]);
+      await pool.query(
+        'INSERT INTO replicas (id, url) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET url = EXCLUDED.url, heartbeat_at = now(), stopped_at = NULL',
+        [replicaId, url],
+      );
     },
     async heartbeat(replicaId: string): Promise<void> {
       await pool.query('UPDATE replicas SET heartbeat_at = now() WHERE id = $1', [replicaId]);
@@ -55,7 +58,13 @@ export function replicaTables(pool: Pool) {
     },
     /** Every host's placement; a replica silent for `deadAfterMs` (by the database's clock) is dead. */
     async placements(deadAfterMs: number): Promise<HostPlacement[]> {
-      const { rows } = await pool.query<{ host_id: string; replica_id: string; url: string | null; online: boolean; left_at_ms: string | null }>(
+      const { rows } = await pool.query<{
+        host_id: string;
+        replica_id: string;
+        url: string | null;
+        online: boolean;
+        left_at_ms: string | null;
+      }>(
         `SELECT p.host_id, p.replica_id, r.url,
            (p.detached_at IS NULL AND r.stopped_at IS NULL AND r.heartbeat_at > now() - make_interval(secs => $1::double precision / 1000)) AS online,
            (extract(epoch FROM coalesce(p.detached_at, r.stopped_at, r.heartbeat_at, p.attached_at)) * 1000)::bigint AS left_at_ms

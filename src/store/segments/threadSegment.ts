@@ -121,7 +121,9 @@ export class ThreadSegment {
       await this.closeHandle().catch(() => undefined);
       await fs.truncate(this.filePath, fileBytes).catch((cut: unknown) => {
         if ((cut as NodeJS.ErrnoException).code !== 'ENOENT' || fileBytes !== 0)
-          this.broken = new Error(`${this.filePath} could not be written (${errorMessageOf(error)}); restart to recover it from the journal`);
+          this.broken = new Error(
+            `${this.filePath} could not be written (${errorMessageOf(error)}); restart to recover it from the journal`,
+          );
       });
       throw error;
     }
@@ -208,6 +210,5 @@ async function fileSize(filePath: string): Promise<number> {
     throw error;
   }
 }
-
 
 function noop(): void {}

@@ -6,7 +6,8 @@ import type { operations } from './openapi';
  */
 export type { StoredThreadEvent, ThreadItem, TokenCounts, TurnStatus } from '../../protocol/threadEvents';
 
-type Ok<Operation extends keyof operations, Status extends number = 200> = operations[Operation]['responses'] extends Record<Status, { content: { 'application/json': infer Body } }> ? Body : never;
+type Ok<Operation extends keyof operations, Status extends number = 200> =
+  operations[Operation]['responses'] extends Record<Status, { content: { 'application/json': infer Body } }> ? Body : never;
 
 export type Host = Ok<'getHosts'>[number];
 export type Project = Ok<'getProjects'>[number];

@@ -16,8 +16,15 @@ import { ThreadView } from './ThreadView';
 function currentProject(): Project | undefined {
   const current = route.value;
   const projectId =
-    current.page === 'thread' ? threads.value.find((thread) => thread.id === current.threadId)?.projectId : current.page === 'newThread' ? current.projectId : undefined;
-  return projects.value.find((project) => project.id === projectId) ?? [...projects.value].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+    current.page === 'thread'
+      ? threads.value.find((thread) => thread.id === current.threadId)?.projectId
+      : current.page === 'newThread'
+        ? current.projectId
+        : undefined;
+  return (
+    projects.value.find((project) => project.id === projectId) ??
+    [...projects.value].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]
+  );
 }
 
 function startQuickOpen(): void {
@@ -48,7 +55,13 @@ export function App() {
         <a class="brand" href="#/">
           Agent threads
         </a>
-        <button type="button" class="small" onClick={startQuickOpen} disabled={projects.value.length === 0} aria-keyshortcuts="Control+P Meta+P">
+        <button
+          type="button"
+          class="small"
+          onClick={startQuickOpen}
+          disabled={projects.value.length === 0}
+          aria-keyshortcuts="Control+P Meta+P"
+        >
           Quick open <kbd>Ctrl+P</kbd>
         </button>
       </header>
@@ -70,7 +83,8 @@ function Home() {
     <section class="panel">
       <h2>Welcome</h2>
       <p>
-        Pick a thread on the left, <a href="#/projects/new">create a project</a> from a folder on a host, or press <kbd>Ctrl+P</kbd> to open a file.
+        Pick a thread on the left, <a href="#/projects/new">create a project</a> from a folder on a host, or press <kbd>Ctrl+P</kbd> to open
+        a file.
       </p>
     </section>
   );

@@ -16,14 +16,24 @@ export function FilePreview() {
     setFile(null);
     setError(null);
     const absolute = `${shown.project.source.path.replace(/\/$/, '')}/${shown.path}`;
-    answerOf(client.POST('/api/v1/files/read', { body: { hostId: shown.project.source.hostId, path: absolute } })).then(setFile, (failure: unknown) => setError(messageOf(failure)));
+    answerOf(client.POST('/api/v1/files/read', { body: { hostId: shown.project.source.hostId, path: absolute } })).then(
+      setFile,
+      (failure: unknown) => setError(messageOf(failure)),
+    );
     region.current?.focus();
   }, [shown]);
 
   if (!shown) return null;
   const language = languageOfPath(shown.path);
   return (
-    <section class="file-preview" role="region" aria-label="File preview" tabIndex={-1} ref={region} onKeyDown={(event) => event.key === 'Escape' && (preview.value = null)}>
+    <section
+      class="file-preview"
+      role="region"
+      aria-label="File preview"
+      tabIndex={-1}
+      ref={region}
+      onKeyDown={(event) => event.key === 'Escape' && (preview.value = null)}
+    >
       <header class="preview-head">
         <h2 class="preview-title">
           <code>{shown.path}</code>
@@ -33,11 +43,18 @@ export function FilePreview() {
           Close preview
         </button>
       </header>
-      {error && <p role="alert" class="error-text">{error}</p>}
+      {error && (
+        <p role="alert" class="error-text">
+          {error}
+        </p>
+      )}
       {file && file.encoding === 'base64' && <p class="muted">A binary file ({file.sizeBytes.toLocaleString()} bytes): not shown.</p>}
       {file && file.encoding === 'utf8' && (
         <pre class="code">
-          <code class={`hljs${language ? ` language-${language}` : ''}`} dangerouslySetInnerHTML={{ __html: highlightCode(file.content, language) }} />
+          <code
+            class={`hljs${language ? ` language-${language}` : ''}`}
+            dangerouslySetInnerHTML={{ __html: highlightCode(file.content, language) }}
+          />
         </pre>
       )}
       {!file && !error && <p class="muted">Loading…</p>}

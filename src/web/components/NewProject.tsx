@@ -25,7 +25,9 @@ export function NewProject() {
 
   return (
     <section class="panel" aria-labelledby="new-project-heading">
-      <h2 id="new-project-heading" tabIndex={-1} ref={heading}>New project</h2>
+      <h2 id="new-project-heading" tabIndex={-1} ref={heading}>
+        New project
+      </h2>
       <form
         class="form"
         onSubmit={async (event) => {
@@ -33,7 +35,11 @@ export function NewProject() {
           setBusy(true);
           setError(null);
           try {
-            const project = await answerOf(client.POST('/api/v1/projects', { body: { name: name.trim(), source: { type: 'local_path', path: folder.trim(), hostId: host } } }));
+            const project = await answerOf(
+              client.POST('/api/v1/projects', {
+                body: { name: name.trim(), source: { type: 'local_path', path: folder.trim(), hostId: host } },
+              }),
+            );
             await refreshDirectory();
             go(`#/projects/${encodeURIComponent(project.id)}/threads/new`);
           } catch (failure) {
@@ -52,7 +58,13 @@ export function NewProject() {
           ))}
         </select>
         <label for="project-folder">Folder</label>
-        <input id="project-folder" required value={folder} placeholder="/absolute/path/on/the/host" onInput={(event) => choose(event.currentTarget.value)} />
+        <input
+          id="project-folder"
+          required
+          value={folder}
+          placeholder="/absolute/path/on/the/host"
+          onInput={(event) => choose(event.currentTarget.value)}
+        />
         {host && <FolderPicker hostId={host} start={folder} onChoose={choose} />}
         <label for="project-name">Name</label>
         <input
@@ -64,7 +76,11 @@ export function NewProject() {
             setNameTouched(true);
           }}
         />
-        {error && <p role="alert" class="error-text">{error}</p>}
+        {error && (
+          <p role="alert" class="error-text">
+            {error}
+          </p>
+        )}
         <button type="submit" disabled={busy || !host || !folder || !name}>
           Create project
         </button>
@@ -96,7 +112,11 @@ function FolderPicker({ hostId, start, onChoose }: { hostId: string; start: stri
   return (
     <fieldset class="picker">
       <legend>Pick on the host</legend>
-      {error && <p role="alert" class="error-text">{error}</p>}
+      {error && (
+        <p role="alert" class="error-text">
+          {error}
+        </p>
+      )}
       {listing && (
         <>
           <div class="picker-bar">

@@ -61,11 +61,23 @@ export function NewThread({ projectId }: { projectId: string }) {
         }}
       >
         <label for="thread-title">Title</label>
-        <input id="thread-title" maxLength={500} placeholder="The first prompt's first line when left empty" value={title} onInput={(event) => setTitle(event.currentTarget.value)} />
+        <input
+          id="thread-title"
+          maxLength={500}
+          placeholder="The first prompt's first line when left empty"
+          value={title}
+          onInput={(event) => setTitle(event.currentTarget.value)}
+        />
         <label for="thread-model">Model</label>
         {models !== null && models.length === 0 ? (
           // No catalog to choose from (an older host, or none configured): the model is typed as provider/id.
-          <input id="thread-model" required placeholder="provider/model" value={model} onInput={(event) => setModel(event.currentTarget.value)} />
+          <input
+            id="thread-model"
+            required
+            placeholder="provider/model"
+            value={model}
+            onInput={(event) => setModel(event.currentTarget.value)}
+          />
         ) : (
           <select id="thread-model" required value={model} onChange={(event) => setModel(event.currentTarget.value)}>
             {models === null && <option value="">Loading the catalog…</option>}
@@ -78,7 +90,11 @@ export function NewThread({ projectId }: { projectId: string }) {
         )}
         <label for="thread-prompt">First prompt (optional)</label>
         <textarea id="thread-prompt" rows={4} value={prompt} onInput={(event) => setPrompt(event.currentTarget.value)} />
-        {error && <p role="alert" class="error-text">{error}</p>}
+        {error && (
+          <p role="alert" class="error-text">
+            {error}
+          </p>
+        )}
         <button type="submit" disabled={busy || !model || !titleOf(title, prompt)}>
           Create thread
         </button>

@@ -36,7 +36,11 @@ export function QuickOpen() {
     const ticket = ++asked.current;
     const timer = setTimeout(async () => {
       try {
-        const answer = await answerOf(client.GET('/api/v1/projects/{id}/paths', { params: { path: { id: request.project.id }, query: { query, limit: String(LIMIT) } } }));
+        const answer = await answerOf(
+          client.GET('/api/v1/projects/{id}/paths', {
+            params: { path: { id: request.project.id }, query: { query, limit: String(LIMIT) } },
+          }),
+        );
         if (ticket !== asked.current) return; // a later keystroke's answer wins
         setResults(answer.paths);
         setAnswered(query);
@@ -118,7 +122,11 @@ export function QuickOpen() {
             </li>
           ))}
         </ul>
-        {error && <p role="alert" class="error-text">{error}</p>}
+        {error && (
+          <p role="alert" class="error-text">
+            {error}
+          </p>
+        )}
         {!error && query && results.length === 0 && <p class="muted">No match.</p>}
       </div>
     </div>

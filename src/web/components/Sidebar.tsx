@@ -19,16 +19,24 @@ export function Sidebar() {
       <section aria-labelledby="projects-heading">
         <div class="section-head">
           <h2 id="projects-heading">Projects</h2>
-          <a class="button small" href="#/projects/new">New project</a>
+          <a class="button small" href="#/projects/new">
+            New project
+          </a>
         </div>
         {projects.value.length === 0 && <p class="muted">No project yet.</p>}
         {projects.value.map((project) => {
-          const own = threads.value.filter((thread) => thread.projectId === project.id).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+          const own = threads.value
+            .filter((thread) => thread.projectId === project.id)
+            .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
           return (
             <section key={project.id} class="project" aria-label={`Project ${project.name}`}>
               <div class="section-head">
                 <h3 title={project.source.path}>{project.name}</h3>
-                <a class="button small" href={`#/projects/${encodeURIComponent(project.id)}/threads/new`} aria-label={`New thread in ${project.name}`}>
+                <a
+                  class="button small"
+                  href={`#/projects/${encodeURIComponent(project.id)}/threads/new`}
+                  aria-label={`New thread in ${project.name}`}
+                >
                   New thread
                 </a>
               </div>

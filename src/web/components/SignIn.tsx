@@ -8,7 +8,9 @@ export function SignIn() {
   return (
     <main class="sign-in">
       <h1>Agent threads</h1>
-      <p>Open the URL <code>npm start</code> printed (it ends with <code>#token=…</code>), or paste the token from <code>.data/token</code>.</p>
+      <p>
+        Open the URL <code>npm start</code> printed (it ends with <code>#token=…</code>), or paste the token from <code>.data/token</code>.
+      </p>
       <form
         onSubmit={async (event) => {
           event.preventDefault();

@@ -48,14 +48,18 @@ function Usage({ transcript }: { transcript: TranscriptState }) {
   return (
     <div class="usage">
       <span aria-label="Token usage">
-        Tokens: {usage ? `${usage.total.totalTokens.toLocaleString()} total (${usage.total.inputTokens.toLocaleString()} in, ${usage.total.cachedInputTokens.toLocaleString()} cached, ${usage.total.outputTokens.toLocaleString()} out)` : 'none yet'}
+        Tokens:{' '}
+        {usage
+          ? `${usage.total.totalTokens.toLocaleString()} total (${usage.total.inputTokens.toLocaleString()} in, ${usage.total.cachedInputTokens.toLocaleString()} cached, ${usage.total.outputTokens.toLocaleString()} out)`
+          : 'none yet'}
       </span>
       {context && percent !== null && (
         <span class="context">
           <label for="context-meter">Context window</label>{' '}
           <meter id="context-meter" min={0} max={context.modelContextWindow} value={context.usedTokens} />{' '}
           <span>
-            {context.usedTokens.toLocaleString()} / {context.modelContextWindow.toLocaleString()} ({percent.toFixed(1)}%{context.estimated ? ', estimated' : ''})
+            {context.usedTokens.toLocaleString()} / {context.modelContextWindow.toLocaleString()} ({percent.toFixed(1)}%
+            {context.estimated ? ', estimated' : ''})
           </span>
         </span>
       )}

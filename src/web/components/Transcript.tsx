@@ -30,7 +30,9 @@ export function Transcript({ transcript }: { transcript: TranscriptState }) {
   return (
     <div class="transcript" ref={scroller} role="log" aria-label="Transcript" aria-live="polite" tabIndex={0}>
       <div class="transcript-body">
-        {transcript.entries.value.map((entry) => (entry.kind === 'turn' ? <TurnView key={entry.key} turn={entry} /> : <NoteView key={entry.key} note={entry} />))}
+        {transcript.entries.value.map((entry) =>
+          entry.kind === 'turn' ? <TurnView key={entry.key} turn={entry} /> : <NoteView key={entry.key} note={entry} />,
+        )}
         {transcript.entries.value.length === 0 && <p class="muted">Nothing in this thread yet.</p>}
       </div>
     </div>
@@ -40,9 +42,15 @@ export function Transcript({ transcript }: { transcript: TranscriptState }) {
 function TurnView({ turn }: { turn: TurnModel }) {
   const status = turn.status.value;
   return (
-    <section class={`turn ${turn.origin}`} data-turn-id={turn.key} aria-label={turn.origin === 'agent' ? 'Turn started by the agent' : 'Turn'}>
+    <section
+      class={`turn ${turn.origin}`}
+      data-turn-id={turn.key}
+      aria-label={turn.origin === 'agent' ? 'Turn started by the agent' : 'Turn'}
+    >
       {turn.origin === 'agent' && <p class="origin-label">Started by the agent</p>}
-      {turn.entries.value.map((entry) => (entry.kind === 'item' ? <ItemView key={entry.key} model={entry} /> : <NoteView key={entry.key} note={entry} />))}
+      {turn.entries.value.map((entry) =>
+        entry.kind === 'item' ? <ItemView key={entry.key} model={entry} /> : <NoteView key={entry.key} note={entry} />,
+      )}
       <p class={`turn-status ${status ?? 'running'}`}>
         {status ? STATUS_TEXT[status] : <span class="running-text">Running…</span>}
         {turn.error.value && <span class="error-text"> — {turn.error.value}</span>}

@@ -23,7 +23,12 @@ function AgentMessage({ model }: { model: ItemModel }) {
   const html = useComputed(() => renderMarkdown(model.text.value));
   const streaming = useComputed(() => model.item.value.text === '' && model.text.value !== '');
   return (
-    <article class="item agent-message" aria-label="Agent message" data-item-id={model.key} aria-busy={streaming.value ? 'true' : undefined}>
+    <article
+      class="item agent-message"
+      aria-label="Agent message"
+      data-item-id={model.key}
+      aria-busy={streaming.value ? 'true' : undefined}
+    >
       <div class="markdown" dangerouslySetInnerHTML={{ __html: html.value }} />
     </article>
   );
@@ -63,7 +68,9 @@ function CommandExecution({ model, item }: { model: ItemModel; item: ItemShape }
           {exit}
         </span>
       </summary>
-      <pre class="output" aria-label="Command output">{output || (item.status === 'inProgress' ? '' : '(no output)')}</pre>
+      <pre class="output" aria-label="Command output">
+        {output || (item.status === 'inProgress' ? '' : '(no output)')}
+      </pre>
     </details>
   );
 }

@@ -17,10 +17,31 @@ const LANGUAGES = { bash, css, diff, go, javascript, json, markdown, python, rus
 for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
 
 const BY_EXTENSION: Record<string, string> = {
-  sh: 'bash', bash: 'bash', zsh: 'bash', css: 'css', scss: 'css', diff: 'diff', patch: 'diff', go: 'go',
-  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'javascript', json: 'json', md: 'markdown',
-  py: 'python', rs: 'rust', ts: 'typescript', tsx: 'typescript', mts: 'typescript', cts: 'typescript',
-  html: 'xml', xml: 'xml', svg: 'xml', yml: 'yaml', yaml: 'yaml',
+  sh: 'bash',
+  bash: 'bash',
+  zsh: 'bash',
+  css: 'css',
+  scss: 'css',
+  diff: 'diff',
+  patch: 'diff',
+  go: 'go',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  jsx: 'javascript',
+  json: 'json',
+  md: 'markdown',
+  py: 'python',
+  rs: 'rust',
+  ts: 'typescript',
+  tsx: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  html: 'xml',
+  xml: 'xml',
+  svg: 'xml',
+  yml: 'yaml',
+  yaml: 'yaml',
 };
 
 /** Large files are shown plain: highlighting a megabyte would freeze the page for seconds. */

@@ -13,7 +13,8 @@ const markdown = new MarkdownIt({
   highlight: (code, language) => highlightCode(code, language),
 });
 
-const defaultLinkOpen = markdown.renderer.rules.link_open ?? ((tokens, index, options, _env, self) => self.renderToken(tokens, index, options));
+const defaultLinkOpen =
+  markdown.renderer.rules.link_open ?? ((tokens, index, options, _env, self) => self.renderToken(tokens, index, options));
 markdown.renderer.rules.link_open = (tokens, index, options, env, self) => {
   tokens[index]!.attrSet('target', '_blank');
   tokens[index]!.attrSet('rel', 'noopener noreferrer nofollow');

@@ -1,10 +1,7 @@
 import { signal } from '@preact/signals';
 
 export type Route =
-  | { page: 'home' }
-  | { page: 'newProject' }
-  | { page: 'newThread'; projectId: string }
-  | { page: 'thread'; threadId: string };
+  { page: 'home' } | { page: 'newProject' } | { page: 'newThread'; projectId: string } | { page: 'thread'; threadId: string };
 
 /** Hash routes (`#/threads/thr_…`): the server serves one index.html and needs no fallback for deep links. */
 export function parseRoute(hash: string): Route {

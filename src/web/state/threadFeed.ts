@@ -49,7 +49,11 @@ export function openThreadFeed(threadId: string): ThreadFeed {
     for (let from = 0; !closed; from += PAGE * PARALLEL_PAGES) {
       const pages = await Promise.all(
         Array.from({ length: PARALLEL_PAGES }, (_, k) =>
-          answerOf(client.GET('/api/v1/threads/{id}/events', { params: { path: { id: threadId }, query: { afterSeq: String(from + k * PAGE), limit: String(PAGE) } } })).then(
+          answerOf(
+            client.GET('/api/v1/threads/{id}/events', {
+              params: { path: { id: threadId }, query: { afterSeq: String(from + k * PAGE), limit: String(PAGE) } },
+            }),
+          ).then(
             // The document's row union is the same schema as StoredThreadEvent, read through JSON Schema.
             (rows) => rows as unknown as StoredThreadEvent[],
           ),

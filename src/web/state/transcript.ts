@@ -193,6 +193,11 @@ function customMessageOf(rawEvent: unknown): { title: string; text: string } | u
   const inner = message.message;
   if (inner.display === false) return undefined;
   const content = inner.content;
-  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? '').join('') : '';
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content.map((part: { text?: string }) => part.text ?? '').join('')
+        : '';
   return { title: `Extension message${inner.customType ? ` (${String(inner.customType)})` : ''}`, text };
 }

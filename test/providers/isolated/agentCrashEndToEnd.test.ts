@@ -15,7 +15,7 @@ type Row = { type: string; data: any };
  * is what it runs), one thread's extension throws from a timer, which nothing can catch, while two other
  * threads stream.
  */
-describe('agent crash isolation: an extension throwing from a timer ends only its own thread\'s run', function () {
+describe("agent crash isolation: an extension throwing from a timer ends only its own thread's run", function () {
   this.timeout(120_000);
   let model: FakeModelServer;
   let crashing: PiSandbox;
@@ -48,7 +48,12 @@ describe('agent crash isolation: an extension throwing from a timer ends only it
   });
 
   it('the crash is reported with its reason and its turn completes failed with it, the two streaming threads complete, and its next prompt runs a fresh agent on the same session', async () => {
-    running = await npmStart(['--port', '0', '--data-dir', dataDir], { ATS_TOKEN: TEST_TOKEN, ATS_AGENT_PROVIDERS: 'pi', ATS_TURN_GRACE_MS: '500', PI_CODING_AGENT_DIR: crashing.agentDir });
+    running = await npmStart(['--port', '0', '--data-dir', dataDir], {
+      ATS_TOKEN: TEST_TOKEN,
+      ATS_AGENT_PROVIDERS: 'pi',
+      ATS_TURN_GRACE_MS: '500',
+      PI_CODING_AGENT_DIR: crashing.agentDir,
+    });
     running.child.stderr!.on('data', (chunk) => (stderr += chunk));
     const api = async (pathname: string, body?: unknown) => {
       const response = await fetch(`${running!.url}/api/v1${pathname}`, {
@@ -61,15 +66,22 @@ describe('agent crash isolation: an extension throwing from a timer ends only it
     };
     const [host] = await api('/hosts');
     const threadIn = async (folder: string, prompt: string) => {
-      const project = await api('/projects', { name: path.basename(path.dirname(folder)), source: { type: 'local_path', path: folder, hostId: host.id } });
+      const project = await api('/projects', {
+        name: path.basename(path.dirname(folder)),
+        source: { type: 'local_path', path: folder, hostId: host.id },
+      });
       return api('/threads', { projectId: project.id, provider: 'pi', model: FAKE_MODEL, title: prompt, prompt });
     };
     const rowsOf = async (threadId: string): Promise<Row[]> => api(`/threads/${threadId}/events?limit=1000`);
     const rowsWhen = (threadId: string, what: string, done: (rows: Row[]) => boolean) =>
-      eventually(async () => {
-        const rows = await rowsOf(threadId);
-        return done(rows) ? rows : undefined;
-      }, what, 60_000);
+      eventually(
+        async () => {
+          const rows = await rowsOf(threadId);
+          return done(rows) ? rows : undefined;
+        },
+        what,
+        60_000,
+      );
     const completed = (rows: Row[]) => rows.filter((row) => row.type === 'turn/completed');
     const streaming = (rows: Row[]) => rows.some((row) => row.type === 'item/agentMessage/delta');
 
@@ -80,17 +92,26 @@ describe('agent crash isolation: an extension throwing from a timer ends only it
 
     await api(`/threads/${crash.id}/messages`, { prompt: 'Crash while you think' });
     const reason = 'the agent process for this thread exited (code 1): Error: extension timer exploded';
-    await eventually(() => (stderr.includes(`thread ${crash.id}: ${reason}`) ? true : undefined), 'the crash reported in the daemon log', 30_000);
+    await eventually(
+      () => (stderr.includes(`thread ${crash.id}: ${reason}`) ? true : undefined),
+      'the crash reported in the daemon log',
+      30_000,
+    );
     // Rule 1 of the issue: no agent_end will come, so the dead run's turn completes failed with the reason.
     const dead = await rowsWhen(crash.id, 'the crashed turn completed', (all) => completed(all).length === 2);
     expect(completed(dead)[1]!.data).to.deep.include({ status: 'failed', error: { message: reason } });
 
     // B and C stream on, untouched, and finish with their whole answers once the model sends the rest.
     model.releaseSlow();
-    for (const [thread, letter] of [[b, 'B'], [c, 'C']] as const) {
+    for (const [thread, letter] of [
+      [b, 'B'],
+      [c, 'C'],
+    ] as const) {
       const rows = await rowsWhen(thread.id, `${letter} completed`, (all) => completed(all).length === 1);
       expect(completed(rows)[0]!.data.status).to.equal('completed');
-      expect(rows.find((row) => row.type === 'item/completed' && row.data.item.type === 'agentMessage')!.data.item.text).to.equal(`${letter} streams and ends.`);
+      expect(rows.find((row) => row.type === 'item/completed' && row.data.item.type === 'agentMessage')!.data.item.text).to.equal(
+        `${letter} streams and ends.`,
+      );
     }
 
     // The next prompt starts a fresh agent on the same pi session: the model sees the first exchange.

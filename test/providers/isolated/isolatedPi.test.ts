@@ -5,7 +5,14 @@ import { createIsolatedPiProvider } from '../../../src/daemon/providerFactories'
 import type { AgentThread } from '../../../src/daemon/providers/agentProvider';
 import { scriptByPrompt, startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../../helpers/fakeModelServer';
 import { createFrameLog, isMethod, isSdk, type FrameLog } from '../pi/frameLog';
-import { createPiSandbox, FAKE_CONTEXT_WINDOW, FAKE_MODEL, TIMER_THROW_EXTENSION, type PiSandbox, type PiSandboxOptions } from '../pi/piSandbox';
+import {
+  createPiSandbox,
+  FAKE_CONTEXT_WINDOW,
+  FAKE_MODEL,
+  TIMER_THROW_EXTENSION,
+  type PiSandbox,
+  type PiSandboxOptions,
+} from '../pi/piSandbox';
 
 const text = (...chunks: string[]): ScriptedReply => ({ kind: 'text', chunks });
 
@@ -17,7 +24,7 @@ const SCRIPTS: Record<string, ScriptedReply[]> = {
   'Think slowly': [{ kind: 'slow', chunks: ['Thinking'], rest: [' done.'] }],
 };
 
-describe('isolated pi provider: each thread\'s agent in a process of its own (real pi SDK, fake model)', function () {
+describe("isolated pi provider: each thread's agent in a process of its own (real pi SDK, fake model)", function () {
   this.timeout(60_000);
   let model: FakeModelServer;
   let cleanup: Array<() => Promise<void> | void>;
@@ -65,13 +72,16 @@ describe('isolated pi provider: each thread\'s agent in a process of its own (re
     expect(thread.contextWindow?.()).to.equal(FAKE_CONTEXT_WINDOW);
   });
 
-  it('rejects an unknown model at open with pi\'s message, without reporting it as a crash', async () => {
+  it("rejects an unknown model at open with pi's message, without reporting it as a crash", async () => {
     const sandbox = createPiSandbox({ baseUrl: model.baseUrl });
     cleanup.push(() => sandbox.remove());
     const provider = createIsolatedPiProvider({ agentDir: sandbox.agentDir }, (message) => logs.push(message));
     const failure = await provider
       .openThread({ threadId: 'thr_bad', cwd: sandbox.projectDir, model: 'fake/nope', dataDir: sandbox.dataDir, emit: () => undefined })
-      .then(() => undefined, (error: Error) => error);
+      .then(
+        () => undefined,
+        (error: Error) => error,
+      );
     expect(failure?.message).to.contain('unknown model "fake/nope"');
     expect(logs.join('\n')).not.to.contain('exited');
   });
@@ -114,7 +124,10 @@ describe('isolated pi provider: each thread\'s agent in a process of its own (re
     await thread.prompt('Think slowly');
     await frames.waitFor((frame) => isSdk('message_update')(frame) && frame.params.message!.assistantMessageEvent?.type === 'text_delta');
     // This test's only agent process: the child of this process that runs the agent entry.
-    const pids = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'agentProcessMain']).toString().trim().split('\n');
+    const pids = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'agentProcessMain'])
+      .toString()
+      .trim()
+      .split('\n');
     expect(pids).to.have.length(1);
     process.kill(Number(pids[0]), 'SIGKILL');
 
@@ -123,7 +136,13 @@ describe('isolated pi provider: each thread\'s agent in a process of its own (re
     const before = frames.frames.length;
     await thread.prompt('Say hello');
     await frames.waitFor((frame) => frames.frames.indexOf(frame) >= before && isMethod('pi/prompt/settled')(frame));
-    expect(frames.frames.slice(before).filter(isSdk('message_update')).map((frame) => frame.params.message!.assistantMessageEvent)
-      .filter((event) => event.type === 'text_delta').map((event) => event.delta)).to.deep.equal(['Hello', ' there']);
+    expect(
+      frames.frames
+        .slice(before)
+        .filter(isSdk('message_update'))
+        .map((frame) => frame.params.message!.assistantMessageEvent)
+        .filter((event) => event.type === 'text_delta')
+        .map((event) => event.delta),
+    ).to.deep.equal(['Hello', ' there']);
   });
 });

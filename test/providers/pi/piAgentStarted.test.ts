@@ -41,7 +41,9 @@ describe('pi extensions run without any prompt: from thread creation, and again 
   };
   /** A thread created with no prompt: nothing but the extension can start a run in it. */
   const createThread = async (t: TestServer) => {
-    const project = await t.json('/projects', { body: { name: 'ext', source: { type: 'local_path', path: sandbox.projectDir, hostId: t.server.hostId } } });
+    const project = await t.json('/projects', {
+      body: { name: 'ext', source: { type: 'local_path', path: sandbox.projectDir, hostId: t.server.hostId } },
+    });
     return t.json('/threads', { body: { projectId: project.id, provider: 'pi', model: FAKE_MODEL, title: 'no prompt' } });
   };
   const turnsCompleted = async (t: TestServer, threadId: string, count: number): Promise<ThreadEvent[]> => {
@@ -68,7 +70,9 @@ describe('pi extensions run without any prompt: from thread creation, and again 
     const completed = events.find((event) => event.type === 'turn/completed')!;
     expect(started!.data.origin).to.equal('agent');
     expect(completed.data.status).to.equal('completed');
-    expect(events.find((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')!.data.item.text).to.equal('Build checked.');
+    expect(events.find((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')!.data.item.text).to.equal(
+      'Build checked.',
+    );
     // Rows of a run that began while the session was still opening name the session too.
     expect(new Set(events.map((event) => event.data.providerThreadId))).to.deep.equal(new Set([thread.providerThreadId]));
     expect(completed.data.providerCheckpointId).to.equal(lastSessionEntryId(t, thread.providerThreadId));

@@ -41,7 +41,11 @@ describe('pi crash containment: an extension failing in its event handlers takes
   });
 
   it('a thread whose extension throws, rejects and leaves a rejection unhandled, beside a thread running a normal turn: both complete and the daemon keeps serving', async () => {
-    running = await npmStart(['--port', '0', '--data-dir', dataDir], { ATS_TOKEN: TEST_TOKEN, ATS_AGENT_PROVIDERS: 'pi', PI_CODING_AGENT_DIR: failing.agentDir });
+    running = await npmStart(['--port', '0', '--data-dir', dataDir], {
+      ATS_TOKEN: TEST_TOKEN,
+      ATS_AGENT_PROVIDERS: 'pi',
+      PI_CODING_AGENT_DIR: failing.agentDir,
+    });
     running.child.stderr!.on('data', (chunk) => (stderr += chunk));
     const api = async (pathname: string, body?: unknown) => {
       const response = await fetch(`${running!.url}/api/v1${pathname}`, {
@@ -54,7 +58,10 @@ describe('pi crash containment: an extension failing in its event handlers takes
     };
     const [host] = await api('/hosts');
     const threadIn = async (folder: string, prompt: string) => {
-      const project = await api('/projects', { name: path.basename(folder), source: { type: 'local_path', path: folder, hostId: host.id } });
+      const project = await api('/projects', {
+        name: path.basename(folder),
+        source: { type: 'local_path', path: folder, hostId: host.id },
+      });
       return api('/threads', { projectId: project.id, provider: 'pi', model: FAKE_MODEL, title: prompt, prompt });
     };
     const completedTurns = (threadId: string, count: number) =>
@@ -68,19 +75,31 @@ describe('pi crash containment: an extension failing in its event handlers takes
         20_000,
       );
 
-    const [broken, normal] = await Promise.all([threadIn(failing.projectDir, 'Run the failing extension'), threadIn(healthy.projectDir, 'Say hello')]);
+    const [broken, normal] = await Promise.all([
+      threadIn(failing.projectDir, 'Run the failing extension'),
+      threadIn(healthy.projectDir, 'Say hello'),
+    ]);
     const [brokenTurn, normalTurn] = await Promise.all([completedTurns(broken.id, 1), completedTurns(normal.id, 1)]);
     expect(normalTurn.completed[0].data.status).to.equal('completed');
-    expect(normalTurn.events.find((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')!.data.item.text).to.equal('Hello there.');
+    expect(
+      normalTurn.events.find((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')!.data.item.text,
+    ).to.equal('Hello there.');
     expect(brokenTurn.completed[0].data.status).to.equal('completed');
 
     // Each failure was caught and logged, the unhandled one by the provider's process-wide guard.
-    await eventually(() => (stderr.includes('extension left a rejection unhandled') ? true : undefined), 'the unhandled rejection logged', 10_000);
+    await eventually(
+      () => (stderr.includes('extension left a rejection unhandled') ? true : undefined),
+      'the unhandled rejection logged',
+      10_000,
+    );
     expect(stderr).to.contain('extension threw in agent_start').and.contain('extension rejected in message_end');
     expect(stderr).to.contain('unhandled rejection');
 
     // Still the same process, still serving: both threads take another turn.
-    await Promise.all([api(`/threads/${broken.id}/messages`, { prompt: 'Run the failing extension' }), api(`/threads/${normal.id}/messages`, { prompt: 'Say hello' })]);
+    await Promise.all([
+      api(`/threads/${broken.id}/messages`, { prompt: 'Run the failing extension' }),
+      api(`/threads/${normal.id}/messages`, { prompt: 'Say hello' }),
+    ]);
     const [brokenAgain, normalAgain] = await Promise.all([completedTurns(broken.id, 2), completedTurns(normal.id, 2)]);
     expect([brokenAgain.completed[1].data.status, normalAgain.completed[1].data.status]).to.deep.equal(['completed', 'completed']);
     expect(running.child.exitCode).to.equal(null);

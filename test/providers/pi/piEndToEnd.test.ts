@@ -44,7 +44,8 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
     extensionSandbox = createPiSandbox({ baseUrl: model.baseUrl, extensions: { 'trigger.ts': TRIGGER_EXTENSION } });
     t = await startTestServer({ providers: [createPiProvider({ agentDir: sandbox.agentDir, log: () => undefined })] });
     const projectAt = async (folder: string) =>
-      (await t.json('/projects', { body: { name: 'pi e2e', source: { type: 'local_path', path: folder, hostId: t.server.hostId } } })).id as string;
+      (await t.json('/projects', { body: { name: 'pi e2e', source: { type: 'local_path', path: folder, hostId: t.server.hostId } } }))
+        .id as string;
     projectId = await projectAt(sandbox.projectDir);
     extensionProjectId = await projectAt(extensionSandbox.projectDir);
   });
@@ -56,7 +57,16 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
   });
 
   const createThread = (prompt?: string, project = projectId) =>
-    t.json('/threads', { body: { projectId: project, provider: 'pi', model: FAKE_MODEL, title: 'e2e', permissionMode: 'accept-edits', ...(prompt ? { prompt } : {}) } });
+    t.json('/threads', {
+      body: {
+        projectId: project,
+        provider: 'pi',
+        model: FAKE_MODEL,
+        title: 'e2e',
+        permissionMode: 'accept-edits',
+        ...(prompt ? { prompt } : {}),
+      },
+    });
 
   /** The agent's frames are stored asynchronously to the HTTP answer: poll the events route until `done`. */
   async function eventsUntil(threadId: string, done: (events: ThreadEvent[]) => boolean): Promise<ThreadEvent[]> {
@@ -71,7 +81,10 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
     const folder = path.join(t.dataDir, 'daemon', 'providers', 'pi');
     const file = readdirSync(folder).find((name) => name.endsWith(`_${providerThreadId}.jsonl`));
     if (!file) throw new Error(`no session file for ${providerThreadId} in ${folder}`);
-    const entries = readFileSync(path.join(folder, file), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id?: string });
+    const entries = readFileSync(path.join(folder, file), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id?: string });
     return entries.at(-1)!.id!;
   };
   const completions = (events: ThreadEvent[]) => events.filter((event) => event.type === 'turn/completed');
@@ -84,15 +97,19 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
     const types = events.map((event) => event.type);
     expect(types[0]).to.equal('turn/started');
     expect(types.filter((type) => type === 'item/agentMessage/delta')).to.have.length(2);
-    expect(events.find((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')!.data.item.text).to.equal('Hello there');
+    expect(events.find((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')!.data.item.text).to.equal(
+      'Hello there',
+    );
     expect(completions(events)[0].data.status).to.equal('completed');
-    expect(events.find((event) => event.type === 'thread/contextWindowUsage/updated')!.data.contextWindowUsage.modelContextWindow).to.equal(FAKE_CONTEXT_WINDOW);
+    expect(events.find((event) => event.type === 'thread/contextWindowUsage/updated')!.data.contextWindowUsage.modelContextWindow).to.equal(
+      FAKE_CONTEXT_WINDOW,
+    );
     expect(events[0].data.providerThreadId).to.match(/^[0-9a-f-]{36}$/);
     const view = await t.json(`/threads/${thread.id}`);
     expect(view.status).to.equal('idle');
   });
 
-  it('providerCheckpointId on turn/completed is the pi session\'s leaf entry after the run (the last entry of its session file)', async () => {
+  it("providerCheckpointId on turn/completed is the pi session's leaf entry after the run (the last entry of its session file)", async () => {
     const thread = await createThread('Say hello');
     const [first] = completions(await eventsUntil(thread.id, completedTurns(1)));
     expect(first.data.providerCheckpointId).to.equal(lastSessionEntryId(first.data.providerThreadId));
@@ -107,17 +124,28 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
     const thread = await createThread('Run echo');
     const events = await eventsUntil(thread.id, completedTurns(1));
     const [completed] = completions(events);
-    const commandRows = events.filter((event) => (event.data.item?.type ?? (event.type === 'item/commandExecution/outputDelta' ? 'commandExecution' : '')) === 'commandExecution');
+    const commandRows = events.filter(
+      (event) =>
+        (event.data.item?.type ?? (event.type === 'item/commandExecution/outputDelta' ? 'commandExecution' : '')) === 'commandExecution',
+    );
 
     expect(commandRows.map((event) => event.type)).to.deep.equal(['item/started', 'item/commandExecution/outputDelta', 'item/completed']);
     const [started, delta, done] = commandRows;
-    expect(started!.data.item).to.deep.equal({ type: 'commandExecution', id: started!.data.item.id, command: 'echo e2e | tee e2e.txt', status: 'inProgress', aggregatedOutput: '' });
+    expect(started!.data.item).to.deep.equal({
+      type: 'commandExecution',
+      id: started!.data.item.id,
+      command: 'echo e2e | tee e2e.txt',
+      status: 'inProgress',
+      aggregatedOutput: '',
+    });
     expect(delta!.data).to.deep.include({ itemId: started!.data.item.id, delta: 'e2e\n' });
     expect(done!.data.item).to.deep.equal({ ...started!.data.item, status: 'completed', aggregatedOutput: 'e2e\n', exitCode: 0 });
     expect(commandRows.every((event) => event.turnId === completed.turnId)).to.equal(true);
     // The item sits between the two assistant messages of the run: the tool call, then the answer.
     const doneAt = events.indexOf(done!);
-    expect(events.slice(doneAt).find((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')!.data.item.text).to.equal('Ran it.');
+    expect(
+      events.slice(doneAt).find((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')!.data.item.text,
+    ).to.equal('Ran it.');
 
     expect(completed.data.status).to.equal('completed');
     expect(completed.data.providerCheckpointId).to.equal(lastSessionEntryId(completed.data.providerThreadId));
@@ -193,7 +221,9 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
     expect(turn[1].data.rawType).to.equal('sdk/message_start');
     expect(turn[2].data.rawType).to.equal('sdk/message_end');
     expect(turn.find((event) => event.type === 'turn/completed')!.data.status).to.equal('completed');
-    expect(turn.find((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')!.data.item.text).to.equal('Build checked.');
+    expect(turn.find((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')!.data.item.text).to.equal(
+      'Build checked.',
+    );
     expect((await t.json(`/threads/${thread.id}`)).status).to.equal('idle');
   });
 
@@ -205,10 +235,15 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
     expect(views.map((view) => view.status)).to.deep.equal(['active', 'active']);
 
     model.releaseSlow();
-    const [firstEvents, secondEvents] = await Promise.all([eventsUntil(first.id, completedTurns(1)), eventsUntil(second.id, completedTurns(1))]);
+    const [firstEvents, secondEvents] = await Promise.all([
+      eventsUntil(first.id, completedTurns(1)),
+      eventsUntil(second.id, completedTurns(1)),
+    ]);
     for (const events of [firstEvents, secondEvents]) {
       expect(completions(events).map((event) => event.data.status)).to.deep.equal(['completed']);
-      expect(events.find((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')!.data.item.text).to.equal('Thinking done.');
+      expect(events.find((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')!.data.item.text).to.equal(
+        'Thinking done.',
+      );
     }
     expect(firstEvents[0].data.providerThreadId).not.to.equal(secondEvents[0].data.providerThreadId);
   });
@@ -218,8 +253,12 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
     const startOn = (dataDir?: string) =>
       startTestServer({ dataDir, providers: [createPiProvider({ agentDir: restartSandbox.agentDir, log: () => undefined })] });
     const first = await startOn();
-    const project = await first.json('/projects', { body: { name: 'restart', source: { type: 'local_path', path: restartSandbox.projectDir, hostId: first.server.hostId } } });
-    const thread = await first.json('/threads', { body: { projectId: project.id, provider: 'pi', model: FAKE_MODEL, title: 'restart', prompt: 'Remember the word kiwi' } });
+    const project = await first.json('/projects', {
+      body: { name: 'restart', source: { type: 'local_path', path: restartSandbox.projectDir, hostId: first.server.hostId } },
+    });
+    const thread = await first.json('/threads', {
+      body: { projectId: project.id, provider: 'pi', model: FAKE_MODEL, title: 'restart', prompt: 'Remember the word kiwi' },
+    });
     const poll = async (server: TestServer, count: number): Promise<ThreadEvent[]> => {
       for (;;) {
         const events: ThreadEvent[] = await server.json(`/threads/${thread.id}/events?limit=1000`);
@@ -235,7 +274,9 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
       await second.json(`/threads/${thread.id}/messages`, { body: { prompt: 'Which word' } });
       const after = await poll(second, 2);
       expect(after.at(-1)!.data.providerThreadId).to.equal(before[0].data.providerThreadId);
-      expect(JSON.stringify(model.requests.at(-1)!.messages)).to.contain('Remember the word kiwi').and.contain('Noted: kiwi.');
+      expect(JSON.stringify(model.requests.at(-1)!.messages))
+        .to.contain('Remember the word kiwi')
+        .and.contain('Noted: kiwi.');
     } finally {
       await second.close();
       restartSandbox.remove();

@@ -6,14 +6,14 @@ import { createFrameLog, isMethod } from './frameLog';
 import { createPiSandbox } from './piSandbox';
 
 /** Issue 12: pi's errors say "Use /login" and name files inside the server's node_modules; ours must not. */
-describe('pi provider errors are said in the service\'s terms', function () {
+describe("pi provider errors are said in the service's terms", function () {
   this.timeout(20_000);
   const saved: Record<string, string | undefined> = {};
   const KEY_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_OAUTH_TOKEN'];
   before(() => KEY_VARIABLES.forEach((name) => ((saved[name] = process.env[name]), delete process.env[name])));
   after(() => KEY_VARIABLES.forEach((name) => (saved[name] === undefined ? delete process.env[name] : (process.env[name] = saved[name]))));
 
-  it('a prompt without an API key: the rejection and the settle name the env var and the agent dir\'s auth.json, no /login, no installation path', async () => {
+  it("a prompt without an API key: the rejection and the settle name the env var and the agent dir's auth.json, no /login, no installation path", async () => {
     const sandbox = createPiSandbox({ baseUrl: 'http://127.0.0.1:9/v1' });
     const frames = createFrameLog();
     const thread = await createPiProvider({ agentDir: sandbox.agentDir, log: () => undefined }).openThread({
@@ -24,7 +24,10 @@ describe('pi provider errors are said in the service\'s terms', function () {
       emit: frames.emit,
     });
     try {
-      const refusal = await thread.prompt('hello').then(() => undefined, (error: Error) => error.message);
+      const refusal = await thread.prompt('hello').then(
+        () => undefined,
+        (error: Error) => error.message,
+      );
       const settled = await frames.waitFor(isMethod('pi/prompt/settled'));
       expect(settled.params.error!.message).to.equal(refusal);
       const agentDir = sandbox.agentDir.startsWith(os.homedir()) ? `~${sandbox.agentDir.slice(os.homedir().length)}` : sandbox.agentDir;
@@ -41,7 +44,8 @@ describe('pi provider errors are said in the service\'s terms', function () {
   });
 
   it('other pi guidance keeps its first words and drops the TUI commands and doc paths', () => {
-    const pi = 'No model selected.\n\nUse /login to log into a provider via OAuth or API key. See:\n  /srv/ats/node_modules/@mariozechner/pi-coding-agent/docs/providers.md\n  /srv/ats/node_modules/@mariozechner/pi-coding-agent/docs/models.md\n\nThen use /model to select a model.';
+    const pi =
+      'No model selected.\n\nUse /login to log into a provider via OAuth or API key. See:\n  /srv/ats/node_modules/@mariozechner/pi-coding-agent/docs/providers.md\n  /srv/ats/node_modules/@mariozechner/pi-coding-agent/docs/models.md\n\nThen use /model to select a model.';
     expect(explainPiError(new Error(pi), { agentDir: '/etc/pi', provider: 'x' }).message).to.equal('No model selected.');
   });
 });

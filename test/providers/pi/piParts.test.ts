@@ -19,7 +19,11 @@ describe('pi provider parts', () => {
 
     it('sets willRetry: true on the agent_end that pi follows with auto_retry_start, keeping the order', async () => {
       const delivered = await run([event('agent_end', { messages: [] }), event('auto_retry_start', { attempt: 1 }), event('agent_start')]);
-      expect(delivered.map((e) => [e.type, e.willRetry])).to.deep.equal([['agent_end', true], ['auto_retry_start', undefined], ['agent_start', undefined]]);
+      expect(delivered.map((e) => [e.type, e.willRetry])).to.deep.equal([
+        ['agent_end', true],
+        ['auto_retry_start', undefined],
+        ['agent_start', undefined],
+      ]);
     });
 
     it('sets willRetry: false on an agent_end nothing follows within the same tick', async () => {
@@ -58,6 +62,9 @@ describe('pi provider parts', () => {
 
   it('a settle carries only a message for an error, so any thrown value becomes readable', () => {
     expect(promptSettledFrame('pi', 'thr_1')).to.deep.equal({ jsonrpc: '2.0', method: 'pi/prompt/settled', params: { threadId: 'thr_1' } });
-    expect(promptSettledFrame('pi', 'thr_1', new Error('no API key')).params).to.deep.equal({ threadId: 'thr_1', error: { message: 'no API key' } });
+    expect(promptSettledFrame('pi', 'thr_1', new Error('no API key')).params).to.deep.equal({
+      threadId: 'thr_1',
+      error: { message: 'no API key' },
+    });
   });
 });

@@ -111,7 +111,9 @@ describe('pi provider (real pi SDK, fake model)', function () {
     await frames.waitFor(isSdk('message_update'));
     await thread.prompt('Also this');
     server.releaseSlow();
-    await frames.waitFor((frame) => frame.method === 'pi/prompt/settled' && frames.frames.filter(isMethod('pi/prompt/settled')).length === 2);
+    await frames.waitFor(
+      (frame) => frame.method === 'pi/prompt/settled' && frames.frames.filter(isMethod('pi/prompt/settled')).length === 2,
+    );
 
     const methods = methodsOf(frames.frames);
     expect(methods.filter((method) => method === 'agent_start')).to.have.length(1);
@@ -125,14 +127,19 @@ describe('pi provider (real pi SDK, fake model)', function () {
     await frames.waitFor(isSdk('message_update'));
     server.releaseSlow();
     await both;
-    await frames.waitFor((frame) => frame.method === 'pi/prompt/settled' && frames.frames.filter(isMethod('pi/prompt/settled')).length === 2);
+    await frames.waitFor(
+      (frame) => frame.method === 'pi/prompt/settled' && frames.frames.filter(isMethod('pi/prompt/settled')).length === 2,
+    );
 
     expect(frames.frames.filter(isMethod('pi/prompt/settled')).map((frame) => frame.params.error)).to.deep.equal([undefined, undefined]);
     expect(methodsOf(frames.frames).filter((method) => method === 'agent_start')).to.have.length(1);
   });
 
   it('settles only after agent_end even when a slow extension handler delays agent_end past prompt()', async () => {
-    const { thread, frames } = await openTestThread({ baseUrl: server.baseUrl, extensions: { 'slow.ts': SLOW_AGENT_END_EXTENSION } }, cleanup);
+    const { thread, frames } = await openTestThread(
+      { baseUrl: server.baseUrl, extensions: { 'slow.ts': SLOW_AGENT_END_EXTENSION } },
+      cleanup,
+    );
     await thread.prompt('Say hello');
     await frames.waitFor(isMethod('pi/prompt/settled'));
 
@@ -166,7 +173,8 @@ describe('pi provider (real pi SDK, fake model)', function () {
       {
         baseUrl: server.baseUrl,
         emit: (frame, log) => {
-          if ((frame as Frame).method === 'sdk/message' && (frame as Frame).params.message?.type === 'message_update') throw new Error('ingest down');
+          if ((frame as Frame).method === 'sdk/message' && (frame as Frame).params.message?.type === 'message_update')
+            throw new Error('ingest down');
           log.emit(frame);
         },
       },
@@ -180,7 +188,11 @@ describe('pi provider (real pi SDK, fake model)', function () {
   it('logs a project extension pi cannot load and runs the thread without it', async () => {
     const logged: string[] = [];
     const { thread, frames } = await openTestThread(
-      { baseUrl: server.baseUrl, extensions: { 'broken.ts': 'export default function (pi) { this is not javascript' }, log: (message) => logged.push(message) },
+      {
+        baseUrl: server.baseUrl,
+        extensions: { 'broken.ts': 'export default function (pi) { this is not javascript' },
+        log: (message) => logged.push(message),
+      },
       cleanup,
     );
     await thread.prompt('Say hello');
@@ -195,7 +207,12 @@ describe('pi provider (real pi SDK, fake model)', function () {
     cleanup.push(() => sandbox.remove());
     const open = (resumeProviderThreadId: string | undefined, emit: (frame: unknown) => void) =>
       createPiProvider({ agentDir: sandbox.agentDir, log: () => undefined }).openThread({
-        threadId: 'thr_resume', cwd: sandbox.projectDir, model: FAKE_MODEL, dataDir: sandbox.dataDir, resumeProviderThreadId, emit,
+        threadId: 'thr_resume',
+        cwd: sandbox.projectDir,
+        model: FAKE_MODEL,
+        dataDir: sandbox.dataDir,
+        resumeProviderThreadId,
+        emit,
       });
     let settled!: () => void;
     let done = new Promise<void>((resolve) => (settled = resolve));
@@ -224,7 +241,9 @@ describe('pi provider (real pi SDK, fake model)', function () {
 
     const unknownModel = await provider.openThread({ ...base, model: 'fake/no-such-model' }).catch((error: Error) => error);
     expect(String(unknownModel)).to.contain('unknown model "fake/no-such-model"').and.contain('models.json');
-    const badMode = await provider.openThread({ ...base, model: FAKE_MODEL, permissionMode: 'ask-every-time' }).catch((error: Error) => error);
+    const badMode = await provider
+      .openThread({ ...base, model: FAKE_MODEL, permissionMode: 'ask-every-time' })
+      .catch((error: Error) => error);
     expect(String(badMode)).to.contain('permission mode "ask-every-time" is not supported');
   });
 

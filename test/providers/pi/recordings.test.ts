@@ -14,10 +14,14 @@ function shapeOf(frames: Frame[]) {
   const sdk = frames
     .filter((frame) => frame.method === 'sdk/message' && frame.params.message!.type !== 'queue_update')
     .map(({ params: { message } }) =>
-      [message!.type, message!.message?.role, message!.assistantMessageEvent?.type, message!.willRetry].filter((part) => part !== undefined).join(':'),
+      [message!.type, message!.message?.role, message!.assistantMessageEvent?.type, message!.willRetry]
+        .filter((part) => part !== undefined)
+        .join(':'),
     );
   const signals = frames.filter((frame) => frame.method !== 'sdk/message').map((frame) => frame.method);
-  const settledAtEnd = frames.slice(frames.length - signals.filter((method) => method.endsWith('/settled')).length).every((frame) => frame.method.endsWith('/settled'));
+  const settledAtEnd = frames
+    .slice(frames.length - signals.filter((method) => method.endsWith('/settled')).length)
+    .every((frame) => frame.method.endsWith('/settled'));
   return { sdk, queueUpdates, signals: signals.sort(), settledAtEnd };
 }
 
@@ -29,7 +33,9 @@ const readRecording = (name: string): Frame[] =>
 
 describe('recorded pi sessions (test/fixtures/recorded) still match what pi 0.73 does', () => {
   it('has one recording per scenario of test/fixtures/record.ts', () => {
-    const files = readdirSync(RECORDED_DIR).filter((name) => name.endsWith('.jsonl')).map((name) => name.replace(/\.jsonl$/, ''));
+    const files = readdirSync(RECORDED_DIR)
+      .filter((name) => name.endsWith('.jsonl'))
+      .map((name) => name.replace(/\.jsonl$/, ''));
     expect(files.sort()).to.deep.equal(Object.keys(SCENARIOS).sort());
   });
 

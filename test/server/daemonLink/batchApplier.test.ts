@@ -16,7 +16,11 @@ const event = (threadId: string, type: string, turnId: string | null = 't1'): Ne
     data: { providerThreadId: threadId },
   }) as NewThreadEvent; // only seqs and order matter here, not what the row says
 
-const batch = (batchId: string, firstSeqs: Record<string, number>, ...events: NewThreadEvent[]): AppendBatch => ({ batchId, firstSeqs, events });
+const batch = (batchId: string, firstSeqs: Record<string, number>, ...events: NewThreadEvent[]): AppendBatch => ({
+  batchId,
+  firstSeqs,
+  events,
+});
 
 describe('link: exactly-once storage of daemon batches (real nedb store)', () => {
   let dir: string;
@@ -45,14 +49,18 @@ describe('link: exactly-once storage of daemon batches (real nedb store)', () =>
 
   it('stores only the part of a batch a torn write did not store, keeping seqs gapless', async () => {
     await store.append([event('thr_a', 'turn/started')]);
-    const refs = await createBatchApplier(store).apply(batch('b1', { thr_a: 1 }, event('thr_a', 'turn/started'), event('thr_a', 'item/started'), event('thr_a', 'turn/completed')));
+    const refs = await createBatchApplier(store).apply(
+      batch('b1', { thr_a: 1 }, event('thr_a', 'turn/started'), event('thr_a', 'item/started'), event('thr_a', 'turn/completed')),
+    );
     expect(refs.map((ref) => ref.seq)).to.deep.equal([1, 2, 3]);
     expect(await seqsOf('thr_a')).to.deep.equal(['1:turn/started', '2:item/started', '3:turn/completed']);
   });
 
   it('keeps each thread of a mixed batch at its own expected seq', async () => {
     await store.append([event('thr_b', 'turn/started')]);
-    const refs = await createBatchApplier(store).apply(batch('b1', { thr_a: 1, thr_b: 2 }, event('thr_a', 'turn/started'), event('thr_b', 'item/started'), event('thr_a', 'item/started')));
+    const refs = await createBatchApplier(store).apply(
+      batch('b1', { thr_a: 1, thr_b: 2 }, event('thr_a', 'turn/started'), event('thr_b', 'item/started'), event('thr_a', 'item/started')),
+    );
     expect(refs.map((ref) => ref.seq)).to.deep.equal([1, 2, 2]);
     expect(await seqsOf('thr_b')).to.deep.equal(['1:turn/started', '2:item/started']);
   });
@@ -64,7 +72,9 @@ describe('link: exactly-once storage of daemon batches (real nedb store)', () =>
     await applier.apply(batch('gap', { thr_a: 3 }, event('thr_a', 'item/started'))).catch((e: unknown) => (error = e));
     expect(error).to.be.instanceOf(SeqConflict);
     error = undefined;
-    await applier.apply(batch('other', { thr_a: 1 }, event('thr_a', 'provider/unhandled'), event('thr_a', 'item/started'))).catch((e: unknown) => (error = e));
+    await applier
+      .apply(batch('other', { thr_a: 1 }, event('thr_a', 'provider/unhandled'), event('thr_a', 'item/started')))
+      .catch((e: unknown) => (error = e));
     expect(error).to.be.instanceOf(SeqConflict);
     expect(await seqsOf('thr_a')).to.deep.equal(['1:turn/started']);
   });

@@ -19,7 +19,10 @@ describe('link: a remote daemon over /api/v1/daemon (both ends in one process)',
     hostId = (await s.daemon()).hostId;
     folder = await tempDir('ats-link-root-');
     await writeFile(path.join(folder, 'remote-only.txt'), 'hello from the remote host\n');
-    await eventually(async () => ((await s.json('/hosts')).find((h: any) => h.id === hostId && h.online) ? true : undefined), 'remote host online');
+    await eventually(
+      async () => ((await s.json('/hosts')).find((h: any) => h.id === hostId && h.online) ? true : undefined),
+      'remote host online',
+    );
   });
   after(() => s.closeAll());
 
@@ -61,7 +64,9 @@ describe('link: a remote daemon over /api/v1/daemon (both ends in one process)',
   });
 
   it('answers a link message that is not a JSON-RPC request with -32600 and keeps serving the socket', async () => {
-    const socket = new WebSocket(`${s.linkBase.replace('http', 'ws')}/api/v1/daemon`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
+    const socket = new WebSocket(`${s.linkBase.replace('http', 'ws')}/api/v1/daemon`, {
+      headers: { authorization: `Bearer ${TEST_TOKEN}` },
+    });
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
     const answers: any[] = [];
     socket.on('message', (data) => answers.push(JSON.parse(data.toString())));
@@ -82,7 +87,9 @@ describe('link: a remote daemon over /api/v1/daemon (both ends in one process)',
   it('refuses a daemon of another protocol version with a reason naming both versions, and it stops dialling', async () => {
     const other = await s.daemon({ protocolVersion: HOST_DAEMON_PROTOCOL_VERSION + 1 });
     const refusal = await other.refused;
-    expect(refusal.message).to.contain(`protocol ${HOST_DAEMON_PROTOCOL_VERSION + 1}`).and.contain(`${HOST_DAEMON_PROTOCOL_VERSION}`);
+    expect(refusal.message)
+      .to.contain(`protocol ${HOST_DAEMON_PROTOCOL_VERSION + 1}`)
+      .and.contain(`${HOST_DAEMON_PROTOCOL_VERSION}`);
     expect((await s.json('/hosts')).map((h: any) => h.id)).not.to.include(other.hostId);
     expect(s.logs.some((line) => line.includes(other.hostId) && line.includes('refused'))).to.equal(true);
   });

@@ -19,11 +19,23 @@ interface RawLink {
 
 /** A bare link that says hello as `hostId`; `autoPong: false` makes it a peer that vanished without a close. */
 async function rawLink(s: HostsServer, hostId: string, options: { autoPong?: boolean } = {}): Promise<RawLink> {
-  const socket = new WebSocket(`${s.linkBase.replace('http', 'ws')}/api/v1/daemon`, { headers: { authorization: `Bearer ${TEST_TOKEN}` }, autoPong: options.autoPong ?? true });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const socket = new WebSocket(`${s.linkBase.replace('http', 'ws')}/api/v1/daemon`, {
+    headers: { authorization: `Bearer ${TEST_TOKEN}` },
+    autoPong: options.autoPong ?? true,
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   const answer = new Promise<any>((resolve) => socket.once('message', (data) => resolve(JSON.parse(data.toString()))));
-  socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'link.hello', params: { protocolVersion: HOST_DAEMON_PROTOCOL_VERSION, hostId, name: 'raw', platform: 'linux', providers: [] } }));
+  socket.send(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'link.hello',
+      params: { protocolVersion: HOST_DAEMON_PROTOCOL_VERSION, hostId, name: 'raw', platform: 'linux', providers: [] },
+    }),
+  );
   return { socket, answer, closed };
 }
 
@@ -49,7 +61,10 @@ describe('link: a hello reusing the id of a host that is online is refused (issu
     // A fast backoff would redial at once; the refused daemon must wait the longest backoff instead.
     const copy = await s.daemon({ dataDir: copyDir, name: 'copy', reconnectInitialMs: 10, reconnectMaxMs: 60_000 });
     expect(copy.hostId).to.equal(first.hostId);
-    const advice = await eventually(() => s.logs.find((line) => line.startsWith('the server refused this daemon')), 'the copy to be refused');
+    const advice = await eventually(
+      () => s.logs.find((line) => line.startsWith('the server refused this daemon')),
+      'the copy to be refused',
+    );
     expect(advice).to.contain('already connected; a copied daemon data dir needs a new identity');
     expect(advice).to.contain(`delete ${path.join(copyDir, 'host.json')}`);
     expect(advice).to.contain('Retrying in 60 s');
@@ -70,7 +85,20 @@ describe('link: a hello reusing the id of a host that is online is refused (issu
     await eventually(async () => ((await hostOf(s, first.hostId))?.online ? true : undefined), 'first daemon online');
     const copyDir = await tempDir('ats-copied-cli-');
     await copyFile(path.join(first.dataDir, 'host.json'), path.join(copyDir, 'host.json'));
-    const args = ['--server', s.linkBase, '--token', TEST_TOKEN, '--name', 'copy', '--data-dir', copyDir, '--reconnect-initial-ms', '10', '--reconnect-max-ms', '60000'];
+    const args = [
+      '--server',
+      s.linkBase,
+      '--token',
+      TEST_TOKEN,
+      '--name',
+      'copy',
+      '--data-dir',
+      copyDir,
+      '--reconnect-initial-ms',
+      '10',
+      '--reconnect-max-ms',
+      '60000',
+    ];
     const copy = await startDaemonProcess(args, { via: 'node' });
     try {
       expect(copy.hostId).to.equal(first.hostId);
@@ -101,9 +129,14 @@ describe('link: a hello reusing the id of a host that is online is refused (issu
   it("never accepts the embedded host's id from outside: 4005, and the embedded host stays online and named", async () => {
     const embeddedBefore = await hostOf(s, s.server.hostId);
     const intruder = await rawLink(s, s.server.hostId);
-    expect(await intruder.closed).to.deep.equal({ code: LINK_CLOSE.duplicateHost, reason: 'this host id is already connected; a copied daemon data dir needs a new identity' });
+    expect(await intruder.closed).to.deep.equal({
+      code: LINK_CLOSE.duplicateHost,
+      reason: 'this host id is already connected; a copied daemon data dir needs a new identity',
+    });
     expect(await hostOf(s, s.server.hostId)).to.include({ online: true, name: embeddedBefore.name });
-    expect(s.logs.some((line) => line.includes(`refused: host ${s.server.hostId} is already online: it is the embedded host`))).to.equal(true);
+    expect(s.logs.some((line) => line.includes(`refused: host ${s.server.hostId} is already online: it is the embedded host`))).to.equal(
+      true,
+    );
   });
 
   it('a linked peer that no longer answers pings gives way to a new link of the same id (a redial after a network drop)', async () => {

@@ -19,7 +19,10 @@ describe('hosts: presence and reconnect grace (runtime.displayStatus, spec 2.4)'
     clock += 5_000;
     p.disconnected('host_a');
     clock += 59_999;
-    expect(p.runtimeOf('host_a', false, 'active')).to.deep.equal({ displayStatus: 'host-reconnecting', hostReconnectGraceExpiresAt: 1_065_000 });
+    expect(p.runtimeOf('host_a', false, 'active')).to.deep.equal({
+      displayStatus: 'host-reconnecting',
+      hostReconnectGraceExpiresAt: 1_065_000,
+    });
     clock += 1;
     expect(p.runtimeOf('host_a', false, 'active')).to.deep.equal({ displayStatus: 'waiting-for-host', hostReconnectGraceExpiresAt: null });
   });
@@ -31,12 +34,18 @@ describe('hosts: presence and reconnect grace (runtime.displayStatus, spec 2.4)'
     p.connected('host_a');
     expect(p.runtimeOf('host_a', true, 'idle').displayStatus).to.equal('idle');
     p.disconnected('host_a');
-    expect(p.runtimeOf('host_a', false, 'idle')).to.deep.equal({ displayStatus: 'host-reconnecting', hostReconnectGraceExpiresAt: clock + 60_000 });
+    expect(p.runtimeOf('host_a', false, 'idle')).to.deep.equal({
+      displayStatus: 'host-reconnecting',
+      hostReconnectGraceExpiresAt: clock + 60_000,
+    });
   });
 
   it('gives a host not seen since the server started its grace from the start (daemons redial after a server restart)', () => {
     const p = presence();
     clock += 10_000;
-    expect(p.runtimeOf('host_b', false, 'idle')).to.deep.equal({ displayStatus: 'host-reconnecting', hostReconnectGraceExpiresAt: 1_060_000 });
+    expect(p.runtimeOf('host_b', false, 'idle')).to.deep.equal({
+      displayStatus: 'host-reconnecting',
+      hostReconnectGraceExpiresAt: 1_060_000,
+    });
   });
 });

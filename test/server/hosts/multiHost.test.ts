@@ -27,13 +27,40 @@ describe('hosts: a server and two daemon processes on loopback (npm run daemon)'
   const projects: Record<'a' | 'b', string> = { a: '', b: '' };
 
   const runDaemon = async (name: 'a' | 'b', server: string, extra: string[] = [], via: 'npm' | 'node' = 'npm') => {
-    const daemon = await startDaemonProcess(['--server', server, '--token', TEST_TOKEN, '--name', `box-${name}`, '--data-dir', dataDirs[name], '--agent-providers', 'none', '--heartbeat-ms', '200', '--reconnect-initial-ms', '50', '--reconnect-max-ms', '300', ...extra], { via });
+    const daemon = await startDaemonProcess(
+      [
+        '--server',
+        server,
+        '--token',
+        TEST_TOKEN,
+        '--name',
+        `box-${name}`,
+        '--data-dir',
+        dataDirs[name],
+        '--agent-providers',
+        'none',
+        '--heartbeat-ms',
+        '200',
+        '--reconnect-initial-ms',
+        '50',
+        '--reconnect-max-ms',
+        '300',
+        ...extra,
+      ],
+      { via },
+    );
     daemons.push(daemon);
     return daemon;
   };
   const hostOnline = (hostId: string, want = true) =>
-    eventually(async () => ((await s.json('/hosts')).find((h: { id: string; online: boolean }) => h.id === hostId && h.online === want) ? true : undefined), `${hostId} online=${want}`, 20_000);
-  const threadOn = async (name: 'a' | 'b') => (await s.json('/threads', { body: { projectId: projects[name], provider: 'pi', model: 'fake/model', title: name } })).id as string;
+    eventually(
+      async () =>
+        (await s.json('/hosts')).find((h: { id: string; online: boolean }) => h.id === hostId && h.online === want) ? true : undefined,
+      `${hostId} online=${want}`,
+      20_000,
+    );
+  const threadOn = async (name: 'a' | 'b') =>
+    (await s.json('/threads', { body: { projectId: projects[name], provider: 'pi', model: 'fake/model', title: name } })).id as string;
 
   before(async () => {
     s = await startHostsServer({ graceMs: GRACE_MS, heartbeatMs: 200, wrapStore: (store) => (gate = gateStore(store)).store });
@@ -51,7 +78,9 @@ describe('hosts: a server and two daemon processes on loopback (npm run daemon)'
     hostIds.b = b.hostId;
     await Promise.all([hostOnline(hostIds.a), hostOnline(hostIds.b)]);
     for (const name of ['a', 'b'] as const) {
-      projects[name] = (await s.json('/projects', { body: { name, source: { type: 'local_path', path: roots[name], hostId: hostIds[name] } } })).id;
+      projects[name] = (
+        await s.json('/projects', { body: { name, source: { type: 'local_path', path: roots[name], hostId: hostIds[name] } } })
+      ).id;
     }
   });
   after(async () => {
@@ -90,7 +119,10 @@ describe('hosts: a server and two daemon processes on loopback (npm run daemon)'
       next += 30;
       const held = await caught;
       heldDeltas.push(...held.filter((event) => event.type === 'item/agentMessage/delta').map((event) => String(event.data.delta)));
-      await daemons.filter((d) => d.hostId === hostIds.b).at(-1)!.kill('SIGKILL');
+      await daemons
+        .filter((d) => d.hostId === hostIds.b)
+        .at(-1)!
+        .kill('SIGKILL');
       await hostOnline(hostIds.b, false);
       gate[fate]();
       await runDaemon('b', s.gatedLinkBase, [], 'node');
@@ -113,7 +145,10 @@ describe('hosts: a server and two daemon processes on loopback (npm run daemon)'
     // The restarted daemon rebuilt the open turn from the server's rows, so agent_end still closes it, and
     // every turn event carries the one turn id across both restarts (E7).
     expect(rows.filter((row: { type: string }) => row.type === 'turn/completed')).to.have.length(1);
-    expect(new Set(rows.filter((row: { scope: { kind: string } }) => row.scope.kind === 'turn').map((row: { turnId: string }) => row.turnId)).size).to.equal(1);
+    expect(
+      new Set(rows.filter((row: { scope: { kind: string } }) => row.scope.kind === 'turn').map((row: { turnId: string }) => row.turnId))
+        .size,
+    ).to.equal(1);
   });
 
   it('shows host-reconnecting with the grace deadline while a link is cut, and active again once it is back', async () => {
@@ -137,15 +172,27 @@ describe('hosts: a server and two daemon processes on loopback (npm run daemon)'
   });
 
   it('refuses a daemon of another protocol version: it exits with a message naming both versions', async () => {
-    const other = await runDaemon('a', s.linkBase, ['--data-dir', await tempDir('ats-host-old-'), '--protocol-version', String(HOST_DAEMON_PROTOCOL_VERSION + 1)]);
+    const other = await runDaemon('a', s.linkBase, [
+      '--data-dir',
+      await tempDir('ats-host-old-'),
+      '--protocol-version',
+      String(HOST_DAEMON_PROTOCOL_VERSION + 1),
+    ]);
     expect(await other.exited).to.equal(2);
-    expect(other.stderr()).to.contain(`host daemon protocol ${HOST_DAEMON_PROTOCOL_VERSION + 1} is not the server's ${HOST_DAEMON_PROTOCOL_VERSION}`);
+    expect(other.stderr()).to.contain(
+      `host daemon protocol ${HOST_DAEMON_PROTOCOL_VERSION + 1} is not the server's ${HOST_DAEMON_PROTOCOL_VERSION}`,
+    );
     expect((await s.json('/hosts')).map((h: { id: string }) => h.id)).not.to.include(other.hostId);
   });
 
   it('refuses a wrong token: the daemon exits with the 401, the server logs it and lists no new host', async () => {
     const before = (await s.json('/hosts')).length;
-    const intruder = await runDaemon('a', s.linkBase, ['--data-dir', await tempDir('ats-host-bad-'), '--token', 'wrong-token-0123456789abcdef']);
+    const intruder = await runDaemon('a', s.linkBase, [
+      '--data-dir',
+      await tempDir('ats-host-bad-'),
+      '--token',
+      'wrong-token-0123456789abcdef',
+    ]);
     expect(await intruder.exited).to.equal(2);
     expect(intruder.stderr()).to.contain('refused the token (HTTP 401)');
     expect(s.logs.some((line) => line.includes('wrong or missing token'))).to.equal(true);

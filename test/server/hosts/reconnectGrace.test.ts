@@ -15,7 +15,12 @@ describe('hosts: a thread whose host stays away past the reconnect grace (spec 2
   let threadId: string;
 
   const online = (want: boolean) =>
-    eventually(async () => ((await s.json('/hosts')).find((h: { id: string; online: boolean }) => h.id === hostId && h.online === want) ? true : undefined), `online=${want}`, 8000);
+    eventually(
+      async () =>
+        (await s.json('/hosts')).find((h: { id: string; online: boolean }) => h.id === hostId && h.online === want) ? true : undefined,
+      `online=${want}`,
+      8000,
+    );
 
   before(async () => {
     s = await startHostsServer({ graceMs: GRACE_MS });
@@ -41,7 +46,10 @@ describe('hosts: a thread whose host stays away past the reconnect grace (spec 2
     expect(away.displayStatus).to.equal('host-reconnecting');
     expect(away.hostReconnectGraceExpiresAt).to.be.a('number');
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, away.hostReconnectGraceExpiresAt - Date.now()) + 20));
-    expect((await s.json(`/threads/${threadId}`)).runtime).to.deep.equal({ displayStatus: 'waiting-for-host', hostReconnectGraceExpiresAt: null });
+    expect((await s.json(`/threads/${threadId}`)).runtime).to.deep.equal({
+      displayStatus: 'waiting-for-host',
+      hostReconnectGraceExpiresAt: null,
+    });
     proxy.restore();
     await online(true);
     expect((await s.json(`/threads/${threadId}`)).runtime).to.deep.equal({ displayStatus: 'idle', hostReconnectGraceExpiresAt: null });

@@ -28,7 +28,7 @@ describe('threads re-open when their host comes online', () => {
     return threads;
   };
 
-  it('a server restart re-opens the embedded host\'s agent threads, resuming each session, newest first, a few at a time, without holding up the start', async () => {
+  it("a server restart re-opens the embedded host's agent threads, resuming each session, newest first, a few at a time, without holding up the start", async () => {
     const first = await startTestServer({ providers: [fakeProvider('fake')] });
     const [a, b, c, intakeOnly] = await createThreads(first, first.server.hostId, ['fake', 'fake', 'fake', 'pi']);
     await first.close({ keepData: true });
@@ -92,8 +92,17 @@ describe('threads re-open when their host comes online', () => {
   it('a remote daemon that restarts on its data dir gets its agent threads re-opened when it says hello again', async () => {
     const t = await startTestServer();
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'ats-reopen-daemon-'));
-    const config = DaemonConfigSchema.parse({ server: t.server.url, token: TEST_TOKEN, name: 'remote', dataDir, reconnectInitialMs: 50, reconnectMaxMs: 200, storeRetryMs: 50 });
-    const daemonWith = (provider: ReturnType<typeof fakeProvider>) => startRemoteDaemon({ config, providers: [provider], log: () => undefined });
+    const config = DaemonConfigSchema.parse({
+      server: t.server.url,
+      token: TEST_TOKEN,
+      name: 'remote',
+      dataDir,
+      reconnectInitialMs: 50,
+      reconnectMaxMs: 200,
+      storeRetryMs: 50,
+    });
+    const daemonWith = (provider: ReturnType<typeof fakeProvider>) =>
+      startRemoteDaemon({ config, providers: [provider], log: () => undefined });
     try {
       const before = await daemonWith(fakeProvider('fake'));
       await eventually(() => (t.server.hosts.isOnline(before.hostId) ? true : undefined), 'the remote host online');
@@ -103,7 +112,10 @@ describe('threads re-open when their host comes online', () => {
       const restarted = fakeProvider('fake');
       const after = await daemonWith(restarted);
       try {
-        const reopened = await eventually(() => restarted.opened.find((o) => o.threadId === thread!.id), 'the thread re-opened on the restarted daemon');
+        const reopened = await eventually(
+          () => restarted.opened.find((o) => o.threadId === thread!.id),
+          'the thread re-opened on the restarted daemon',
+        );
         expect(reopened.resumeProviderThreadId).to.equal(`session-${thread!.id}`);
         await t.json(`/threads/${thread!.id}/messages`, { body: { prompt: 'hi' } });
         const events = await eventually(async () => {

@@ -35,7 +35,11 @@ const LOADER = ENTRY.endsWith('.ts') ? ['-r', require.resolve('ts-node/register/
 
 export function spawnAgentProcess(options: AgentProcessOptions): AgentProcess {
   const { threadId, log } = options;
-  const child = fork(ENTRY, [JSON.stringify(options.factory)], { execArgv: LOADER, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'json' });
+  const child = fork(ENTRY, [JSON.stringify(options.factory)], {
+    execArgv: LOADER,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    serialization: 'json',
+  });
   const waiting = new Map<number, { resolve(facts: AgentFacts): void; reject(error: Error): void }>();
   let nextId = 1;
   let running = true;

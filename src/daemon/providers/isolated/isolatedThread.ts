@@ -75,7 +75,13 @@ export async function openIsolatedThread(options: IsolatedThreadOptions, thread:
     void incarnation.process.ended.then((reason) => onEnded(incarnation, reason));
     const { threadId: id, cwd, model, permissionMode, dataDir } = thread;
     try {
-      facts = { ...facts, ...(await incarnation.process.request({ type: 'open', options: { threadId: id, cwd, model, permissionMode, dataDir, resumeProviderThreadId } })) };
+      facts = {
+        ...facts,
+        ...(await incarnation.process.request({
+          type: 'open',
+          options: { threadId: id, cwd, model, permissionMode, dataDir, resumeProviderThreadId },
+        })),
+      };
     } catch (error) {
       // Still running means the agent answered "cannot open" (unknown model, …) and exits by itself.
       if (incarnation.process.running) incarnation.expectedEnd = true;
@@ -119,7 +125,9 @@ export async function openIsolatedThread(options: IsolatedThreadOptions, thread:
       // A hung extension must not hold up the daemon's shutdown for ever.
       const deadline = setTimeout(() => incarnation.process.kill(), options.disposeTimeoutMs);
       try {
-        await incarnation.process.request({ type: 'dispose' }).catch((error: unknown) => log(`thread ${threadId}: dispose failed: ${String(error)}`));
+        await incarnation.process
+          .request({ type: 'dispose' })
+          .catch((error: unknown) => log(`thread ${threadId}: dispose failed: ${String(error)}`));
         await incarnation.process.ended;
       } finally {
         clearTimeout(deadline);

@@ -51,7 +51,14 @@ export function createPiProvider(options: PiProviderOptions = {}): AgentProvider
       });
       for (const failure of extensionErrors) log(`pi extension ${failure.path} not loaded for ${thread.threadId}: ${failure.error}`);
       try {
-        return await startPiThread({ session, threadId: thread.threadId, providerId: PI_PROVIDER_ID, emit: thread.emit, log, explainError });
+        return await startPiThread({
+          session,
+          threadId: thread.threadId,
+          providerId: PI_PROVIDER_ID,
+          emit: thread.emit,
+          log,
+          explainError,
+        });
       } catch (error) {
         session.dispose();
         throw error;

@@ -17,7 +17,12 @@ export function explainPiError(error: unknown, context: PiErrorContext): Error {
   const message = error instanceof Error ? error.message : String(error);
   if (/^No API key/.test(message)) return new Error(noApiKeyMessage(context));
   const kept = message.split('\n').filter((line) => !/\/login|\/model\b|node_modules/.test(line) && !/^\s*\/\S+$/.test(line));
-  return new Error(kept.join('\n').replace(/\n{3,}/g, '\n\n').trim() || 'the pi agent failed');
+  return new Error(
+    kept
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim() || 'the pi agent failed',
+  );
 }
 
 /** The variables pi reads for the providers people use most (pi-ai's `env-api-keys`, not exported by pi). */

@@ -21,6 +21,8 @@ export function guardAgentFailures(log: (message: string) => void): void {
   if (installed) return;
   installed = true;
   process.on('unhandledRejection', (reason) => {
-    log(`unhandled rejection, most likely from agent extension code (the daemon keeps running): ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
+    log(
+      `unhandled rejection, most likely from agent extension code (the daemon keeps running): ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`,
+    );
   });
 }

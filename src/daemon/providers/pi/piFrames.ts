@@ -29,4 +29,3 @@ function snapshotOf(event: AgentSessionEvent): unknown {
     return event;
   }
 }
-

@@ -44,7 +44,10 @@ export async function startPiThread(options: PiThreadOptions): Promise<AgentThre
   });
 
   const settleWhenIdle = async (run: Promise<void>) => {
-    const error = await run.then(() => undefined, (failure: unknown) => failure ?? new Error('prompt failed'));
+    const error = await run.then(
+      () => undefined,
+      (failure: unknown) => failure ?? new Error('prompt failed'),
+    );
     await tracker.whenIdle();
     emitFrame(promptSettledFrame(providerId, threadId, error));
   };
@@ -58,7 +61,10 @@ export async function startPiThread(options: PiThreadOptions): Promise<AgentThre
     const run = session.prompt(text, { streamingBehavior: 'followUp', source: 'rpc', preflightResult: accept }).catch((error: unknown) => {
       throw options.explainError(error);
     });
-    run.then(() => accept(true), () => accept(false));
+    run.then(
+      () => accept(true),
+      () => accept(false),
+    );
     void settleWhenIdle(run).catch((error: unknown) => log(`pi thread ${threadId}: settle failed: ${String(error)}`));
     if (!(await acceptance)) await run;
   };

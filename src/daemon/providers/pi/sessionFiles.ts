@@ -12,6 +12,9 @@ export function findSessionFile(sessionDir: string, sessionId: string): string |
   } catch {
     return undefined;
   }
-  const name = names.filter((candidate) => candidate.endsWith(`_${sessionId}.jsonl`)).sort().pop();
+  const name = names
+    .filter((candidate) => candidate.endsWith(`_${sessionId}.jsonl`))
+    .sort()
+    .pop();
   return name === undefined ? undefined : path.join(sessionDir, name);
 }
