@@ -8,7 +8,9 @@ export interface StartedProcess {
   lines: string[];
   /**
    * Ctrl-C as a terminal sends it: SIGTERM to the whole process group (npm does not pass signals on to the
-   * script it runs). Resolves once npm has exited; the server may still be finishing its shutdown.
+   * script it runs). Resolves once every process of the group is gone (npm may exit before the server has
+   * closed its store, and a test that removes the data dir then would race its last writes); a group still
+   * there after 20 s is SIGKILLed.
    */
   stop(): Promise<void>;
 }
@@ -29,7 +31,8 @@ export function npmStart(args: string[], env: NodeJS.ProcessEnv = {}): Promise<S
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
-    return exited;
+    await exited;
+    await groupGone(child.pid!, 20_000);
   };
   return new Promise((resolve, reject) => {
     let buffer = '';
@@ -48,4 +51,24 @@ export function npmStart(args: string[], env: NodeJS.ProcessEnv = {}): Promise<S
     });
     exited.then(() => reject(new Error(`npm start exited before listening: ${stderr}`)));
   });
+}
+
+/** Waits until no process of the group `pgid` is left, SIGKILLing the rest after `timeoutMs`. */
+async function groupGone(pgid: number, timeoutMs: number): Promise<void> {
+  const alive = () => {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (alive()) {
+    if (Date.now() > deadline) {
+      process.kill(-pgid, 'SIGKILL');
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
