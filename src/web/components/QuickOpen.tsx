@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { answerOf, client, messageOf } from '../api/http';
 import type { PathEntry } from '../api/types';
 import { closeQuickOpen, quickOpen } from '../state/quickOpen';
@@ -22,7 +22,9 @@ export function QuickOpen() {
   const input = useRef<HTMLInputElement>(null);
   const asked = useRef(0);
 
-  useEffect(() => {
+  // Before the dialog paints, not after: a person (or a test) typing at once would have the first letters wiped
+  // by a reset that landed late, and see the answer to an empty query.
+  useLayoutEffect(() => {
     setQuery('');
     setResults([]);
     setAnswered(null);
