@@ -11,6 +11,7 @@ import { publishingStore } from '../../src/server/sse/publishingStore';
 import { attachUpgrades } from '../../src/server/http/upgrades';
 import type { EventStore } from '../../src/store/eventStore';
 import { startTestServer, TEST_TOKEN, type TestServer } from './serverHarness';
+import { eventually } from './serverEventually';
 
 export interface HostsServer extends TestServer {
   /** Where daemons dial: the server itself (`http://127.0.0.1:PORT`, link at /api/v1/daemon). */
@@ -24,6 +25,8 @@ export interface HostsServer extends TestServer {
   logs: string[];
   /** Starts an in-process remote daemon with its own temp data dir (or the given one). */
   daemon(overrides?: Partial<DaemonConfig> & { server?: string }): Promise<RunningRemoteDaemon & { dataDir: string }>;
+  /** Resolves once `GET /hosts` shows the host `online` (or not), failing after `timeoutMs`. */
+  hostOnline(hostId: string, want?: boolean, timeoutMs?: number): Promise<unknown>;
   closeAll(): Promise<void>;
 }
 
@@ -96,6 +99,13 @@ export async function startHostsServer(options: HostsServerOptions = {}): Promis
       daemons.push(running);
       return { ...running, dataDir };
     },
+    hostOnline: (hostId, want = true, timeoutMs = 8000) =>
+      eventually(
+        async () =>
+          (await t.json('/hosts')).find((h: { id: string; online: boolean }) => h.id === hostId && h.online === want) ? true : undefined,
+        `${hostId} online=${want}`,
+        timeoutMs,
+      ),
     async closeAll() {
       await Promise.all(daemons.map((daemon) => daemon.close()));
       await route.close();

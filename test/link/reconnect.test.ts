@@ -15,13 +15,7 @@ describe('link: drops, re-sends and heartbeats (real sockets through a TCP proxy
   let folder: string;
   let socket: WebSocket;
 
-  const online = async (want: boolean) =>
-    eventually(
-      async () =>
-        (await s.json('/hosts')).find((h: { id: string; online: boolean }) => h.id === hostId && h.online === want) ? true : undefined,
-      `host online=${want}`,
-      8000,
-    );
+  const online = (want: boolean) => s.hostOnline(hostId, want);
 
   const newThread = async () => {
     const project = await s.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId } } });

@@ -10,13 +10,7 @@ describe('link: a remote host that does not answer (504) or is gone (502)', () =
   let hostId: string;
   let projectId: string;
 
-  const online = (want: boolean) =>
-    eventually(
-      async () =>
-        (await s.json('/hosts')).find((h: { id: string; online: boolean }) => h.id === hostId && h.online === want) ? true : undefined,
-      `online=${want}`,
-      8000,
-    );
+  const online = (want: boolean) => s.hostOnline(hostId, want);
 
   before(async () => {
     // Heartbeats far apart, so a frozen link stays "online" long enough for a request to time out.

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppDeps } from './appDeps';
 import { mustGet } from '../http/lookups';
 import { parseInput } from '../http/parseInput';
-import { createPageTexts } from '../sse/pageTexts';
+import { createPageTexts } from './eventsPageTexts';
 import { streamSse } from '../sse/sseResponse';
 import { threadRowsFrom } from '../sse/threadRowsFrom';
 import { decimalParam } from './decimalParam';

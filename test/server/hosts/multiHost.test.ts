@@ -52,13 +52,7 @@ describe('hosts: a server and two daemon processes on loopback (npm run daemon)'
     daemons.push(daemon);
     return daemon;
   };
-  const hostOnline = (hostId: string, want = true) =>
-    eventually(
-      async () =>
-        (await s.json('/hosts')).find((h: { id: string; online: boolean }) => h.id === hostId && h.online === want) ? true : undefined,
-      `${hostId} online=${want}`,
-      20_000,
-    );
+  const hostOnline = (hostId: string, want = true) => s.hostOnline(hostId, want, 20_000);
   const threadOn = async (name: 'a' | 'b') =>
     (await s.json('/threads', { body: { projectId: projects[name], provider: 'pi', model: 'fake/model', title: name } })).id as string;
 

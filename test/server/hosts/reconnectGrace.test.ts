@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { agentStart, textDelta } from '../../helpers/serverFrames';
 import { rpc } from '../../helpers/serverHarness';
-import { eventually } from '../../helpers/serverEventually';
 import { startLinkProxy, type LinkProxy } from '../../helpers/hostsProxy';
 import { startHostsServer, type HostsServer } from '../../helpers/hostsServer';
 import { suiteTempDirs } from '../../helpers/tempDirs';
@@ -14,13 +13,7 @@ describe('hosts: a thread whose host stays away past the reconnect grace (spec 2
   let hostId: string;
   let threadId: string;
 
-  const online = (want: boolean) =>
-    eventually(
-      async () =>
-        (await s.json('/hosts')).find((h: { id: string; online: boolean }) => h.id === hostId && h.online === want) ? true : undefined,
-      `online=${want}`,
-      8000,
-    );
+  const online = (want: boolean) => s.hostOnline(hostId, want);
 
   before(async () => {
     s = await startHostsServer({ graceMs: GRACE_MS });
