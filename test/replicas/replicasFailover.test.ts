@@ -10,6 +10,7 @@ import { agentStart, assistantStart, textDelta } from '../helpers/serverFrames';
 import { openSse, type SseClient } from '../helpers/serverSse';
 import { rpc } from '../helpers/serverHarness';
 import { retryUntil } from './retryUntil';
+import { apiCall } from '../helpers/apiCall';
 
 const TOKEN = 'replicas-token-0123456789abcdef';
 const HEARTBEAT_MS = 200;
@@ -54,16 +55,7 @@ describeWithPostgres('replicas: a replica SIGKILLed mid-stream (processes)', (db
       async () => (killedA ? undefined : a.stop()),
       () => b.stop(),
     );
-    const api = async (base: string, pathname: string, body?: unknown) => {
-      const response = await fetch(`${base}/api/v1${pathname}`, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      if (!response.ok) throw new Error(`${pathname} → ${response.status} ${text}`);
-      return JSON.parse(text);
-    };
+    const api = (base: string, pathname: string, body?: unknown) => apiCall(base, TOKEN, pathname, body);
 
     const daemon: DaemonProcess = await startDaemonProcess(
       [

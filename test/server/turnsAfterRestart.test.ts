@@ -8,6 +8,7 @@ import { RUN_LOST_MESSAGE } from '../../src/turns/ruleInput';
 import { eventually } from '../helpers/serverEventually';
 import { agentStart, assistantStart, textDelta } from '../helpers/serverFrames';
 import { rpc } from '../helpers/serverHarness';
+import { apiCall } from '../helpers/apiCall';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const TOKEN = 'turns-token-0123456789abcdef';
@@ -70,16 +71,7 @@ describe('turns after the server process dies mid-run (issue 12, E4/E5: turns ne
     await rm(folder, { recursive: true, force: true });
   });
 
-  const api = async (pathname: string, body?: unknown): Promise<any> => {
-    const response = await fetch(`${running!.url}/api/v1${pathname}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${pathname} → ${response.status} ${text}`);
-    return JSON.parse(text);
-  };
+  const api = (pathname: string, body?: unknown) => apiCall(running!.url, TOKEN, pathname, body);
   const events = (threadId: string): Promise<any[]> => api(`/threads/${threadId}/events?limit=1000`);
   const completions = async (threadId: string) => (await events(threadId)).filter((row) => row.type === 'turn/completed');
   const intake = async () => {

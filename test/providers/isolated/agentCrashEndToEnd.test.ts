@@ -7,6 +7,7 @@ import { eventually } from '../../helpers/serverEventually';
 import { TEST_TOKEN } from '../../helpers/serverHarness';
 import { npmStart, type StartedProcess } from '../../helpers/serverProcess';
 import { createPiSandbox, TIMER_THROW_EXTENSION, FAKE_MODEL, type PiSandbox } from '../pi/piSandbox';
+import { apiCall } from '../../helpers/apiCall';
 
 type Row = { type: string; data: any };
 
@@ -55,15 +56,7 @@ describe("agent crash isolation: an extension throwing from a timer ends only it
       PI_CODING_AGENT_DIR: crashing.agentDir,
     });
     running.child.stderr!.on('data', (chunk) => (stderr += chunk));
-    const api = async (pathname: string, body?: unknown) => {
-      const response = await fetch(`${running!.url}/api/v1${pathname}`, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      expect(response.ok, `${pathname} → ${response.status} ${await response.clone().text()}`).to.equal(true);
-      return response.json() as Promise<any>;
-    };
+    const api = (pathname: string, body?: unknown) => apiCall(running!.url, TEST_TOKEN, pathname, body);
     const [host] = await api('/hosts');
     const threadIn = async (folder: string, prompt: string) => {
       const project = await api('/projects', {

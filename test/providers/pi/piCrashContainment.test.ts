@@ -7,6 +7,7 @@ import { eventually } from '../../helpers/serverEventually';
 import { TEST_TOKEN } from '../../helpers/serverHarness';
 import { npmStart, type StartedProcess } from '../../helpers/serverProcess';
 import { createPiSandbox, FAILING_EXTENSION, FAKE_MODEL, type PiSandbox } from './piSandbox';
+import { apiCall } from '../../helpers/apiCall';
 
 /**
  * In a process of its own (`npm start`, configured only through pi's PI_CODING_AGENT_DIR), because under
@@ -47,15 +48,7 @@ describe('pi crash containment: an extension failing in its event handlers takes
       PI_CODING_AGENT_DIR: failing.agentDir,
     });
     running.child.stderr!.on('data', (chunk) => (stderr += chunk));
-    const api = async (pathname: string, body?: unknown) => {
-      const response = await fetch(`${running!.url}/api/v1${pathname}`, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      expect(response.ok, `${pathname} → ${response.status} ${await response.clone().text()}`).to.equal(true);
-      return response.json() as Promise<any>;
-    };
+    const api = (pathname: string, body?: unknown) => apiCall(running!.url, TEST_TOKEN, pathname, body);
     const [host] = await api('/hosts');
     const threadIn = async (folder: string, prompt: string) => {
       const project = await api('/projects', {
