@@ -1,9 +1,18 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_HEARTBEAT_MS } from '../link/pingHeartbeat';
 import { AGENT_ISOLATIONS } from '../daemon/providerFactories';
 import { AgentProvidersSettingSchema } from './agentProvidersSetting';
 import { loadSettings, withAbsoluteDataDir } from './loadSettings';
+
+/** The folder holding package.json above this file: run from src/ (ts-node) or compiled from dist/node/src/. */
+function packageRoot(from: string): string {
+  for (let folder = from; path.dirname(folder) !== folder; folder = path.dirname(folder)) {
+    if (existsSync(path.join(folder, 'package.json'))) return folder;
+  }
+  return path.resolve(from, '..', '..');
+}
 
 /**
  * Every limit of the server and its embedded daemon, with its default. Each can be set by a flag
@@ -20,7 +29,7 @@ export const ConfigSchema = z.strictObject({
   webDir: z
     .string()
     .min(1)
-    .default(path.resolve(__dirname, '..', '..', 'dist', 'web')),
+    .default(path.join(packageRoot(__dirname), 'dist', 'web')),
   /** Bearer token; when unset one is generated once and kept in `<dataDir>/token`. */
   token: z.string().min(16).optional(),
   /** Agent providers of the embedded daemon, comma-separated (`pi`), or `none` for intake-only threads. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { access, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { access, mkdtemp, readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -119,9 +119,37 @@ describe('npm start (as a newcomer runs it)', function () {
     }
   });
 
+  it('runs the server compiled, and compiles it again when a source file is newer than the build', async () => {
+    // What prestart compares: the build's stamp against every file under src/ and pipelines/.
+    const stamp = path.join(__dirname, '..', '..', 'dist', 'node', '.built');
+    const longAgo = new Date('2001-01-01T00:00:00Z');
+    await utimes(stamp, longAgo, longAgo);
+    const started = await npmStart(['--port', '0', '--data-dir', dataDir]);
+    try {
+      expect((await stat(stamp)).mtime.getTime()).to.be.greaterThan(longAgo.getTime());
+      const commands = await commandsOfGroup(started.child.pid!);
+      const server = commands.find((argv) => path.basename(argv[0] ?? '') === 'node');
+      expect(server?.[1]).to.equal(path.join('dist', 'node', 'src', 'cli', 'start.js'));
+    } finally {
+      await started.stop();
+    }
+  });
+
   it('refuses a bad option with a message naming it, and exits 1', async () => {
     let failure: Error | undefined;
     await npmStart(['--port', 'many', '--data-dir', dataDir]).catch((error: Error) => (failure = error));
     expect(failure?.message).to.contain('--port');
   });
 });
+
+/** The argv of each process in a process group (npm, its shell, the server). */
+async function commandsOfGroup(pgid: number): Promise<string[][]> {
+  const commands: string[][] = [];
+  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    // Fields after the command's closing parenthesis: state, ppid, pgrp.
+    if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== pgid) continue;
+    commands.push((await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0').filter(Boolean));
+  }
+  return commands;
+}

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { fsyncPath } from '../fsyncPath';
 
 const JOURNAL_PATTERN = /^journal-(\d+)\.log$/;
 
@@ -13,6 +14,12 @@ const JOURNAL_PATTERN = /^journal-(\d+)\.log$/;
 export class Journal {
   private handle: fs.FileHandle | undefined;
   private current: string;
+  /**
+   * The current file, created and made durable (with its folder entry) before any commit needs it: the first
+   * fsync into a new file also commits its creation, ~10 ms on ext4 against <1 ms for an append, and every
+   * checkpoint starts a new file, so without this each checkpoint stalled the commits queued behind it.
+   */
+  private created: Promise<fs.FileHandle | undefined> | undefined;
   /** Bytes in the current journal file. */
   bytes = 0;
 
@@ -21,6 +28,7 @@ export class Journal {
     private sequence: number,
   ) {
     this.current = journalPath(eventsDir, sequence);
+    this.createAhead();
   }
 
   /** Starts after the highest journal file on disk (the ones replayed at open and deleted). */
@@ -32,7 +40,7 @@ export class Journal {
 
   /** Appends a group's lines and fsyncs them. Called by one commit at a time. */
   async append(lines: string): Promise<void> {
-    this.handle ??= await fs.open(this.current, 'a');
+    this.handle ??= (await this.takeCreated()) ?? (await fs.open(this.current, 'a'));
     const bytes = Buffer.from(lines);
     try {
       await this.handle.write(bytes);
@@ -44,6 +52,7 @@ export class Journal {
       this.handle = undefined;
       this.bytes = 0;
       this.current = journalPath(this.eventsDir, ++this.sequence);
+      this.createAhead();
       throw error;
     }
     this.bytes += bytes.length;
@@ -60,7 +69,40 @@ export class Journal {
     this.handle = undefined;
     this.bytes = 0;
     this.current = journalPath(this.eventsDir, ++this.sequence);
+    this.createAhead();
     return sealed;
+  }
+
+  /** Closes the journal once nothing appends any more: a file created ahead and never written is removed. */
+  async close(): Promise<void> {
+    const unused = await this.takeCreated();
+    await this.handle?.close();
+    this.handle = undefined;
+    if (unused) {
+      await unused.close();
+      await fs.rm(this.current, { force: true });
+    }
+  }
+
+  private createAhead(): void {
+    const file = this.current;
+    this.created = (async () => {
+      const handle = await fs.open(file, 'a');
+      try {
+        await handle.sync();
+        await fsyncPath(this.eventsDir);
+        return handle;
+      } catch {
+        await handle.close();
+        return undefined; // the commit that needs the file opens it itself
+      }
+    })().catch(() => undefined);
+  }
+
+  private async takeCreated(): Promise<fs.FileHandle | undefined> {
+    const created = await this.created;
+    this.created = undefined;
+    return created;
   }
 }
 

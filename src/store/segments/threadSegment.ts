@@ -108,7 +108,7 @@ export class ThreadSegment {
     const fileBytes = this.head!.bytes - bytes.length;
     try {
       if (!this.handle) {
-        await fs.mkdir(path.dirname(this.filePath), { recursive: true });
+        if (fileBytes === 0) await fs.mkdir(path.dirname(this.filePath), { recursive: true });
         this.handle = await fs.open(this.filePath, 'a');
       }
       await this.handle.write(bytes);
