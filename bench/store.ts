@@ -208,6 +208,12 @@ function documentsOf(prefix: string, rows: number, threads: number, batch: numbe
 }
 
 /** Store append throughput against raw nedb (one datastore per thread, batched inserts) in alternating rounds. */
+/**
+ * Writes back what the previous side left dirty (untimed), so each side starts from the same disk: without
+ * it, the side after raw nedb's 100 MB of unsynced writes paid for their writeback inside its own fsyncs.
+ */
+const quietDisk = () => new Promise((resolve) => spawn('sync').once('exit', resolve));
+
 async function compareAppends(root: string) {
   const threads = Math.min(THREADS, 1_000);
   const batch = 10;
@@ -218,6 +224,7 @@ async function compareAppends(root: string) {
     await fs.mkdir(rawDir);
     const batches = documentsOf('raw_', COMPARE_ROWS, threads, batch);
     const stores = new Map<string, Datastore<ReturnType<typeof toSegmentDocument>>>();
+    await quietDisk();
     let started = performance.now();
     let nextBatch = 0;
     const rawLane = async () => {
@@ -239,6 +246,7 @@ async function compareAppends(root: string) {
       if (mode === 'always' && round >= 2) continue; // slowest by design; two rounds tell its cost
       const dataDir = path.join(root, `store-${mode}-${round}`);
       const store = await openNedbEventStore({ dataDir, fsync: mode });
+      await quietDisk();
       started = performance.now();
       await appendRows(store, COMPARE_ROWS, threads, 'cmp_', batch, BUILD_IN_FLIGHT);
       storeRates[mode].push(COMPARE_ROWS / ((performance.now() - started) / 1000));

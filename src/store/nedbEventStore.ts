@@ -5,7 +5,7 @@ import { lockDataDir } from './dataDirLock';
 import { toRow, type EventDocument } from './eventDocument';
 import type { EventStore, ListEventsOptions, NewThreadEvent, StoredThreadEvent } from './eventStore';
 import type { FsyncMode } from './fsyncMode';
-import { createGroupCommit } from './segments/groupCommit';
+import { createGroupCommit, type Committing } from './segments/groupCommit';
 import { Journal } from './segments/journal';
 import { mapWithLimit } from './segments/mapWithLimit';
 import { migrateLegacyEvents, type MigrationReport } from './segments/migrateLegacyEvents';
@@ -45,7 +45,7 @@ const INDEX_SAVE_MS = 5_000;
  * journal holds this many bytes: what a start after a power cut replays at most is bounded by them.
  */
 const CHECKPOINT_MS = 1_000;
-const CHECKPOINT_BYTES = 16 * 1024 * 1024;
+const CHECKPOINT_BYTES = 32 * 1024 * 1024;
 /** Thread files kept open for appends without a journal (`off`: each commit writes them). */
 const OPEN_WRITE_HANDLES = 256;
 /**
@@ -122,7 +122,8 @@ export async function openNedbEventStore(options: NedbEventStoreOptions): Promis
     // Not the index: a thread named by a journal had writes no checkpoint synced, so only its file can tell.
     const replay = await replayJournals(eventsDir, segmentOf);
     if (replay.restoredRows > 0) options.log?.(`event store: restored ${replay.restoredRows} acked rows from the journal`);
-    const journal = (options.fsync ?? 'batch') === 'off' ? undefined : await Journal.open(eventsDir);
+    const fsync = options.fsync ?? 'batch';
+    const journal = fsync === 'off' ? undefined : await Journal.open(eventsDir, { coalesce: fsync === 'batch' });
     return createStore({
       ...options,
       dataDir,
@@ -278,7 +279,7 @@ function createStore(context: StoreContext): NedbEventStore {
       }
     });
 
-  const commitGroup = async (group: ReadonlyArray<readonly NewThreadEvent[]>): Promise<Array<StoredThreadEvent[] | Error>> => {
+  const commitGroup = async (group: ReadonlyArray<readonly NewThreadEvent[]>): Promise<Committing<StoredThreadEvent[]>> => {
     if (journal && checkpointing && journal.bytes >= JOURNAL_MAX_BYTES) await checkpointing;
     if (checkpointDue()) await beginCheckpoint();
     const createdAt = now().toISOString();
@@ -298,20 +299,24 @@ function createStore(context: StoreContext): NedbEventStore {
         journalLines.push(outcome.value.lines);
       } else failed.set(threadIds[i]!, outcome.reason instanceof Error ? outcome.reason : new Error(String(outcome.reason)));
     });
-    // One fsync for the whole group, however many threads it wrote: the ack below means "on disk".
-    if (journal && journalLines.length > 0) await journal.append(journalLines.join(''));
-    for (const [threadId, rows] of stored) segmentOf(threadId).ackedSeq = rows[rows.length - 1]!.seq;
-    // Hand each append its own rows back in its own order: a thread's rows were numbered in submission order.
-    const taken = new Map<string, number>();
-    return group.map((events) => {
-      const failure = events.map((event) => failed.get(event.threadId)).find((error) => error !== undefined);
-      const rows = events.map((event) => {
-        const at = taken.get(event.threadId) ?? 0;
-        taken.set(event.threadId, at + 1);
-        return stored.get(event.threadId)?.[at];
+    // One fsync for the whole group (and the groups prepared while the one before was being synced), however
+    // many threads it wrote: the ack means "on disk". Journal appends complete in the order they are called.
+    const journaled = journal && journalLines.length > 0 ? journal.append(journalLines.join('')) : Promise.resolve();
+    const outcome = journaled.then(() => {
+      for (const [threadId, rows] of stored) segmentOf(threadId).ackedSeq = rows[rows.length - 1]!.seq;
+      // Hand each append its own rows back in its own order: a thread's rows were numbered in submission order.
+      const taken = new Map<string, number>();
+      return group.map((events) => {
+        const failure = events.map((event) => failed.get(event.threadId)).find((error) => error !== undefined);
+        const rows = events.map((event) => {
+          const at = taken.get(event.threadId) ?? 0;
+          taken.set(event.threadId, at + 1);
+          return stored.get(event.threadId)?.[at];
+        });
+        return failure ?? (rows as StoredThreadEvent[]);
       });
-      return failure ?? (rows as StoredThreadEvent[]);
     });
+    return { outcome };
   };
   const commits = createGroupCommit<readonly NewThreadEvent[], StoredThreadEvent[]>(fsync, (group) => serially(() => commitGroup(group)));
 

@@ -11,8 +11,17 @@ const JOURNAL_PATTERN = /^journal-(\d+)\.log$/;
  * journal file was started, and only then deletes it. So a row acked is always in a synced journal or in a
  * synced thread file, and one fsync per group pays for durability instead of one per thread file.
  */
+interface QueuedLines {
+  bytes: Buffer;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
 export class Journal {
   private handle: fs.FileHandle | undefined;
+  /** Appends waiting for the write in progress; written together by the next one (`coalesce`). */
+  private queue: QueuedLines[] = [];
+  private writing: Promise<void> | undefined;
   private current: string;
   /**
    * The current file, created and made durable (with its folder entry) before any commit needs it: the first
@@ -26,22 +35,50 @@ export class Journal {
   private constructor(
     private readonly eventsDir: string,
     private sequence: number,
+    private readonly coalesce: boolean,
   ) {
     this.current = journalPath(eventsDir, sequence);
     this.createAhead();
   }
 
-  /** Starts after the highest journal file on disk (the ones replayed at open and deleted). */
-  static async open(eventsDir: string): Promise<Journal> {
+  /**
+   * Starts after the highest journal file on disk (the ones replayed at open and deleted). `coalesce`: the
+   * appends that queue while one is being written share the next write and fsync (`batch`); without it each
+   * append has its own (`always`).
+   */
+  static async open(eventsDir: string, { coalesce = true }: { coalesce?: boolean } = {}): Promise<Journal> {
     const existing = await journalFilesIn(eventsDir);
     const last = existing.length === 0 ? 0 : Number(JOURNAL_PATTERN.exec(path.basename(existing[existing.length - 1]!))![1]);
-    return new Journal(eventsDir, last + 1);
+    return new Journal(eventsDir, last + 1, coalesce);
   }
 
-  /** Appends a group's lines and fsyncs them. Called by one commit at a time. */
-  async append(lines: string): Promise<void> {
+  /**
+   * Appends a commit's lines; resolves once they are fsynced. Lines are written in the order of the calls.
+   * The caller need not wait for one append before calling the next: its next commit is prepared while this
+   * one's fsync runs, and commits prepared meanwhile share the following fsync.
+   */
+  append(lines: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ bytes: Buffer.from(lines), resolve, reject });
+      this.writing ??= this.writeQueued();
+    });
+  }
+
+  private async writeQueued(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.coalesce ? this.queue.splice(0) : this.queue.splice(0, 1);
+      try {
+        await this.writeAndSync(batch.length === 1 ? batch[0]!.bytes : Buffer.concat(batch.map((queued) => queued.bytes)));
+        for (const queued of batch) queued.resolve();
+      } catch (error) {
+        for (const queued of batch) queued.reject(error);
+      }
+    }
+    this.writing = undefined;
+  }
+
+  private async writeAndSync(bytes: Buffer): Promise<void> {
     this.handle ??= (await this.takeCreated()) ?? (await fs.open(this.current, 'a'));
-    const bytes = Buffer.from(lines);
     try {
       await this.handle.write(bytes);
       await this.handle.datasync();
@@ -59,10 +96,12 @@ export class Journal {
   }
 
   /**
-   * Ends the current journal file (the next append starts a new one) and returns its path, for a checkpoint
-   * to delete once the thread files written meanwhile are synced. Call between commits.
+   * Ends the current journal file (the next append starts a new one) once the appends called so far are
+   * written, and returns its path, for a checkpoint to delete once the thread files written meanwhile are
+   * synced. Call between commits.
    */
   async seal(): Promise<string | undefined> {
+    while (this.writing) await this.writing; // appends already called belong to this file
     if (!this.handle) return undefined;
     const sealed = this.current;
     await this.handle.close();
@@ -75,6 +114,7 @@ export class Journal {
 
   /** Closes the journal once nothing appends any more: a file created ahead and never written is removed. */
   async close(): Promise<void> {
+    while (this.writing) await this.writing;
     const unused = await this.takeCreated();
     await this.handle?.close();
     this.handle = undefined;
