@@ -70,6 +70,8 @@ buildWhenStale({
   sources: [at('src'), at('pipelines'), at('tsconfig.json'), at('tsconfig.build.json'), at('package-lock.json')],
   skip: [at('src', 'web')],
   build: () => {
+    // An incremental build trusts its .tsbuildinfo: with the output gone, it would emit nothing.
+    if (!existsSync(at('dist', 'node', 'src', 'cli', 'start.js'))) rmSync(at('dist', 'node', '.tsbuildinfo'), { force: true });
     // tsc emits JavaScript even when a type is wrong (`npm test` is where types fail); only a missing output
     // is a failed build.
     run(['typescript', 'bin', 'tsc'], ['-p', at('tsconfig.build.json')]);

@@ -4,6 +4,12 @@ import { fsyncPath } from '../fsyncPath';
 
 const JOURNAL_PATTERN = /^journal-(\d+)\.log$/;
 
+interface QueuedLines {
+  bytes: Buffer;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
 /**
  * The store's write-ahead journal: every committed group of rows is appended to one file and fsynced once
  * before any of its appends is acked, whatever the number of threads it touched. The threads' own files are
@@ -11,12 +17,6 @@ const JOURNAL_PATTERN = /^journal-(\d+)\.log$/;
  * journal file was started, and only then deletes it. So a row acked is always in a synced journal or in a
  * synced thread file, and one fsync per group pays for durability instead of one per thread file.
  */
-interface QueuedLines {
-  bytes: Buffer;
-  resolve(): void;
-  reject(error: unknown): void;
-}
-
 export class Journal {
   private handle: fs.FileHandle | undefined;
   /** Appends waiting for the write in progress; written together by the next one (`coalesce`). */
