@@ -11,6 +11,7 @@
  * Everything runs in one process on loopback (clients included), so ratios, not absolute numbers, matter.
  * `BENCH_API_PARTS=page,sse,intake` (the default: all) runs only the parts named.
  */
+import { registerBenchThread } from './lib/benchThread';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -92,18 +93,8 @@ async function main(): Promise<void> {
   started = performance.now();
   const server = await startServer({ config: configWith({ port: 0, token: TOKEN, dataDir }), log: () => {} });
   console.log(`server up (store loaded) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  const now = new Date().toISOString();
-  const base = {
-    projectId: 'proj_bench',
-    environmentId: 'env_bench',
-    hostId: server.hostId,
-    provider: 'pi',
-    model: 'm',
-    title: 'bench',
-    createdAt: now,
-  };
-  await server.registry.threads.insert({ ...base, id: bigThread });
-  await server.registry.threads.insert({ ...base, id: fanThread });
+  await registerBenchThread(server, bigThread);
+  await registerBenchThread(server, fanThread);
   const headers = { authorization: `Bearer ${TOKEN}` };
 
   if (PARTS.has('page')) await pageBench();
@@ -248,7 +239,7 @@ async function main(): Promise<void> {
   async function intakeBench() {
     // 3. intake
     const intakeRate = async (threadId: string, send: (frame: unknown) => void, last: (frame: unknown) => Promise<unknown>) => {
-      await server.registry.threads.insert({ ...base, id: threadId });
+      await registerBenchThread(server, threadId);
       send(envelope(threadId, { type: 'agent_start' }));
       send(envelope(threadId, { type: 'message_start', message: { role: 'assistant', content: [] } }));
       const t0 = performance.now();

@@ -8,6 +8,7 @@
  *     transcript counts DOM mutations and where they land: every one must be inside that message's element
  *     (no re-render of the rest of the transcript).
  */
+import { registerBenchThread } from './lib/benchThread';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -121,16 +122,7 @@ async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'ats-bench-web-'));
   const turns = await seed(dataDir);
   const server = await startServer({ config: configWith({ port: 0, token: TOKEN, dataDir }), log: () => {} });
-  await server.registry.threads.insert({
-    id: THREAD,
-    projectId: 'proj_bench',
-    environmentId: 'env_bench',
-    hostId: server.hostId,
-    provider: 'pi',
-    model: 'm',
-    title: 'bench',
-    createdAt: new Date().toISOString(),
-  });
+  await registerBenchThread(server, THREAD);
   const browser = await launchBrowser();
   try {
     const page = await browser.context.newPage();

@@ -3,6 +3,7 @@
  * real server (embedded daemon, no agent provider), every frame a request, timed until every frame is acked
  * (answered after its rows are stored). Clients run in this process, on loopback.
  */
+import { registerBenchThread } from './benchThread';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,18 +39,7 @@ export async function startIntakeBench(): Promise<IntakeBench> {
 export async function registerThreads(server: RunningServer, frames: unknown[]): Promise<string[]> {
   const threadIds = [...new Set(frames.map((frame) => (frame as { params: { threadId: string } }).params.threadId))];
   const createdAt = new Date().toISOString();
-  for (const id of threadIds) {
-    await server.registry.threads.insert({
-      id,
-      projectId: 'proj_bench',
-      environmentId: 'env_bench',
-      hostId: server.hostId,
-      provider: 'pi',
-      model: 'm',
-      title: 'bench',
-      createdAt,
-    });
-  }
+  for (const id of threadIds) await registerBenchThread(server, id, createdAt);
   return threadIds;
 }
 
