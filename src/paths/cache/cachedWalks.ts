@@ -1,5 +1,5 @@
 import { defer, type Observable } from 'rxjs';
-import { nameIndexOf } from '../score/nameIndex';
+import { followsListing, nameIndexOf } from '../score/nameIndex';
 import type { TreeSnapshotOptions } from '../walk/treeSnapshot';
 import type { Listing } from '../walk/walkEntry';
 import { createLiveTree, DEFAULT_WATCH_IDLE_MS, type LiveTree, type LiveTreeOptions, type ServedBy } from './liveTree';
@@ -37,8 +37,10 @@ export function createCachedWalks(options: CachedWalksOptions = {}): CachedWalks
   const treeFor = (root: string): LiveTree => {
     const existing = trees.get(root);
     if (existing !== undefined) trees.delete(root);
-    // Packing the names while idle makes the first keystroke reuse them (the same array → a cached index).
-    const tree = existing ?? createLiveTree(root, { whileIdle: (listing) => nameIndexOf(listing.entries), ...options }, liveOptions);
+    // Packing the names while idle makes the first keystroke reuse them (the same array → a cached index);
+    // after a change, the new listing's names are copied from the old one's index, not folded again.
+    const packing = { whileIdle: (listing: Listing) => void nameIndexOf(listing.entries), onListingChanged: followsListing };
+    const tree = existing ?? createLiveTree(root, { ...packing, ...options }, liveOptions);
     trees.set(root, tree);
     while (trees.size > maxRoots) {
       const oldest = trees.keys().next().value!;

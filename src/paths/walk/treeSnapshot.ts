@@ -53,6 +53,8 @@ export interface TreeSnapshotOptions {
    * for the ranker here while the person has not typed yet.
    */
   whileIdle?: (listing: Listing) => void;
+  /** A refresh found the tree changed: `next` replaces `previous` (the cache's name index copies from it). */
+  onListingChanged?: (next: readonly WalkEntry[], previous: readonly WalkEntry[]) => void;
   /** The root was replaced by another directory (a new inode) since the last refresh: a watch on it is stale. */
   onRootReplaced?: () => void;
 }
@@ -80,7 +82,11 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
     }
     const start = changes === undefined ? fullRevalidation(top, context.racyWindowMs) : await watchedRevalidation(top, changes, context);
     const { changed, unstamped } = await revalidate(start, context);
-    if (changed) flat = flatten(top);
+    if (changed) {
+      const previous = flat;
+      flat = flatten(top);
+      options.onListingChanged?.(flat, previous);
+    }
     return { listing: { root, entries: flat, tree: top }, unstamped };
   };
 

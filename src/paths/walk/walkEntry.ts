@@ -23,6 +23,12 @@ export interface WalkEntry {
    */
   prefixQuery?: string;
   prefixMatched?: number;
+  /**
+   * This entry's slot in the last name index built over a listing that holds it (`score/nameIndex.ts`). After
+   * a change the next index copies the entry's folded name from there instead of folding it again; the slot
+   * is checked against that listing before it is trusted, so a stale one costs a fold, never a wrong name.
+   */
+  indexSlot?: number;
 }
 
 /**
@@ -31,8 +37,8 @@ export interface WalkEntry {
  * entries, stay small: the first call on a root allocates one per entry.
  */
 export function newWalkEntry(kind: PathKind, path: string, name: string, parent: WalkEntry | null): WalkEntry {
-  if (kind === 'file') return { kind, path, name, parent };
-  return { kind, path, name, parent, pathUnits: undefined, prefixQuery: '', prefixMatched: 0 };
+  if (kind === 'file') return { kind, path, name, parent, indexSlot: -1 };
+  return { kind, path, name, parent, indexSlot: -1, pathUnits: undefined, prefixQuery: '', prefixMatched: 0 };
 }
 
 /** Everything a walk found under `root`; order is unspecified (ranking defines it). */
