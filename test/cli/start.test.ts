@@ -56,15 +56,7 @@ describe('npm start (as a newcomer runs it)', function () {
     expect(events.length).to.be.greaterThan(2);
 
     await running.stop();
-    // A clean shutdown releases the data dir's lock file; a killed server would leave it behind.
-    await eventually(
-      () =>
-        access(path.join(dataDir, 'LOCK')).then(
-          () => undefined,
-          () => true,
-        ),
-      'the lock to be released',
-    );
+    await lockReleased(dataDir);
     running = await npmStart(['--port', '0', '--data-dir', dataDir]);
     const url = running.url;
     expect(await api(url, '/hosts')).to.have.length(1); // the embedded host keeps its id
@@ -73,14 +65,7 @@ describe('npm start (as a newcomer runs it)', function () {
     expect((await api(url, `/threads/${thread.id}`)).status).to.equal('idle');
     expect(await api(url, `/threads/${thread.id}/events`)).to.deep.equal(events);
     await running.stop();
-    await eventually(
-      () =>
-        access(path.join(dataDir, 'LOCK')).then(
-          () => undefined,
-          () => true,
-        ),
-      'the lock to be released',
-    );
+    await lockReleased(dataDir);
     running = undefined;
   });
 
@@ -143,6 +128,18 @@ describe('npm start (as a newcomer runs it)', function () {
 });
 
 /** The argv of each process in a process group (npm, its shell, the server). */
+/** A clean shutdown releases the data dir's lock file; a killed server would leave it behind. */
+function lockReleased(dataDir: string): Promise<true> {
+  return eventually(
+    () =>
+      access(path.join(dataDir, 'LOCK')).then(
+        () => undefined,
+        () => true as const,
+      ),
+    'the lock to be released',
+  );
+}
+
 async function commandsOfGroup(pgid: number): Promise<string[][]> {
   const commands: string[][] = [];
   for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
