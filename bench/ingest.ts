@@ -1,7 +1,8 @@
 /**
  * npm run bench:ingest — envelopes/s through the whole thread-event pipeline into nedb, and acked frames/s
  * through one intake WebSocket of a real server (bench/lib/intakeSocket.ts), each against raw nedb batched
- * inserts of the same rows measured in the same run; then p50/p99 envelope→stored latency of the pipeline and
+ * inserts of the same rows measured in the same run, and `JSON.parse` alone of the same frames (the bound it
+ * sets on an intake that parses and stores on one thread); then p50/p99 envelope→stored latency of the pipeline and
  * envelope→acked latency of the intake at a paced rate. Sizes are named below; a run takes about two minutes
  * on a 2-core machine.
  */
@@ -15,7 +16,7 @@ import { toDocument } from '../src/store/eventDocument';
 import type { StoredThreadEvent } from '../src/store/eventStore';
 import { openNedbEventStore } from '../src/store/nedbEventStore';
 import { benchIngestPostgres } from './lib/ingestPostgres';
-import { intakePacedLatency, intakeThroughput, startIntakeBench } from './lib/intakeSocket';
+import { intakePacedLatency, intakeThroughput, requestTexts, startIntakeBench } from './lib/intakeSocket';
 
 const THREADS = 100;
 const TURNS_PER_THREAD = 8;
@@ -134,6 +135,19 @@ async function rawNedbThroughput(rows: StoredThreadEvent[], shape: 'rows' | 'doc
   return time;
 }
 
+/**
+ * `JSON.parse` of the texts the intake receives, and nothing else: work no JSON intake can skip, which on the
+ * thread that also stores the rows bounds the intake below raw inserts whatever else it does.
+ */
+function parseThroughput(frames: unknown[]): Time {
+  const texts = requestTexts(frames);
+  const stop = startClock();
+  let keys = 0;
+  for (const text of texts) keys += Object.keys(JSON.parse(text) as object).length;
+  if (keys < texts.length) throw new Error('a frame parsed to an empty object');
+  return stop();
+}
+
 async function pacedLatency(frames: unknown[]) {
   const dataDir = await tempDir();
   const store = await openNedbEventStore({ dataDir });
@@ -192,7 +206,7 @@ async function main() {
   // One server for every intake round (a fresh one per round would measure its start-up); new threads each round.
   const intake = await startIntakeBench();
   await intakeThroughput(intake.server, workload('warm_intake_'));
-  const sides = { pipeline: [] as Time[], intake: [] as Time[], rows: [] as Time[], documents: [] as Time[] };
+  const sides = { pipeline: [] as Time[], intake: [] as Time[], rows: [] as Time[], documents: [] as Time[], parse: [] as Time[] };
   /** The baselines insert the rows of the latest pipeline run (at first the warm-up's: same workload, same size). */
   let rows = warm.rows;
   const measure: Record<keyof typeof sides, (round: number) => Promise<Time>> = {
@@ -210,6 +224,7 @@ async function main() {
     },
     rows: () => rawNedbThroughput(rows, 'rows'),
     documents: () => rawNedbThroughput(rows, 'documents'),
+    parse: async (round) => parseThroughput(workload(`q${round}_`)),
   };
   const order = Object.keys(sides) as Array<keyof typeof sides>;
   for (let round = 0; round < ROUNDS; round += 1) {
@@ -257,6 +272,13 @@ async function main() {
       `  ratio intake/raw nedb ${shape}: ${ratio('seconds')}x (${roundRatios('intake', shape)}), by CPU time ${ratio('cpuSeconds')}x ${note}`,
     );
   }
+  // The intake parses every frame on the thread that stores its rows: parse + raw insert, in sequence, is the
+  // most a one-thread intake could do, before any check, translation, socket or ack.
+  const parseSeconds = median(sides.parse.map((time) => time.seconds));
+  const documentSeconds = median(sides.documents.map((time) => time.seconds));
+  console.log(
+    `  JSON.parse alone of the same frames: ${Math.round(frames.length / parseSeconds)} frames/s; parse + raw insert of the documents on one thread: at most ${(documentSeconds / (documentSeconds + parseSeconds)).toFixed(2)}x raw nedb documents`,
+  );
 
   const paced = await pacedLatency(workload('paced_'));
   console.log(

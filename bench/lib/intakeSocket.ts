@@ -50,7 +50,7 @@ async function openSocket(server: RunningServer): Promise<WebSocket> {
 }
 
 /** Every frame as a request with its index as id, sent as one text each. */
-function requestTexts(frames: unknown[]): string[] {
+export function requestTexts(frames: unknown[]): string[] {
   return frames.map((frame, id) => JSON.stringify({ ...(frame as object), id }));
 }
 
