@@ -2,9 +2,9 @@
  * npm run bench:ingest — envelopes/s through the whole thread-event pipeline into nedb, and acked frames/s
  * through one intake WebSocket of a real server (bench/lib/intakeSocket.ts), each against raw nedb batched
  * inserts of the same rows measured in the same run, and `JSON.parse` alone of the same frames (the bound it
- * sets on an intake that parses and stores on one thread); then p50/p99 envelope→stored latency of the pipeline and
- * envelope→acked latency of the intake at a paced rate. Sizes are named below; a run takes about two minutes
- * on a 2-core machine.
+ * sets on an intake that parses and stores on one thread); then p50/p99 envelope→stored latency of the
+ * pipeline and envelope→acked latency of the intake at a paced rate. Sizes are named below; a run takes
+ * about two minutes on a 2-core machine.
  */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
