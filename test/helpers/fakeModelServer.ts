@@ -178,20 +178,25 @@ function usageChunk(usage: FakeUsage) {
 export function scriptByPrompt(scripts: Record<string, ScriptedReply[]>): Responder {
   return (request) => {
     const messages = request.messages;
-    let lastUser = -1;
-    for (let index = messages.length - 1; index >= 0; index--) {
-      if (messages[index].role === 'user') {
-        lastUser = index;
-        break;
-      }
-    }
-    const text = lastUser >= 0 ? textOf(messages[lastUser].content) : '';
+    const lastUser = lastUserIndex(messages);
+    const text = lastUserText(request);
     const key = Object.keys(scripts).find((candidate) => text.includes(candidate));
     if (key === undefined) return { kind: 'httpError', status: 400, message: `no script for prompt: ${text.slice(0, 80)}` };
     const step = messages.slice(lastUser + 1).filter((message) => message.role === 'assistant').length;
     const script = scripts[key];
     return script[Math.min(step, script.length - 1)];
   };
+}
+
+/** The text of the request's latest user message ('' when it has none): what `scriptByPrompt` routes by. */
+export function lastUserText(request: ChatRequest): string {
+  const index = lastUserIndex(request.messages);
+  return index >= 0 ? textOf(request.messages[index].content) : '';
+}
+
+function lastUserIndex(messages: ChatRequest['messages']): number {
+  for (let index = messages.length - 1; index >= 0; index--) if (messages[index].role === 'user') return index;
+  return -1;
 }
 
 function textOf(content: unknown): string {

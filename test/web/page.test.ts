@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { scriptByPrompt, startFakeModelServer, type FakeModelServer } from '../helpers/fakeModelServer';
+import { lastUserText, scriptByPrompt, startFakeModelServer, type FakeModelServer } from '../helpers/fakeModelServer';
 import { eventually } from '../helpers/serverEventually';
 import { npmStart, type StartedProcess } from '../helpers/serverProcess';
 import { createPiSandbox, TRIGGER_EXTENSION, type PiSandbox } from '../providers/pi/piSandbox';
@@ -87,6 +87,27 @@ describe('the web page in a real browser: sign in, project, quick-open, a live t
 
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: false });
   const log = () => page.getByRole('log');
+
+  // A step that waits in vain says only what it waited for: this says what the model was asked, what the
+  // server logged and what the page showed, so a failure in CI can be explained without running it again.
+  afterEach(async function () {
+    if (this.currentTest?.state !== 'failed') return;
+    await shot('failed').catch(() => undefined);
+    const asked = model.requests.slice(-4).map((request) => `${request.messages.length} messages, last user: ${lastUserText(request)}`);
+    const shown = await log()
+      .innerText({ timeout: 1_000 })
+      .catch(() => '(no log)');
+    console.log(
+      [
+        'the model was last asked:',
+        ...asked,
+        'the server last logged:',
+        ...(running?.lines.slice(-15) ?? []),
+        'the page shows (end):',
+        shown.slice(-600),
+      ].join('\n  '),
+    );
+  });
 
   it('opening the printed URL signs in with an HttpOnly SameSite=Strict cookie and takes the token out of the address bar', async () => {
     expect(signInUrl).to.match(/\/#token=/);
