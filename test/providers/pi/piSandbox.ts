@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -98,6 +98,7 @@ export interface PiSandbox {
   projectDir: string;
   /** The daemon's provider data dir, where pi session files go. */
   dataDir: string;
+  /** Makes the trigger extension start a run with `content`; the file appears whole, never empty. */
   triggerAgentRun(content: string): void;
   remove(): void;
 }
@@ -134,7 +135,13 @@ export function createPiSandbox(options: PiSandboxOptions): PiSandbox {
     agentDir,
     projectDir,
     dataDir,
-    triggerAgentRun: (content) => writeFileSync(path.join(projectDir, '.pi', 'trigger.txt'), content),
+    triggerAgentRun: (content) => {
+      // Written beside it, then renamed: the extension polls every 20 ms, and a poll between writeFileSync's
+      // create and its write read an empty trigger (a run started with an empty message, seen in CI).
+      const trigger = path.join(projectDir, '.pi', 'trigger.txt');
+      writeFileSync(`${trigger}.tmp`, content);
+      renameSync(`${trigger}.tmp`, trigger);
+    },
     remove: () => rmSync(root, { recursive: true, force: true }),
   };
 }
