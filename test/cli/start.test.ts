@@ -127,7 +127,6 @@ describe('npm start (as a newcomer runs it)', function () {
   });
 });
 
-/** The argv of each process in a process group (npm, its shell, the server). */
 /** A clean shutdown releases the data dir's lock file; a killed server would leave it behind. */
 function lockReleased(dataDir: string): Promise<true> {
   return eventually(
@@ -140,6 +139,7 @@ function lockReleased(dataDir: string): Promise<true> {
   );
 }
 
+/** The argv of each process in a process group (npm, its shell, the server). */
 async function commandsOfGroup(pgid: number): Promise<string[][]> {
   const commands: string[][] = [];
   for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {

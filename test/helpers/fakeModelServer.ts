@@ -178,8 +178,7 @@ function usageChunk(usage: FakeUsage) {
 export function scriptByPrompt(scripts: Record<string, ScriptedReply[]>): Responder {
   return (request) => {
     const messages = request.messages;
-    const lastUser = lastUserIndex(messages);
-    const text = lastUserText(request);
+    const { index: lastUser, text } = lastUserMessage(messages);
     const key = Object.keys(scripts).find((candidate) => text.includes(candidate));
     if (key === undefined) return { kind: 'httpError', status: 400, message: `no script for prompt: ${text.slice(0, 80)}` };
     const step = messages.slice(lastUser + 1).filter((message) => message.role === 'assistant').length;
@@ -190,13 +189,14 @@ export function scriptByPrompt(scripts: Record<string, ScriptedReply[]>): Respon
 
 /** The text of the request's latest user message ('' when it has none): what `scriptByPrompt` routes by. */
 export function lastUserText(request: ChatRequest): string {
-  const index = lastUserIndex(request.messages);
-  return index >= 0 ? textOf(request.messages[index].content) : '';
+  return lastUserMessage(request.messages).text;
 }
 
-function lastUserIndex(messages: ChatRequest['messages']): number {
-  for (let index = messages.length - 1; index >= 0; index--) if (messages[index].role === 'user') return index;
-  return -1;
+function lastUserMessage(messages: ChatRequest['messages']): { index: number; text: string } {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    if (messages[index].role === 'user') return { index, text: textOf(messages[index].content) };
+  }
+  return { index: -1, text: '' };
 }
 
 function textOf(content: unknown): string {
