@@ -4,6 +4,7 @@
  * (answered after its rows are stored). Clients run in this process, on loopback.
  */
 import { registerBenchThread } from './benchThread';
+import { settleBeforeTiming } from './settle';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -93,7 +94,7 @@ export async function intakeThroughput(server: RunningServer, frames: unknown[])
   return { ...time, rows };
 }
 
-/** Frames offered at `ratePerSecond` on one socket; latency of each from its send to its ack. */
+/** Frames offered at `ratePerSecond` on one socket; latency of each from its send to its ack, in ms. */
 export async function intakePacedLatency(server: RunningServer, frames: unknown[], ratePerSecond: number, tickMs: number) {
   await registerThreads(server, frames);
   const texts = requestTexts(frames);
@@ -101,6 +102,7 @@ export async function intakePacedLatency(server: RunningServer, frames: unknown[
   const answers = collectAnswers(socket, texts.length);
   const sentAt = new Float64Array(texts.length);
   const perTick = (ratePerSecond * tickMs) / 1000;
+  await settleBeforeTiming();
   const started = performance.now();
   let sent = 0;
   await new Promise<void>((resolve) => {
@@ -119,7 +121,5 @@ export async function intakePacedLatency(server: RunningServer, frames: unknown[
   await answers.all;
   const seconds = (performance.now() - started) / 1000;
   socket.close();
-  const latencies = Array.from(answers.answeredAt, (at, i) => at - sentAt[i]!).sort((a, b) => a - b);
-  const quantile = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-  return { sent: texts.length, offeredRate: texts.length / seconds, p50: quantile(0.5), p99: quantile(0.99), max: latencies.at(-1)! };
+  return { offeredRate: texts.length / seconds, latencies: Array.from(answers.answeredAt, (at, i) => at - sentAt[i]!) };
 }
