@@ -189,10 +189,9 @@ async function pacedLatency(frames: unknown[]) {
 type PacedWindow = { offeredRate: number; latencies: number[] };
 
 /**
- * Each side's windows, one window of every side in turn (new threads each time), so a disk stall of the
- * shared machine lands in one side's window and shows in the disk's own windows around it: one window's
- * p99 is its 200 slowest frames, which a single stall decides. The pooled p99 is the goal's figure; each
- * window's own p99 is printed beside it as the spread.
+ * Each side's windows, one window of every side in turn (new threads each time), so every side samples the
+ * same minutes of the shared machine. One window's p99 is its 200 slowest frames, which a single stall
+ * decides: the pooled p99 is the goal's figure, and each window's own p99 is printed beside it as the spread.
  */
 async function pacedWindows<Side extends string>(sides: Record<Side, (window: number) => Promise<PacedWindow>>) {
   const windows = Object.fromEntries(Object.keys(sides).map((side) => [side, [] as PacedWindow[]])) as Record<Side, PacedWindow[]>;

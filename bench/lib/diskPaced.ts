@@ -7,8 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 /**
  * The disk's own share of a paced ack: one append of `bytes` plus its fdatasync every `tickMs` for `seconds`
  * (what the store's journal does per group at a paced 5,000 frames/s: one group a tick, ~11 KB), in a temp
- * folder of the same file system, nothing else running. A window whose p99 here is high had a disk stall no
- * ack in it could avoid.
+ * folder of the same file system, nothing else running: the floor the disk sets under a paced ack's p99 in
+ * the minutes the other sides ran.
  */
 export async function diskPacedLatency(seconds: number, tickMs: number, bytes: number) {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-disk-'));
