@@ -17,6 +17,8 @@ import type { StoredThreadEvent } from '../src/store/eventStore';
 import { openNedbEventStore } from '../src/store/nedbEventStore';
 import { benchIngestPostgres } from './lib/ingestPostgres';
 import { diskPacedLatency } from './lib/diskPaced';
+import { offerPaced } from './lib/pace';
+import { percentile } from './lib/pathsStats';
 import { settleBeforeTiming } from './lib/settle';
 import { intakePacedLatency, intakeThroughput, requestTexts, startIntakeBench } from './lib/intakeSocket';
 
@@ -159,24 +161,12 @@ async function pacedLatency(frames: unknown[]) {
   const store = await openNedbEventStore({ dataDir });
   const ingest = createThreadIngest({ store });
   const total = Math.min(frames.length, PACED_RATE_PER_SECOND * PACED_SECONDS);
-  const perTick = (PACED_RATE_PER_SECOND * PACE_TICK_MS) / 1000;
   const latencies: number[] = [];
   const pending: Array<Promise<void>> = [];
   await settleBeforeTiming();
-  const started = performance.now();
-  let sent = 0;
-  await new Promise<void>((resolve) => {
-    const tick = () => {
-      // Catch up to the wall clock so timer jitter does not lower the offered rate.
-      const due = Math.min(total, Math.floor(((performance.now() - started) / PACE_TICK_MS + 1) * perTick));
-      for (; sent < due; sent += 1) {
-        const at = performance.now();
-        pending.push(ingest.ingest(frames[sent]).then(() => void latencies.push(performance.now() - at)));
-      }
-      if (sent < total) setTimeout(tick, PACE_TICK_MS);
-      else resolve();
-    };
-    tick();
+  const started = await offerPaced(total, PACED_RATE_PER_SECOND, PACE_TICK_MS, (index) => {
+    const at = performance.now();
+    pending.push(ingest.ingest(frames[index]).then(() => void latencies.push(performance.now() - at)));
   });
   await Promise.all(pending);
   const seconds = (performance.now() - started) / 1000;
@@ -197,17 +187,13 @@ async function pacedWindows<Side extends string>(sides: Record<Side, (window: nu
   const windows = Object.fromEntries(Object.keys(sides).map((side) => [side, [] as PacedWindow[]])) as Record<Side, PacedWindow[]>;
   for (let window = 0; window < PACED_WINDOWS; window += 1)
     for (const side of Object.keys(sides) as Side[]) windows[side].push(await sides[side](window));
-  const quantile = (values: number[], q: number) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-  };
   const fixed = (value: number) => value.toFixed(2);
   const summary = (side: Side) => {
     const pooled = windows[side].flatMap((window) => window.latencies);
     return [
       `${pooled.length} in ${PACED_WINDOWS} windows of ${PACED_SECONDS} s (achieved ${windows[side].map((window) => Math.round(window.offeredRate)).join(' / ')}/s):`,
-      `p50 ${fixed(quantile(pooled, 0.5))} ms, p99 ${fixed(quantile(pooled, 0.99))} ms, max ${fixed(Math.max(...pooled))} ms`,
-      `(windows' p99 ${windows[side].map((window) => fixed(quantile(window.latencies, 0.99))).join(' / ')} ms)`,
+      `p50 ${fixed(percentile(pooled, 50))} ms, p99 ${fixed(percentile(pooled, 99))} ms, max ${fixed(Math.max(...pooled))} ms`,
+      `(windows' p99 ${windows[side].map((window) => fixed(percentile(window.latencies, 99))).join(' / ')} ms)`,
     ].join(' ');
   };
   return summary;

@@ -4,6 +4,7 @@
  * (answered after its rows are stored). Clients run in this process, on loopback.
  */
 import { registerBenchThread } from './benchThread';
+import { offerPaced } from './pace';
 import { settleBeforeTiming } from './settle';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -101,22 +102,10 @@ export async function intakePacedLatency(server: RunningServer, frames: unknown[
   const socket = await openSocket(server);
   const answers = collectAnswers(socket, texts.length);
   const sentAt = new Float64Array(texts.length);
-  const perTick = (ratePerSecond * tickMs) / 1000;
   await settleBeforeTiming();
-  const started = performance.now();
-  let sent = 0;
-  await new Promise<void>((resolve) => {
-    const tick = () => {
-      // Catch up to the wall clock so timer jitter does not lower the offered rate.
-      const due = Math.min(texts.length, Math.floor(((performance.now() - started) / tickMs + 1) * perTick));
-      for (; sent < due; sent += 1) {
-        sentAt[sent] = performance.now();
-        socket.send(texts[sent]!);
-      }
-      if (sent < texts.length) setTimeout(tick, tickMs);
-      else resolve();
-    };
-    tick();
+  const started = await offerPaced(texts.length, ratePerSecond, tickMs, (index) => {
+    sentAt[index] = performance.now();
+    socket.send(texts[index]!);
   });
   await answers.all;
   const seconds = (performance.now() - started) / 1000;
