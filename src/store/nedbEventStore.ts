@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { lockDataDir } from './dataDirLock';
-import { toRow, type EventDocument } from './eventDocument';
+import { rowTextOf, toRow, type EventDocument } from './eventDocument';
 import type { EventStore, ListEventsOptions, NewThreadEvent, StoredThreadEvent } from './eventStore';
 import type { FsyncMode } from './fsyncMode';
+import type { ListsJson } from './pageJson';
 import { createGroupCommit, type Committing } from './segments/groupCommit';
 import { Journal } from './segments/journal';
 import { mapWithLimit } from './segments/mapWithLimit';
@@ -85,7 +86,7 @@ export interface NedbEventStoreStats {
   knownThreads: number;
 }
 
-export interface NedbEventStore extends EventStore {
+export interface NedbEventStore extends EventStore, ListsJson {
   /** Narrows the port's ObservableInput: this adapter always answers with a Promise. */
   append(events: readonly NewThreadEvent[]): Promise<StoredThreadEvent[]>;
   readonly dataDir: string;
@@ -333,6 +334,40 @@ function createStore(context: StoreContext): NedbEventStore {
     return datastore;
   };
 
+  /** The stored documents of a page, in seq order; `list` and `listJson` make rows or text of them. */
+  const documentsOf = async (threadId: string, { afterSeq = 0, limit }: ListEventsOptions = {}): Promise<EventDocument[]> => {
+    const segment = segmentOf(threadId);
+    if (!segment.datastore && limit !== undefined && afterSeq + limit <= FROM_START_MAX_ROWS) {
+      const page = await segment.exclusive(async () => {
+        if (segment.datastore) return undefined;
+        await segment.ensureHead(index.get(threadId));
+        if (segment.ackedSeq <= afterSeq) return [];
+        return segment.readFromStart(afterSeq, Math.min(afterSeq + limit, segment.ackedSeq));
+      });
+      if (page) return page;
+    }
+    const datastore = await openThread(segment);
+    if (!datastore) return [];
+    // Rows past the last acked seq are written but their fsync is still running: not readable yet.
+    const acked = segment.ackedSeq;
+    if (acked <= afterSeq) return [];
+    const scan = async () => {
+      const query = datastore.find<EventDocument>({ seq: { $gt: afterSeq, $lte: acked } }).sort({ seq: 1 });
+      return limit === undefined ? query : query.limit(limit);
+    };
+    if (limit === undefined || limit > PAGE_BY_ID_MAX_ROWS) return scan();
+    const ids = Array.from({ length: Math.min(limit, acked - afterSeq) }, (_, i) => segmentId(afterSeq + 1 + i));
+    const chunks: Array<Promise<EventDocument[]>> = [];
+    for (let start = 0; start < ids.length; start += ID_LOOKUP_CHUNK) {
+      chunks.push(datastore.find<EventDocument>({ _id: { $in: ids.slice(start, start + ID_LOOKUP_CHUNK) } }).exec());
+    }
+    const page = (await Promise.all(chunks)).flat().sort((a, b) => a.seq - b.seq);
+    // Seqs have no gaps, so a short page is the thread's end, unless rows lie beyond the window (a gap: a
+    // damaged line skipped on load); the scan returns those.
+    if (page.length < ids.length && acked > afterSeq + ids.length) return scan();
+    return page;
+  };
+
   return {
     dataDir: context.dataDir,
     eventsDir,
@@ -345,37 +380,12 @@ function createStore(context: StoreContext): NedbEventStore {
       if (events.length === 0) return Promise.resolve([]);
       return commits.submit(events);
     },
-    async list(threadId: string, { afterSeq = 0, limit }: ListEventsOptions = {}) {
-      const segment = segmentOf(threadId);
-      if (!segment.datastore && limit !== undefined && afterSeq + limit <= FROM_START_MAX_ROWS) {
-        const page = await segment.exclusive(async () => {
-          if (segment.datastore) return undefined;
-          await segment.ensureHead(index.get(threadId));
-          if (segment.ackedSeq <= afterSeq) return [];
-          return segment.readFromStart(afterSeq, Math.min(afterSeq + limit, segment.ackedSeq));
-        });
-        if (page) return page.map(toRow);
-      }
-      const datastore = await openThread(segment);
-      if (!datastore) return [];
-      // Rows past the last acked seq are written but their fsync is still running: not readable yet.
-      const acked = segment.ackedSeq;
-      if (acked <= afterSeq) return [];
-      const scan = async () => {
-        const query = datastore.find<EventDocument>({ seq: { $gt: afterSeq, $lte: acked } }).sort({ seq: 1 });
-        return (await (limit === undefined ? query : query.limit(limit))).map(toRow);
-      };
-      if (limit === undefined || limit > PAGE_BY_ID_MAX_ROWS) return scan();
-      const ids = Array.from({ length: Math.min(limit, acked - afterSeq) }, (_, i) => segmentId(afterSeq + 1 + i));
-      const chunks: Array<Promise<EventDocument[]>> = [];
-      for (let start = 0; start < ids.length; start += ID_LOOKUP_CHUNK) {
-        chunks.push(datastore.find<EventDocument>({ _id: { $in: ids.slice(start, start + ID_LOOKUP_CHUNK) } }).exec());
-      }
-      const page = (await Promise.all(chunks)).flat().sort((a, b) => a.seq - b.seq);
-      // Seqs have no gaps, so a short page is the thread's end, unless rows lie beyond the window (a gap: a
-      // damaged line skipped on load); the scan returns those.
-      if (page.length < ids.length && acked > afterSeq + ids.length) return scan();
-      return page.map(toRow);
+    async list(threadId: string, options?: ListEventsOptions) {
+      return (await documentsOf(threadId, options)).map(toRow);
+    },
+    async listJson(threadId: string, options?: ListEventsOptions) {
+      const documents = await documentsOf(threadId, options);
+      return { json: `[${documents.map(rowTextOf).join(',')}]`, rows: documents.length };
     },
     async lastSeq(threadId: string) {
       await commits.settled();

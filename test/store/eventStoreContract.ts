@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { from, lastValueFrom } from 'rxjs';
-import type { EventStore, NewThreadEvent, StoredThreadEvent } from '../../src/store/eventStore';
+import type { EventStore, ListEventsOptions, NewThreadEvent, StoredThreadEvent } from '../../src/store/eventStore';
+import { pageJson } from '../../src/store/pageJson';
 
 /** One store under test; `reopen` (durable stores only) closes it and opens the same data again. */
 export interface ContractSubject {
@@ -91,6 +92,32 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
       expect(await store().list(thread('none'))).to.deep.equal([]);
     });
 
+    /** A page as JSON text (what `GET …/events` sends) must be the text of the page `list` gives, byte for byte. */
+    const expectPageJsonOf = async (threadId: string, options?: ListEventsOptions) => {
+      const page = await pageJson(store(), threadId, options);
+      const rows = await store().list(threadId, options);
+      expect(page.json).to.equal(JSON.stringify(rows));
+      expect(page.rows).to.equal(rows.length);
+    };
+
+    it('gives a page as the exact JSON text of the rows list gives, for any cursor and limit', async () => {
+      const a = thread('a');
+      const odd = {
+        ...delta(a, 'x'),
+        data: { providerThreadId: 'p', itemId: 'i', delta: 'quote " \\ ✓ 𝄞 \ud800', $schema: 'kept', 'a.b': [1, null, { createdAt: 'x' }] },
+      } as NewThreadEvent;
+      const otherScope = { ...delta(a, 'other'), scope: { kind: 'turn', turnId: 'turn-2' } } as NewThreadEvent;
+      await appendRows(store(), [
+        odd,
+        delta(a, 'thread-scoped', null),
+        otherScope,
+        ...Array.from({ length: 7 }, (_, i) => delta(a, `d${i}`)),
+      ]);
+      for (const options of [undefined, { afterSeq: 0, limit: 3 }, { afterSeq: 2, limit: 5 }, { afterSeq: 8 }, { afterSeq: 10, limit: 5 }])
+        await expectPageJsonOf(a, options);
+      await expectPageJsonOf(thread('none'), { limit: 10 });
+    });
+
     it('tells the last seq of a thread, 0 for one never written', async () => {
       const a = thread('a');
       expect(await store().lastSeq(a)).to.equal(0);
@@ -123,6 +150,17 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
         subject!.store = await subject!.reopen!();
         expect(await store().list(a)).to.deep.equal(appended);
         expect((await appendRows(store(), [delta(a, 'next')])).map((row) => row.seq)).to.deep.equal([3]);
+      });
+
+    if (durable)
+      it('gives a page of a thread not read since the store opened as the JSON text of its rows', async () => {
+        const a = thread('a');
+        await appendRows(store(), [delta(a, 'one'), delta(a, 'two', null), delta(a, 'three')]);
+        subject!.store = await subject!.reopen!();
+        // Before anything reads the thread: the nedb store reads a first page from the file's start.
+        const page = await pageJson(store(), a, { afterSeq: 1, limit: 2 });
+        expect(page.json).to.equal(JSON.stringify(await store().list(a, { afterSeq: 1, limit: 2 })));
+        await expectPageJsonOf(a);
       });
   });
 }

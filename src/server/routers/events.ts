@@ -9,6 +9,7 @@ import { threadRowsFrom } from '../sse/threadRowsFrom';
 import { decimalParam } from './decimalParam';
 import { addRoute } from './routeSpec';
 import { StoredThreadEventSchema } from '../../protocol/threadEvents';
+import { pageJson } from '../../store/pageJson';
 
 /** Events of a thread: a page by cursor, or a live SSE stream from a cursor. */
 export function eventsRouter(deps: AppDeps): Router {
@@ -35,15 +36,14 @@ export function eventsRouter(deps: AppDeps): Router {
     async (ctx) => {
       const { afterSeq, limit } = parseInput(PageQuerySchema, ctx.query, 'query');
       const thread = await mustGet(deps.registry.threads, ctx.params.id!, 'thread');
-      // The text Koa would make of the rows (JSON.stringify), made once for a full page; the type set first
-      // stays (a string body would otherwise go out as text/plain).
+      // The text Koa would make of the rows (JSON.stringify), made by the store from its own row texts where it
+      // can, and kept for a full page; the type set first stays (a string body would otherwise go out as text/plain).
       ctx.type = 'application/json';
       const kept = pageTexts.get(thread.id, afterSeq, limit);
       if (kept) return void (ctx.body = kept);
-      const rows = await deps.store.list(thread.id, { afterSeq, limit });
-      const text = JSON.stringify(rows);
-      if (rows.length === limit) pageTexts.keep(thread.id, afterSeq, limit, text);
-      ctx.body = text;
+      const page = await pageJson(deps.store, thread.id, { afterSeq, limit });
+      if (page.rows === limit) pageTexts.keep(thread.id, afterSeq, limit, page.json);
+      ctx.body = page.json;
     },
   );
 

@@ -1,0 +1,48 @@
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+/**
+ * The index just past the JSON value that starts at `start`, in text `JSON.stringify` made (no whitespace
+ * between tokens); -1 when no value ends there. It lets a stored row text be cut at its fields' borders
+ * without parsing what the fields hold: strings are skipped with `indexOf`, not read.
+ */
+export function jsonValueEnd(text: string, start: number): number {
+  const first = text.charCodeAt(start);
+  if (first === QUOTE) return stringEnd(text, start);
+  if (first === OPEN_BRACE || first === OPEN_BRACKET) {
+    let depth = 0;
+    for (let at = start; at < text.length; at++) {
+      const code = text.charCodeAt(at);
+      if (code === QUOTE) {
+        const end = stringEnd(text, at);
+        if (end < 0) return -1;
+        at = end - 1;
+      } else if (code === OPEN_BRACE || code === OPEN_BRACKET) depth++;
+      else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) if (--depth === 0) return at + 1;
+    }
+    return -1;
+  }
+  // A number, true, false or null runs to the next comma or closing bracket.
+  let at = start;
+  while (at < text.length) {
+    const code = text.charCodeAt(at);
+    if (code === COMMA || code === CLOSE_BRACE || code === CLOSE_BRACKET) break;
+    at++;
+  }
+  return at === start ? -1 : at;
+}
+
+/** Past the closing quote of the string whose opening quote is at `start`: the first quote not escaped. */
+function stringEnd(text: string, start: number): number {
+  for (let at = text.indexOf('"', start + 1); at !== -1; at = text.indexOf('"', at + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return at + 1;
+  }
+  return -1;
+}
