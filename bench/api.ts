@@ -2,7 +2,7 @@
  * npm run bench:api — the read side of the API against in-process reads of the same store, same run:
  *  1. events page: `GET /threads/:id/events?afterSeq=X&limit=100` on a thread of 100k rows, p50/p99 (node:http
  *     client on a kept-alive connection), each page read a first time and again, vs
- *     `store.list(threadId, { afterSeq: X, limit: 100 })` in process;
+ *     `store.list(threadId, { afterSeq: X, limit: 100 })` in process, both timed after untimed warm-up reads;
  *  2. SSE fan-out: 100 subscribers on one thread receive 10k events; delivery latency (stored → parsed by
  *     the client) p50/p99, vs the same batches appended and read back by cursor in process, and vs a
  *     subscriber on the in-process event hub;
