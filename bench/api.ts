@@ -28,7 +28,7 @@ import { openNedbEventStore } from '../src/store/nedbEventStore';
 const ROWS = 100_000;
 const APPEND_BATCH = 2_000;
 const PAGE_LIMIT = 100;
-/** 500 full pages of this thread (~12 MB of text) fit the server's kept pages (16 MiB), so "again" reads a kept one. */
+/** 500 full pages of this thread (~12 M characters) fit the server's kept pages (16 M), so "again" reads a kept one. */
 const PAGE_READS = 500;
 /**
  * Page reads on each side before the timed ones, at cursors the timed reads never use: a server answers pages

@@ -100,7 +100,7 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
       expect(page.rows).to.equal(rows.length);
     };
 
-    it('gives a page as the exact JSON text of the rows list gives, for any cursor and limit', async () => {
+    it('gives a page as the exact JSON text of the rows list gives, for cursors and limits inside, across and past a thread', async () => {
       const a = thread('a');
       const odd = {
         ...delta(a, 'x'),
