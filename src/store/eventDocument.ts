@@ -1,5 +1,5 @@
 import type { EventScope, StoredThreadEvent } from './eventStore';
-import { jsonValueEnd } from './jsonValueEnd';
+import { jsonValueEnd } from '../protocol/jsonTextScan';
 
 /**
  * One stored row as nedb holds it: the fields nedb indexes or sorts by, and the rest of the row as one JSON
@@ -64,18 +64,35 @@ export function toRow(document: EventDocument | EarlierEventDocument): StoredThr
 }
 
 /**
- * Exactly `JSON.stringify(toRow(document))`, made without parsing the row text: its fields are cut at their
- * borders and the row's own fields (threadId, seq, the scope `turnId` implies) spliced in between, in the
- * order `toRow` gives them. An events page costs no parse and no second serialisation of what it holds. A
- * text not of the shape `toDocument` writes takes the long way.
+ * Exactly `JSON.stringify(documents.map(toRow))`, made without parsing the row texts: each text is cut at
+ * its fields' borders and the row's own fields (threadId, seq, the scope `turnId` implies) spliced in
+ * between, in the order `toRow` gives them. An events page costs no parse and no second serialisation of
+ * what it holds. A page is one thread's rows, so the thread id is quoted once, not once a row (that was a
+ * third of the splicing, 15 of 49 µs for 100 rows). A text not of the shape `toDocument` writes takes the
+ * long way.
  */
-export function rowTextOf(document: EventDocument | EarlierEventDocument): string {
-  const spliced = 'row' in document ? splicedRowText(document) : undefined;
+export function pageTextOf(documents: ReadonlyArray<EventDocument | EarlierEventDocument>): string {
+  let threadId: unknown;
+  let quoted = '';
+  const texts = documents.map((document) => {
+    if (document.threadId !== threadId) {
+      threadId = document.threadId;
+      quoted = typeof threadId === 'string' ? JSON.stringify(threadId) : '';
+    }
+    return rowTextQuoting(document, quoted);
+  });
+  return `[${texts.join(',')}]`;
+}
+
+/** One row's text, given its thread id already quoted as JSON (empty when it is not a string). */
+function rowTextQuoting(document: EventDocument | EarlierEventDocument, quotedThreadId: string): string {
+  const spliced = 'row' in document ? splicedRowText(document, quotedThreadId) : undefined;
   return spliced ?? JSON.stringify(toRow(document));
 }
 
-function splicedRowText({ row: text, threadId, seq }: EventDocument): string | undefined {
-  if (typeof threadId !== 'string' || typeof seq !== 'number' || text.charCodeAt(0) !== 0x7b) return undefined;
+function splicedRowText({ row: text, threadId, seq }: EventDocument, quotedThreadId: string): string | undefined {
+  // A safe integer's decimal text is its JSON; anything else (never written by us) takes the long way.
+  if (typeof threadId !== 'string' || !Number.isSafeInteger(seq) || text.charCodeAt(0) !== 0x7b) return undefined;
   const idEnd = fieldEnd(text, 1, '"id":');
   const typeEnd = fieldEnd(text, idEnd, ',"type":');
   const turnIdEnd = fieldEnd(text, typeEnd, ',"turnId":');
@@ -89,7 +106,7 @@ function splicedRowText({ row: text, threadId, seq }: EventDocument): string | u
   if (createdAtEnd !== text.length - 1 || text.charCodeAt(createdAtEnd) !== 0x7d) return undefined;
   const turnIdText = text.slice(typeEnd + ',"turnId":'.length, turnIdEnd);
   const scope = scopeText !== 'null' ? scopeText : turnIdText === 'null' ? '{"kind":"thread"}' : `{"kind":"turn","turnId":${turnIdText}}`;
-  return `${text.slice(0, idEnd)},"threadId":${JSON.stringify(threadId)},"seq":${JSON.stringify(seq)}${text.slice(idEnd, turnIdEnd)},"scope":${scope}${text.slice(restStart)}`;
+  return `${text.slice(0, idEnd)},"threadId":${quotedThreadId},"seq":${seq}${text.slice(idEnd, turnIdEnd)},"scope":${scope}${text.slice(restStart)}`;
 }
 
 /** Past the value of the field `key` (with its leading comma) that starts at `at`; -1 when it does not. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { lockDataDir } from './dataDirLock';
-import { rowTextOf, toRow, type EventDocument } from './eventDocument';
+import { pageTextOf, toRow, type EventDocument } from './eventDocument';
 import type { EventStore, ListEventsOptions, NewThreadEvent, StoredThreadEvent } from './eventStore';
 import type { FsyncMode } from './fsyncMode';
 import type { ListsJson } from './pageJson';
@@ -385,7 +385,7 @@ function createStore(context: StoreContext): NedbEventStore {
     },
     async listJson(threadId: string, options?: ListEventsOptions) {
       const documents = await documentsOf(threadId, options);
-      return { json: `[${documents.map(rowTextOf).join(',')}]`, rows: documents.length };
+      return { json: pageTextOf(documents), rows: documents.length };
     },
     async lastSeq(threadId: string) {
       await commits.settled();

@@ -6,7 +6,8 @@ import { parsePromptSignalMethod, SDK_MESSAGE_METHOD } from '../../protocol/sign
 import type { Registry } from '../../registry/registry';
 import type { ThreadRecord } from '../../registry/records';
 import type { HostDirectory } from '../hosts/hostDirectory';
-import { INTAKE_MAX_DEPTH, nestsDeeperThan } from './frameDepth';
+import { nestsDeeperThan } from '../../protocol/jsonTextScan';
+import { INTAKE_MAX_DEPTH } from './frameDepth';
 
 /** Intake-specific JSON-RPC codes (server range): the thread's host is not connected / did not answer. */
 export const INTAKE_ERROR = { hostOffline: -32001, hostTimeout: -32002 } as const;
