@@ -45,6 +45,28 @@ function describeRegistry(name: string, open: () => Promise<{ registry: Registry
       expect((await threads.get('thr_a'))?.providerThreadId).to.equal('session-1');
     });
 
+    it('gives each reader its own copy: changing a record read back changes nothing stored', async () => {
+      const { threads } = opened.registry;
+      const record = thread('thr_a', { agentError: { code: 'no_key', message: 'no key', at: '2026-01-01T00:00:00.000Z' } });
+      await threads.insert(record);
+      const read = (await threads.get('thr_a'))!;
+      read.title = 'changed';
+      read.agentError!.message = 'changed';
+      const [found] = await threads.find({ id: 'thr_a' });
+      found!.model = 'changed';
+      expect(await threads.get('thr_a')).to.deep.equal(record);
+      expect(await threads.find({ id: 'thr_a' })).to.deep.equal([record]);
+      record.title = 'changed by the writer after the insert';
+      expect((await threads.get('thr_a'))!.title).to.equal('t');
+    });
+
+    it('keeps the first record when a second insert of its id is refused', async () => {
+      const { threads } = opened.registry;
+      await threads.insert(thread('thr_a'));
+      await threads.insert(thread('thr_a', { title: 'second' })).catch(() => undefined);
+      expect((await threads.get('thr_a'))!.title).to.equal('t');
+    });
+
     it('finds by fields, in createdAt then id order', async () => {
       const { threads } = opened.registry;
       await threads.insert(thread('thr_c', { createdAt: '2026-01-02T00:00:00.000Z' }));
@@ -60,6 +82,25 @@ function describeRegistry(name: string, open: () => Promise<{ registry: Registry
 describeRegistry('nedb', async () => {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'registry-'));
   return { registry: await openRegistry({ dataDir }), cleanup: () => rm(dataDir, { recursive: true, force: true }) };
+});
+
+describe('registry collections: nedb, reopened', () => {
+  it('finds every record as last written after the registry is closed and opened again', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'registry-'));
+    try {
+      const first = await openRegistry({ dataDir });
+      await first.threads.insert(thread('thr_a'));
+      await first.threads.insert(thread('thr_b'));
+      await first.threads.put(thread('thr_a', { providerThreadId: 'session-1' }));
+      await first.close();
+      const second = await openRegistry({ dataDir });
+      expect(await second.threads.get('thr_a')).to.deep.equal(thread('thr_a', { providerThreadId: 'session-1' }));
+      expect(await second.threads.get('thr_b')).to.deep.equal(thread('thr_b'));
+      await second.close();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describeWithPostgres('registry in PostgreSQL', (db) => {
