@@ -1,3 +1,6 @@
+// Reads JSON text without parsing it: where a value ends, how deep it nests. Strings are skipped with
+// `indexOf`, not read character by character, and most of a frame's or a row's text is strings.
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
@@ -5,11 +8,6 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
-
-/**
- * Reads JSON text without parsing it: where a value ends, how deep it nests. Strings are skipped with
- * `indexOf`, not read character by character, and most of a frame's or a row's text is strings.
- */
 
 /**
  * The index just past the JSON value that starts at `start`, in text `JSON.stringify` made (no whitespace
