@@ -4,7 +4,7 @@
  * follows them the same way.
  *
  *   cli → server, config, daemon → ingest → pipelines → operators → turns → store, protocol
- *                 (server: http, routers, sse, threads, hosts, intake, daemonLink)   paths, files, link, registry
+ *                 (server: routers → threads, roots, eventPages, openApi, sse, hosts, intake, daemonLink, http)   paths, files, link, registry
  */
 const layer = (name, from, allowed, comment) => ({
   name,
@@ -63,6 +63,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/server/[^/]+/' },
       to: { path: '^src/server/[^/]+\\.ts$' },
+    },
+    {
+      name: 'routers-are-the-server-top',
+      comment: 'Only the composition root mounts routers: what they call (threads, roots, http, …) never imports them.',
+      severity: 'error',
+      from: { path: '^src/server/[^/]+/', pathNot: '^src/server/routers/' },
+      to: { path: '^src/server/routers/' },
+    },
+    {
+      name: 'routers-hold-no-helpers',
+      comment: 'One router file per resource: a router imports no other file of routers/ but AppDeps (helpers live by concept).',
+      severity: 'error',
+      from: { path: '^src/server/routers/' },
+      to: { path: '^src/server/routers/', pathNot: '^src/server/routers/appDeps\\.ts$' },
     },
     layer('server-http-is-plumbing', '^src/server/http/', ['^src/registry/', '^src/protocol/'], 'Problems, auth, bodies, upgrades.'),
     layer(

@@ -1,13 +1,13 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { z } from 'zod';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../protocol/protocolVersion';
-import { addRoute } from './routeSpec';
+import { addRoute, apiRouter } from '../http/routeSpec';
 
 export const HealthSchema = z.strictObject({ status: z.literal('ok'), hostDaemonProtocolVersion: z.number().int() });
 
 /** `GET /health`: the one route without a token, for probes. */
 export function healthRouter(): Router {
-  const router = new Router();
+  const router = apiRouter();
   addRoute(
     router,
     {

@@ -1,10 +1,10 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { z } from 'zod';
 import type { AppDeps } from './appDeps';
-import { parseInput } from '../http/parseInput';
 import { notFound } from '../http/problem';
-import { refuseLongPath } from './rootGuard';
-import { addRoute } from './routeSpec';
+import { IdParamsSchema } from '../http/idParams';
+import { addRoute, apiRouter } from '../http/routeSpec';
+import { refuseLongPath } from '../roots/rootGuard';
 import { HostRecordSchema } from '../../registry/records';
 import { BrowseDirectoryResultSchema } from '../../protocol/hostFiles';
 import { ListModelsResultSchema } from '../../protocol/hostModelCommands';
@@ -21,7 +21,7 @@ export const DirectoriesQuerySchema = z.strictObject({ path: z.string().min(1).d
  * `GET /hosts/:id/directories`: one level of a folder, for picking a project's folder.
  */
 export function hostsRouter(deps: Pick<AppDeps, 'hosts'>): Router {
-  const router = new Router();
+  const router = apiRouter();
   const tag = 'hosts';
   addRoute(
     router,
@@ -43,11 +43,12 @@ export function hostsRouter(deps: Pick<AppDeps, 'hosts'>): Router {
       path: '/hosts/:id',
       summary: 'One host',
       tag,
+      params: IdParamsSchema,
       responses: { 200: { description: 'The host', schema: HostViewSchema } },
     },
-    async (ctx) => {
-      const host = await deps.hosts.get(ctx.params.id!);
-      if (!host) throw notFound('host', ctx.params.id!);
+    async (ctx, { params }) => {
+      const host = await deps.hosts.get(params.id);
+      if (!host) throw notFound('host', params.id);
       ctx.body = host;
     },
   );
@@ -58,12 +59,12 @@ export function hostsRouter(deps: Pick<AppDeps, 'hosts'>): Router {
       path: '/hosts/:id/models',
       summary: 'The models the host’s agents can run',
       tag,
+      params: IdParamsSchema,
       query: ModelsQuerySchema,
       responses: { 200: { description: 'Models, and agents whose catalog could not be read', schema: ListModelsResultSchema } },
     },
-    async (ctx) => {
-      const query = parseInput(ModelsQuerySchema, ctx.query, 'query');
-      ctx.body = await deps.hosts.call(ctx.params.id!, 'host.list_models', query);
+    async (ctx, { params, query }) => {
+      ctx.body = await deps.hosts.call(params.id, 'host.list_models', query);
     },
   );
   addRoute(
@@ -73,13 +74,13 @@ export function hostsRouter(deps: Pick<AppDeps, 'hosts'>): Router {
       path: '/hosts/:id/directories',
       summary: 'One level of a folder on the host (folder picker)',
       tag,
+      params: IdParamsSchema,
       query: DirectoriesQuerySchema,
       responses: { 200: { description: 'The folder’s entries', schema: BrowseDirectoryResultSchema } },
     },
-    async (ctx) => {
-      const query = parseInput(DirectoriesQuerySchema, ctx.query, 'query');
+    async (ctx, { params, query }) => {
       refuseLongPath(query.path);
-      ctx.body = await deps.hosts.call(ctx.params.id!, 'host.browse_directory', { path: query.path });
+      ctx.body = await deps.hosts.call(params.id, 'host.browse_directory', { path: query.path });
     },
   );
   return router;

@@ -1,7 +1,7 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { z } from 'zod';
-import { openApiDocument } from './openApiDocument';
-import { addRoute, routeSpecsOf, type RouteSpec } from './routeSpec';
+import { addRoute, apiRouter, routeSpecsOf, type RouteSpec } from '../http/routeSpec';
+import { openApiDocument } from '../openApi/openApiDocument';
 
 const OPENAPI_PATH = '/openapi.json';
 
@@ -10,7 +10,7 @@ const OPENAPI_PATH = '/openapi.json';
  * request from the specs the routers registered their routes with. Public: it describes, it holds no data.
  */
 export function openApiRouter(routers: readonly Router[], options: { prefix: string }): Router {
-  const router = new Router();
+  const router = apiRouter();
   const self: RouteSpec = {
     method: 'get',
     path: OPENAPI_PATH,

@@ -1,16 +1,11 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { z } from 'zod';
 import { newId } from '../../protocol/ids';
-import type { EnvironmentRecord, ProjectRecord } from '../../registry/records';
+import { ProjectRecordSchema, type EnvironmentRecord, type ProjectRecord } from '../../registry/records';
+import { addRoute, apiRouter } from '../http/routeSpec';
+import { checkRootOnHost } from '../roots/registerRoot';
+import { addRootRoutes } from '../roots/rootRoutes';
 import type { AppDeps } from './appDeps';
-import { mustGet } from '../http/lookups';
-import { parseInput } from '../http/parseInput';
-import { PathsQuerySchema } from './pathsQuery';
-import { readJsonBody } from '../http/readJsonBody';
-import { checkRootOnHost } from './registerRoot';
-import { addRoute } from './routeSpec';
-import { ProjectRecordSchema } from '../../registry/records';
-import { ListPathsResultSchema } from '../../protocol/hostFiles';
 
 /** Spec 2.1. */
 export const CreateProjectBodySchema = z.strictObject({
@@ -24,7 +19,7 @@ export const CreateProjectBodySchema = z.strictObject({
 
 /** `POST /projects`, `GET /projects`, `GET /projects/:id`, `GET /projects/:id/paths`. */
 export function projectsRouter(deps: AppDeps): Router {
-  const router = new Router();
+  const router = apiRouter(deps.config);
 
   const tag = 'projects';
   addRoute(
@@ -37,8 +32,7 @@ export function projectsRouter(deps: AppDeps): Router {
       body: CreateProjectBodySchema,
       responses: { 201: { description: 'The project', schema: ProjectRecordSchema } },
     },
-    async (ctx) => {
-      const body = parseInput(CreateProjectBodySchema, await readJsonBody(ctx, deps.config.maxBodyBytes), 'body');
+    async (ctx, { body }) => {
       const folder = await checkRootOnHost(deps.hosts, body.source.hostId, body.source.path);
       const createdAt = new Date().toISOString();
       // Every project gets an environment for its own folder, so a thread needs nothing more than the project.
@@ -72,36 +66,13 @@ export function projectsRouter(deps: AppDeps): Router {
     },
   );
 
-  addRoute(
-    router,
-    {
-      method: 'get',
-      path: '/projects/:id',
-      summary: 'One project',
-      tag,
-      responses: { 200: { description: 'The project', schema: ProjectRecordSchema } },
-    },
-    async (ctx) => {
-      ctx.body = await mustGet(deps.registry.projects, ctx.params.id!, 'project');
-    },
-  );
-
-  addRoute(
-    router,
-    {
-      method: 'get',
-      path: '/projects/:id/paths',
-      summary: 'Fuzzy path search in the project folder (quick-open)',
-      tag,
-      query: PathsQuerySchema,
-      responses: { 200: { description: 'Ranked paths with matched positions', schema: ListPathsResultSchema } },
-    },
-    async (ctx) => {
-      const query = parseInput(PathsQuerySchema, ctx.query, 'query');
-      const project = await mustGet(deps.registry.projects, ctx.params.id!, 'project');
-      ctx.body = await deps.hosts.call(project.source.hostId, 'host.list_paths', { ...query, path: project.source.path });
-    },
-  );
+  addRootRoutes(router, deps.hosts, {
+    what: 'project',
+    collection: deps.registry.projects,
+    schema: ProjectRecordSchema,
+    placeOf: (project) => project.source,
+    pathsSummary: 'Fuzzy path search in the project folder (quick-open)',
+  });
 
   return router;
 }

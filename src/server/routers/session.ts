@@ -1,12 +1,10 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { sameSecret, type Caller } from '../http/authMiddleware';
 import { SESSION_COOKIE, type BrowserSessions } from '../http/browserSessions';
-import { parseInput } from '../http/parseInput';
 import { Problem } from '../http/problem';
-import { readJsonBody } from '../http/readJsonBody';
-import { addRoute } from './routeSpec';
+import { addRoute, apiRouter } from '../http/routeSpec';
 
 /** The token from the sign-in URL's fragment; a bearer header may carry it instead (then the body may be empty). */
 export const CreateSessionBodySchema = z.strictObject({ token: z.string().min(1).optional() });
@@ -22,7 +20,7 @@ export type Session = z.infer<typeof SessionSchema>;
  * SameSite=Strict cookie; `GET /session` says who is signed in; `DELETE /session` signs the browser out.
  */
 export function sessionRouter(deps: { token: string; sessions: BrowserSessions; maxBodyBytes: number }): Router {
-  const router = new Router();
+  const router = apiRouter({ maxBodyBytes: deps.maxBodyBytes });
 
   const tag = 'session';
   addRoute(
@@ -34,14 +32,11 @@ export function sessionRouter(deps: { token: string; sessions: BrowserSessions; 
       tag,
       public: true,
       body: CreateSessionBodySchema,
+      bodyMayBeAbsent: true,
       responses: { 201: { description: 'Signed in; Set-Cookie ats_session', schema: SessionSchema } },
     },
-    async (ctx) => {
+    (ctx, { body }) => {
       const caller = ctx.state.caller as Caller;
-      const body =
-        ctx.request.length || ctx.get('transfer-encoding')
-          ? parseInput(CreateSessionBodySchema, await readJsonBody(ctx, deps.maxBodyBytes), 'body')
-          : {};
       const tokenOk = body.token !== undefined ? sameSecret(body.token, deps.token) : caller.kind === 'bearer';
       if (!tokenOk)
         throw new Problem(401, 'invalid_token', 'the token does not match this server’s (open the URL `npm start` printed again)');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ProblemBodySchema } from '../http/problem';
-import type { RouteSpec } from './routeSpec';
+import { pathParamNames, type RouteSpec } from '../http/routeSpec';
 
 export const API_TITLE = 'agent-thread-service';
 
@@ -9,7 +9,7 @@ type JsonSchema = Record<string, unknown>;
 /**
  * An OpenAPI 3.1 document of the given routes, generated from the very zod schemas the handlers parse input
  * with and the schemas of their answers (`z.toJSONSchema`, JSON Schema 2020-12, which OpenAPI 3.1 uses as is).
- * Query and body are described as the client writes them (`io: "input"`), answers as the server sends them.
+ * Params, query and body are described as the client writes them (`io: "input"`), answers as the server sends them.
  */
 export function openApiDocument(routes: readonly RouteSpec[], options: { prefix: string; version: string }): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -44,7 +44,7 @@ export function openApiDocument(routes: readonly RouteSpec[], options: { prefix:
 }
 
 function operationOf(route: RouteSpec): Record<string, unknown> {
-  const parameters = [...pathParametersOf(route.path), ...queryParametersOf(route.query)];
+  const parameters = [...pathParametersOf(route), ...queryParametersOf(route.query)];
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(route.responses)) {
     const contentType = response.contentType ?? 'application/json';
@@ -74,8 +74,10 @@ function operationOf(route: RouteSpec): Record<string, unknown> {
   };
 }
 
-function pathParametersOf(path: string): unknown[] {
-  return [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+/** In the path's order; each param's schema is its property in the route's params schema. */
+function pathParametersOf(route: RouteSpec): unknown[] {
+  const properties = route.params ? ((jsonSchemaOf(route.params, 'input')['properties'] as Record<string, JsonSchema>) ?? {}) : {};
+  return pathParamNames(route.path).map((name) => ({ name, in: 'path', required: true, schema: properties[name] ?? { type: 'string' } }));
 }
 
 function queryParametersOf(query: z.ZodType | undefined): unknown[] {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimalParam } from './decimalParam';
+import { decimalParam } from '../http/decimalParam';
 
 const booleanParam = z.enum(['true', 'false']).transform((value) => value === 'true');
 

@@ -1,0 +1,59 @@
+import type { ThreadRecord } from '../../registry/records';
+import type { HostDirectory } from '../hosts/hostDirectory';
+import { mustGet } from '../http/lookups';
+import { Problem } from '../http/problem';
+import { keepProviderThreadId, openThreadOnHost, type ThreadOnHostDeps } from './openThreadOnHost';
+
+/** The host's refusal when the thread's agent cannot start or refuses a prompt (docs/api.md). */
+export const AGENT_FAILED = 'agent_failed';
+
+/** Fails fast, before anything is stored or sent, when the host cannot run that agent (see docs/api.md). */
+export async function requireAgent(hosts: HostDirectory, hostId: string, provider: string): Promise<void> {
+  const host = await hosts.get(hostId);
+  if (host && !host.providers.includes(provider)) {
+    throw new Problem(
+      409,
+      'no_agent_provider',
+      `host ${hostId} has no agent provider "${provider}" (it has: ${host.providers.join(', ') || 'none'}); stream events through the intake instead`,
+    );
+  }
+}
+
+/**
+ * `POST /threads/:id/messages`: the agent must be one the host runs; the thread is opened first (idempotent;
+ * after a restart the host may not have re-opened it yet), then prompted. `followUp` when a turn was running.
+ */
+export async function promptThread(deps: ThreadOnHostDeps, thread: ThreadRecord, text: string): Promise<{ followUp: boolean }> {
+  await requireAgent(deps.hosts, thread.hostId, thread.provider);
+  await openThreadOnHost(deps, thread);
+  const { followUp } = await promptOpenThread(deps, thread, text);
+  return { followUp };
+}
+
+/**
+ * Prompts a thread its host has open. A prompt restarts an agent that failed to start before; the record
+ * keeps whichever session runs (the prompt's answer names it), and the agent's failure until a prompt runs
+ * (`agentError`), so a client reading the thread sees why it is idle.
+ */
+export async function promptOpenThread(
+  deps: ThreadOnHostDeps,
+  thread: ThreadRecord,
+  text: string,
+): Promise<{ thread: ThreadRecord; followUp: boolean }> {
+  const result = await deps.hosts
+    .call(thread.hostId, 'thread.prompt', { threadId: thread.id, prompt: text })
+    .catch(async (error: unknown) => {
+      if (error instanceof Problem && error.code === AGENT_FAILED) {
+        await keepAgentError(deps, thread.id, { code: error.code, message: error.detail, at: new Date().toISOString() });
+      }
+      throw error;
+    });
+  const kept = await keepProviderThreadId(deps.registry, thread, result.providerThreadId);
+  return { thread: kept.agentError ? await keepAgentError(deps, kept.id, undefined) : kept, followUp: result.followUp };
+}
+
+async function keepAgentError(deps: ThreadOnHostDeps, threadId: string, agentError: ThreadRecord['agentError']): Promise<ThreadRecord> {
+  // Read again: a background re-open or another prompt may have changed the record meanwhile.
+  const { agentError: _previous, ...current } = await mustGet(deps.registry.threads, threadId, 'thread');
+  return deps.registry.threads.put(agentError ? { ...current, agentError } : current);
+}
