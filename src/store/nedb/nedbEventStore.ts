@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { lockDataDir } from './dataDirLock';
+import { lockDataDir } from '../dataDirLock';
 import { pageTextOf, toRow, type EventDocument } from './eventDocument';
-import type { EventStore, ListEventsOptions, NewThreadEvent, StoredThreadEvent } from './eventStore';
-import type { FsyncMode } from './fsyncMode';
-import type { ListsJson } from './pageJson';
+import type { EventStore, ListEventsOptions, NewThreadEvent, StoredThreadEvent } from '../eventStore';
+import type { FsyncMode } from '../fsyncMode';
+import type { ListsJson } from '../pageJson';
 import { createGroupCommit, type Committing } from './segments/groupCommit';
 import { Journal } from './segments/journal';
 import { mapWithLimit } from './segments/mapWithLimit';
@@ -18,7 +18,7 @@ import { EVENTS_DIR_NAME, segmentId, threadFileOf } from './segments/segmentLayo
 import { syncFiles } from './segments/syncFiles';
 import { ThreadSegment } from './segments/threadSegment';
 import { createWriteHandles } from './segments/writeHandles';
-import { storedRowOf } from '../protocol/threadEvents';
+import { storedRowOf } from '../../protocol/threadEvents';
 
 export { LEGACY_EVENTS_FILE_NAME } from './segments/segmentLayout';
 
