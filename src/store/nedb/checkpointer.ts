@@ -10,8 +10,8 @@ import type { Serially } from './serially';
  * A checkpoint (sync the thread files written since, then drop the journal) starts this often, or once the
  * journal holds this many bytes: what a start after a power cut replays at most is bounded by them.
  */
-export const CHECKPOINT_MS = 1_000;
-export const CHECKPOINT_BYTES = 32 * 1024 * 1024;
+const CHECKPOINT_MS = 1_000;
+const CHECKPOINT_BYTES = 32 * 1024 * 1024;
 /**
  * Thread files a checkpoint writes at once. Few, so the checkpoint takes its slices of libuv's 4-thread pool
  * beside the commits instead of queueing hundreds of writes ahead of the journal's fsync (at 64, a checkpoint
