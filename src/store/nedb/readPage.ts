@@ -54,7 +54,12 @@ export function createReadPage({ index, segmentOf, open }: ReadPageDeps) {
     const acked = segment.ackedSeq;
     if (acked <= afterSeq) return [];
     if (limit === undefined || limit > PAGE_BY_ID_MAX_ROWS) return pageByScan(datastore, afterSeq, acked, limit);
-    return pageByIds(datastore, afterSeq, acked, limit);
+    const ids = Array.from({ length: Math.min(limit, acked - afterSeq) }, (_, i) => segmentId(afterSeq + 1 + i));
+    const page = (await Promise.all(lookupsById(datastore, ids))).flat().sort((a, b) => a.seq - b.seq);
+    // Seqs have no gaps, so a short page is the thread's end, unless rows lie beyond the window (a gap: a
+    // damaged line skipped on load); the scan returns those.
+    if (page.length < ids.length && acked > afterSeq + ids.length) return pageByScan(datastore, afterSeq, acked, limit);
+    return page;
   };
 }
 
@@ -73,6 +78,7 @@ function pageFromFileStart(
   });
 }
 
+/** The window by a scan of the thread in seq order: for wide or open-ended pages, and pages with a gap. */
 async function pageByScan(
   datastore: Datastore<EventDocument>,
   afterSeq: number,
@@ -83,15 +89,14 @@ async function pageByScan(
   return limit === undefined ? query : query.limit(limit);
 }
 
-async function pageByIds(datastore: Datastore<EventDocument>, afterSeq: number, acked: number, limit: number): Promise<EventDocument[]> {
-  const ids = Array.from({ length: Math.min(limit, acked - afterSeq) }, (_, i) => segmentId(afterSeq + 1 + i));
+/**
+ * The page's rows by `_id`, a chunk of ids a lookup. Awaited in the page read itself rather than in a function
+ * of its own: a page is one promise per chunk and nothing more (the hot path of an SSE client catching up).
+ */
+function lookupsById(datastore: Datastore<EventDocument>, ids: readonly string[]): Array<Promise<EventDocument[]>> {
   const chunks: Array<Promise<EventDocument[]>> = [];
   for (let start = 0; start < ids.length; start += ID_LOOKUP_CHUNK) {
     chunks.push(datastore.find<EventDocument>({ _id: { $in: ids.slice(start, start + ID_LOOKUP_CHUNK) } }).exec());
   }
-  const page = (await Promise.all(chunks)).flat().sort((a, b) => a.seq - b.seq);
-  // Seqs have no gaps, so a short page is the thread's end, unless rows lie beyond the window (a gap: a
-  // damaged line skipped on load); the scan returns those.
-  if (page.length < ids.length && acked > afterSeq + ids.length) return pageByScan(datastore, afterSeq, acked, limit);
-  return page;
+  return chunks;
 }
