@@ -23,7 +23,7 @@ import { configWith } from '../src/config/serverConfig';
 import { publishingStore } from '../src/server/sse/publishingStore';
 import { startServer } from '../src/server/startServer';
 import type { NewThreadEvent, StoredThreadEvent } from '../src/store/eventStore';
-import { openNedbEventStore } from '../src/store/nedbEventStore';
+import { openNedbEventStore } from '../src/store/nedb/nedbEventStore';
 
 const ROWS = 100_000;
 const APPEND_BATCH = 2_000;

@@ -19,8 +19,8 @@ import { performance } from 'node:perf_hooks';
 import Datastore from 'nedb-promises';
 import type { NewThreadEvent, StoredThreadEvent } from '../src/store/eventStore';
 import type { FsyncMode } from '../src/store/fsyncMode';
-import { openNedbEventStore, type NedbEventStore } from '../src/store/nedbEventStore';
-import { toSegmentDocument } from '../src/store/segments/segmentDocument';
+import { openNedbEventStore, type NedbEventStore } from '../src/store/nedb/nedbEventStore';
+import { toSegmentDocument } from '../src/store/nedb/segments/segmentDocument';
 
 const REPO = path.resolve(__dirname, '..');
 const ROW_TEXT_BYTES = 900; // + the row's fields ≈ 1 KiB a line

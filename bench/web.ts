@@ -17,7 +17,7 @@ import { configWith } from '../src/config/serverConfig';
 import { publishingStore } from '../src/server/sse/publishingStore';
 import { startServer } from '../src/server/startServer';
 import type { NewThreadEvent } from '../src/store/eventStore';
-import { openNedbEventStore } from '../src/store/nedbEventStore';
+import { openNedbEventStore } from '../src/store/nedb/nedbEventStore';
 import { launchBrowser } from '../test/web/browser';
 
 const ROWS = 20_000;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { createThreadIngest, type IngestOutcome } from '../ingest/threadIngest';
-import { openNedbEventStore } from '../store/nedbEventStore';
+import { openNedbEventStore } from '../store/nedb/nedbEventStore';
 
 const USAGE = 'usage: npm run -s replay -- FILE.jsonl [--data-dir DIR]';
 /** Exit code when some lines were rejected (the others were still processed and printed). */

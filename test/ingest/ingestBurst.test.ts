@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createThreadIngest, type IngestOutcome } from '../../src/ingest/threadIngest';
 import type { StoredThreadEvent } from '../../src/store/eventStore';
-import { openNedbEventStore } from '../../src/store/nedbEventStore';
+import { openNedbEventStore } from '../../src/store/nedb/nedbEventStore';
 import { threadViolations } from '../helpers/pipelineInvariants';
 import * as b from '../helpers/pipelineSdk';
 import { makeTempDir } from '../helpers/pipelineTempDir';

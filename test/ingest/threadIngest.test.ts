@@ -4,7 +4,7 @@ import { createThreadIngest, type IngestOutcome } from '../../src/ingest/threadI
 import { JSON_RPC_ERROR } from '../../src/protocol/jsonRpc';
 import type { EventStore, StoredThreadEvent } from '../../src/store/eventStore';
 import { createMemoryEventStore } from '../../src/store/memoryEventStore';
-import { openNedbEventStore } from '../../src/store/nedbEventStore';
+import { openNedbEventStore } from '../../src/store/nedb/nedbEventStore';
 import { RUN_LOST_MESSAGE } from '../../src/turns/ruleInput';
 import { threadViolations } from '../helpers/pipelineInvariants';
 import * as b from '../helpers/pipelineSdk';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { createThreadIngest } from '../../src/ingest/threadIngest';
-import { openNedbEventStore } from '../../src/store/nedbEventStore';
+import { openNedbEventStore } from '../../src/store/nedb/nedbEventStore';
 import { interleavedTurns } from '../helpers/pipelineInterleave';
 import { threadViolations } from '../helpers/pipelineInvariants';
 import { rowsOfThread, runPipeline } from '../helpers/pipelineRun';

@@ -5,7 +5,7 @@
  * migrates a data dir of the one-file layout), prints `opened`, closes and exits.
  */
 import type { NewThreadEvent } from '../../src/store/eventStore';
-import { openNedbEventStore } from '../../src/store/nedbEventStore';
+import { openNedbEventStore } from '../../src/store/nedb/nedbEventStore';
 import { FsyncModeSchema } from '../../src/store/fsyncMode';
 
 const [mode, dataDir, runId = 'run'] = process.argv.slice(2);

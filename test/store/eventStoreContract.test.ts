@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createMemoryEventStore } from '../../src/store/memoryEventStore';
-import { openNedbEventStore } from '../../src/store/nedbEventStore';
+import { openNedbEventStore } from '../../src/store/nedb/nedbEventStore';
 import { openPostgresDatabase } from '../../src/store/postgres/openPostgres';
 import { createPostgresEventStore } from '../../src/store/postgres/postgresEventStore';
 import { describeWithPostgres } from '../helpers/postgresDatabase';

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { LEGACY_EVENTS_FILE_NAME, openNedbEventStore } from '../../src/store/nedbEventStore';
-import { EVENTS_DIR_NAME } from '../../src/store/segments/segmentLayout';
+import { LEGACY_EVENTS_FILE_NAME, openNedbEventStore } from '../../src/store/nedb/nedbEventStore';
+import { EVENTS_DIR_NAME } from '../../src/store/nedb/segments/segmentLayout';
 import {
   crashRandom,
   expectAckedExactlyOnce,

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { promises as fs } from 'node:fs';
-import { createGroupCommit } from '../../src/store/segments/groupCommit';
-import { Journal, journalFilesIn } from '../../src/store/segments/journal';
+import { createGroupCommit } from '../../src/store/nedb/segments/groupCommit';
+import { Journal, journalFilesIn } from '../../src/store/nedb/segments/journal';
 import { makeTempDir } from '../helpers/pipelineTempDir';
 
 describe('group commit: the next group is prepared while the one before waits for its fsync', () => {

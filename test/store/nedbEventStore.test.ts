@@ -4,8 +4,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { DataDirLockedError, LOCK_FILE_NAME } from '../../src/store/dataDirLock';
 import type { NewThreadEvent } from '../../src/store/eventStore';
-import { LEGACY_EVENTS_FILE_NAME, openNedbEventStore } from '../../src/store/nedbEventStore';
-import { INDEX_FILE_NAME } from '../../src/store/segments/segmentLayout';
+import { LEGACY_EVENTS_FILE_NAME, openNedbEventStore } from '../../src/store/nedb/nedbEventStore';
+import { INDEX_FILE_NAME } from '../../src/store/nedb/segments/segmentLayout';
 import { makeTempDir } from '../helpers/pipelineTempDir';
 
 const event = (threadId: string, data: Record<string, unknown> = {}): NewThreadEvent =>

@@ -3,8 +3,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { LOCK_FILE_NAME } from '../../src/store/dataDirLock';
 import type { NewThreadEvent } from '../../src/store/eventStore';
-import { openNedbEventStore } from '../../src/store/nedbEventStore';
-import { journalFilesIn } from '../../src/store/segments/journal';
+import { openNedbEventStore } from '../../src/store/nedb/nedbEventStore';
+import { journalFilesIn } from '../../src/store/nedb/segments/journal';
 import { makeTempDir } from '../helpers/pipelineTempDir';
 
 const event = (threadId: string, delta: string): NewThreadEvent =>

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { NewThreadEvent } from '../../src/store/eventStore';
-import { openNedbEventStore } from '../../src/store/nedbEventStore';
+import { openNedbEventStore } from '../../src/store/nedb/nedbEventStore';
 import { makeTempDir } from '../helpers/pipelineTempDir';
 
 const event = (threadId: string, text = 'x'): NewThreadEvent =>

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { NewThreadEvent } from '../../src/store/eventStore';
-import { openNedbEventStore } from '../../src/store/nedbEventStore';
+import { openNedbEventStore } from '../../src/store/nedb/nedbEventStore';
 import { makeTempDir } from '../helpers/pipelineTempDir';
 
 const event = (delta: string): NewThreadEvent =>

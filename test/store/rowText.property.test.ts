@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { pageTextOf, toDocument, toRow } from '../../src/store/eventDocument';
+import { pageTextOf, toDocument, toRow } from '../../src/store/nedb/eventDocument';
 import type { StoredThreadEvent } from '../../src/store/eventStore';
 
 /**

@@ -3,7 +3,7 @@ import { openPostgresRegistry } from '../../registry/postgresRegistry';
 import { openRegistry, type Registry } from '../../registry/registry';
 import { lockDataDir } from '../../store/dataDirLock';
 import type { EventStore } from '../../store/eventStore';
-import { openNedbEventStore } from '../../store/nedbEventStore';
+import { openNedbEventStore } from '../../store/nedb/nedbEventStore';
 import type { FsyncMode } from '../../store/fsyncMode';
 import { openPostgresDatabase, type PostgresDatabase } from '../../store/postgres/openPostgres';
 import { createPostgresEventStore, type PostgresEventStore } from '../../store/postgres/postgresEventStore';

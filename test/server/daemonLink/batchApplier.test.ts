@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createBatchApplier, SeqConflict } from '../../../src/server/daemonLink/batchApplier';
 import type { AppendBatch } from '../../../src/protocol/daemonLink';
 import type { NewThreadEvent } from '../../../src/store/eventStore';
-import { openNedbEventStore, type NedbEventStore } from '../../../src/store/nedbEventStore';
+import { openNedbEventStore, type NedbEventStore } from '../../../src/store/nedb/nedbEventStore';
 
 const event = (threadId: string, type: string, turnId: string | null = 't1'): NewThreadEvent =>
   ({

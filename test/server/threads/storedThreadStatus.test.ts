@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { from, lastValueFrom } from 'rxjs';
 import type { EventStore, NewThreadEvent } from '../../../src/store/eventStore';
-import { openNedbEventStore } from '../../../src/store/nedbEventStore';
+import { openNedbEventStore } from '../../../src/store/nedb/nedbEventStore';
 import { storedThreadStatus } from '../../../src/server/threads/storedThreadStatus';
 import { makeTempDir } from '../../helpers/pipelineTempDir';
 

@@ -2,9 +2,9 @@ import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import Datastore from 'nedb-promises';
-import { errorMessageOf } from '../../protocol/errorMessages';
+import { errorMessageOf } from '../../../protocol/errorMessages';
 import type { EventDocument } from '../eventDocument';
-import { dropTornLastLine } from '../tornTail';
+import { dropTornLastLine } from '../../tornTail';
 import { readLastLine } from './lastLine';
 import type { SegmentHead } from './segmentIndex';
 

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mapWithLimit } from './mapWithLimit';
-import { fsyncPath } from '../fsyncPath';
+import { fsyncPath } from '../../fsyncPath';
 
 /**
  * Below this many files, one fsync each, one at a time (~0.75 ms each here): the journal's fsync then waits for

@@ -1,5 +1,5 @@
-import type { EventScope, StoredThreadEvent } from './eventStore';
-import { jsonValueEnd } from '../protocol/jsonTextScan';
+import type { EventScope, StoredThreadEvent } from '../eventStore';
+import { jsonValueEnd } from '../../protocol/jsonTextScan';
 
 /**
  * One stored row as nedb holds it: the fields nedb indexes or sorts by, and the rest of the row as one JSON

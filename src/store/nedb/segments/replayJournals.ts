@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { EventDocument } from '../eventDocument';
 import { journalFilesIn } from './journal';
 import { mapWithLimit } from './mapWithLimit';
-import { fsyncPath } from '../fsyncPath';
+import { fsyncPath } from '../../fsyncPath';
 import { documentsIn, type ThreadSegment } from './threadSegment';
 
 export interface ReplayReport {

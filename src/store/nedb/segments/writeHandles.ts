@@ -24,3 +24,5 @@ export function createWriteHandles(max: number) {
     },
   };
 }
+
+export type WriteHandles = ReturnType<typeof createWriteHandles>;

@@ -1,4 +1,4 @@
-import type { FsyncMode } from '../fsyncMode';
+import type { FsyncMode } from '../../fsyncMode';
 
 interface Waiting<T, R> {
   item: T;

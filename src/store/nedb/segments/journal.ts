@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { fsyncPath } from '../fsyncPath';
+import { fsyncPath } from '../../fsyncPath';
 
 const JOURNAL_PATTERN = /^journal-(\d+)\.log$/;
 

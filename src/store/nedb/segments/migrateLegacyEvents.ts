@@ -5,7 +5,7 @@ import type { EventDocument } from '../eventDocument';
 import { mapWithLimit } from './mapWithLimit';
 import { writeSegmentIndex, type SegmentHead } from './segmentIndex';
 import { EVENTS_DIR_NAME, LEGACY_EVENTS_FILE_NAME, MIGRATING_DIR_NAME, segmentId, threadFileOf } from './segmentLayout';
-import { fsyncPath } from '../fsyncPath';
+import { fsyncPath } from '../../fsyncPath';
 import { documentsIn, parseDocument } from './threadSegment';
 
 /** Lines held before they are appended to their threads' files: bounds memory whatever the old file's size. */

@@ -1,5 +1,5 @@
 import { toDocument, type EventDocument } from '../eventDocument';
-import type { StoredThreadEvent } from '../eventStore';
+import type { StoredThreadEvent } from '../../eventStore';
 import { segmentId } from './segmentLayout';
 
 /** A row as its thread's file holds it: the store's document, with the seq alone as `_id` (the file is the thread). */

@@ -42,3 +42,5 @@ export function createOpenSegments(budget: OpenSegmentsBudget) {
     bytes: bytesOf,
   };
 }
+
+export type OpenSegments = ReturnType<typeof createOpenSegments>;

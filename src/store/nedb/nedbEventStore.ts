@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { lockDataDir } from '../dataDirLock';
+import type { EventStore, ListEventsOptions, NewThreadEvent, StoredThreadEvent } from '../eventStore';
+import type { FsyncMode } from '../fsyncMode';
+import type { ListsJson } from '../pageJson';
+import { createAppendToThread } from './appendToThread';
+import { startCheckpointer } from './checkpointer';
+import { createCommitGroup } from './commitGroup';
+import { pageTextOf, toRow } from './eventDocument';
+import { startIndexSaver } from './indexSaver';
+import { createReadPage } from './readPage';
+import { createGroupCommit } from './segments/groupCommit';
+import { Journal } from './segments/journal';
+import { migrateLegacyEvents, type MigrationReport } from './segments/migrateLegacyEvents';
+import { createOpenSegments } from './segments/openSegments';
+import { replayJournals, type ReplayReport } from './segments/replayJournals';
+import { readSegmentIndex, type SegmentHead } from './segments/segmentIndex';
+import { EVENTS_DIR_NAME, threadFileOf } from './segments/segmentLayout';
+import { ThreadSegment } from './segments/threadSegment';
+import { createWriteHandles } from './segments/writeHandles';
+import { createSerially } from './serially';
+
+export { LEGACY_EVENTS_FILE_NAME } from './segments/segmentLayout';
+
+/** Thread files kept open for appends without a journal (`off`: each commit writes them). */
+const OPEN_WRITE_HANDLES = 256;
+
+export const DEFAULT_STORE_OPEN_THREADS = 64;
+export const DEFAULT_STORE_OPEN_MB = 64;
+
+export interface NedbEventStoreOptions {
+  /** Created if missing; one process at a time (see `lockDataDir`). */
+  dataDir: string;
+  /** When an ack means the row is on disk (default `batch`: group commit, fsynced before the ack). */
+  fsync?: FsyncMode;
+  /** Threads whose rows are held in memory for reads at most (least recently read are closed first). */
+  openThreads?: number;
+  /** MiB of thread files held in memory at most. */
+  openMb?: number;
+  /** Lines a migration holds before writing them out and recording its progress (default 16 MiB). */
+  migrationBufferBytes?: number;
+  /** How often a checkpoint starts (default 1 s); tests set it high to keep a journal on disk. */
+  checkpointMs?: number;
+  newId?(): string;
+  now?(): Date;
+  log?(message: string): void;
+}
+
+export interface NedbEventStoreStats {
+  /** Threads whose rows are in memory (read recently). */
+  openThreads: number;
+  /** Bytes of their files. */
+  openBytes: number;
+  /** Threads the index or this process knows of: a head each, rows in memory only for the open ones. */
+  knownThreads: number;
+}
+
+export interface NedbEventStore extends EventStore, ListsJson {
+  /** Narrows the port's ObservableInput: this adapter always answers with a Promise. */
+  append(events: readonly NewThreadEvent[]): Promise<StoredThreadEvent[]>;
+  readonly dataDir: string;
+  readonly eventsDir: string;
+  /** The file that holds a thread's rows (it may not exist yet). */
+  threadFilePath(threadId: string): string;
+  stats(): NedbEventStoreStats;
+  /** Set when this open migrated a data dir of the one-file layout. */
+  readonly migration: MigrationReport | undefined;
+  /** What this open found in journals left by a run that ended before its checkpoint. */
+  readonly replay: ReplayReport;
+}
+
+/**
+ * The embedded event store: one nedb file per thread under `<dataDir>/events`, loaded into an in-memory nedb
+ * datastore only while the thread is being read, and a small index so appends continue a thread without
+ * reading it. Opening reads the index, never a thread: start-up time does not grow with history.
+ */
+export async function openNedbEventStore(options: NedbEventStoreOptions): Promise<NedbEventStore> {
+  const dataDir = path.resolve(options.dataDir);
+  await fs.mkdir(dataDir, { recursive: true });
+  const lock = await lockDataDir(dataDir);
+  try {
+    const migration = await migrateLegacyEvents(dataDir, { log: options.log, bufferBytes: options.migrationBufferBytes });
+    const eventsDir = path.join(dataDir, EVENTS_DIR_NAME);
+    await fs.mkdir(eventsDir, { recursive: true });
+    const index = await readSegmentIndex(eventsDir);
+    const segments = new Map<string, ThreadSegment>();
+    const segmentOf = (threadId: string): ThreadSegment => {
+      let segment = segments.get(threadId);
+      if (!segment) segments.set(threadId, (segment = new ThreadSegment(threadId, threadFileOf(eventsDir, threadId))));
+      return segment;
+    };
+    // Not the index: a thread named by a journal had writes no checkpoint synced, so only its file can tell.
+    const replay = await replayJournals(eventsDir, segmentOf);
+    if (replay.restoredRows > 0) options.log?.(`event store: restored ${replay.restoredRows} acked rows from the journal`);
+    const fsync = options.fsync ?? 'batch';
+    const journal = fsync === 'off' ? undefined : await Journal.open(eventsDir, { coalesce: fsync === 'batch' });
+    return createStore({
+      ...options,
+      dataDir,
+      eventsDir,
+      index,
+      segments,
+      segmentOf,
+      journal,
+      migration,
+      replay,
+      release: () => lock.release(),
+    });
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+interface StoreContext extends NedbEventStoreOptions {
+  eventsDir: string;
+  index: Map<string, SegmentHead>;
+  segments: Map<string, ThreadSegment>;
+  segmentOf(threadId: string): ThreadSegment;
+  /** Absent with `fsync: off`. */
+  journal: Journal | undefined;
+  migration: MigrationReport | undefined;
+  replay: ReplayReport;
+  release(): Promise<void>;
+}
+
+/**
+ * Assembles the store from its parts (commits, checkpoints, the index saver, page reads) and closes them in
+ * the order that loses nothing: the last commits, then the last checkpoint, then the index, then the journal.
+ */
+function createStore(context: StoreContext): NedbEventStore {
+  const { eventsDir, index, segments, segmentOf, journal, log } = context;
+  const open = createOpenSegments({
+    maxThreads: context.openThreads ?? DEFAULT_STORE_OPEN_THREADS,
+    maxBytes: (context.openMb ?? DEFAULT_STORE_OPEN_MB) * 1024 * 1024,
+  });
+  const writeHandles = createWriteHandles(OPEN_WRITE_HANDLES);
+  const serially = createSerially();
+  const indexSaver = startIndexSaver(eventsDir, index, log);
+  const checkpointer = journal && startCheckpointer({ journal, eventsDir, serially, checkpointMs: context.checkpointMs, log });
+  const appendToThread = createAppendToThread({
+    index,
+    indexSaver,
+    checkpointer,
+    writeHandles,
+    open,
+    newId: context.newId ?? randomUUID,
+  });
+  const commitGroup = createCommitGroup({ journal, checkpointer, appendToThread, segmentOf, now: context.now ?? (() => new Date()) });
+  const commits = createGroupCommit<readonly NewThreadEvent[], StoredThreadEvent[]>(context.fsync ?? 'batch', (group) =>
+    serially(() => commitGroup(group)),
+  );
+  const readPage = createReadPage({ index, segmentOf, open });
+  let closed = false;
+
+  return {
+    dataDir: context.dataDir,
+    eventsDir,
+    migration: context.migration,
+    replay: context.replay,
+    threadFilePath: (threadId) => threadFileOf(eventsDir, threadId),
+    stats: () => ({ openThreads: open.size, openBytes: open.bytes(), knownThreads: new Set([...index.keys(), ...segments.keys()]).size }),
+    append(events) {
+      if (closed) return Promise.reject(new Error('The event store is closed'));
+      if (events.length === 0) return Promise.resolve([]);
+      return commits.submit(events);
+    },
+    async list(threadId: string, options?: ListEventsOptions) {
+      return (await readPage(threadId, options)).map(toRow);
+    },
+    async listJson(threadId: string, options?: ListEventsOptions) {
+      const documents = await readPage(threadId, options);
+      return { json: pageTextOf(documents), rows: documents.length };
+    },
+    async lastSeq(threadId: string) {
+      await commits.settled();
+      const segment = segmentOf(threadId);
+      return segment.exclusive(async () => (await segment.ensureHead(index.get(threadId))).lastSeq);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await commits.settled();
+      indexSaver.stop();
+      checkpointer?.stop();
+      await writeHandles.closeAll();
+      await checkpointer?.finish();
+      await indexSaver.save();
+      await journal?.close();
+      await context.release();
+    },
+  };
+}
