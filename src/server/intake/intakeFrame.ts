@@ -1,6 +1,6 @@
 import { HostRequestError } from '../../protocol/hostErrors';
 import { type JsonRpcResponse, JSON_RPC_ERROR, jsonRpcError, requestIdOf, type JsonRpcError } from '../../protocol/jsonRpc';
-import { parseFrame } from '../../protocol/parseFrame';
+import { parseDecodedFrame } from '../../protocol/parseFrame';
 import { plainFrameOf } from '../../protocol/plainFrame';
 import { parsePromptSignalMethod, SDK_MESSAGE_METHOD } from '../../protocol/signals';
 import type { Registry } from '../../registry/registry';
@@ -105,7 +105,7 @@ type Route = { id: string | number | null; notification: boolean } & ({ threadId
 
 /**
  * What the intake needs to route a frame: its id, whether it is a notification, its thread. Nearly every
- * frame has the plain shape, read without zod; any other is read by `parseFrame`, the pipeline's own reader,
+ * frame has the plain shape, read without zod; any other is read by `parseDecodedFrame`, the pipeline's own reader,
  * so a refusal here has the code and wording the pipeline would give. A frame that is not even a valid
  * envelope is answered, whatever its id: it may have been meant as a request.
  */
@@ -119,7 +119,7 @@ function routeOf(message: unknown): Route {
     method = plain.method;
     threadId = plain.params['threadId'] as string;
   } else {
-    const parsed = parseFrame(message);
+    const parsed = parseDecodedFrame(message);
     if ('error' in parsed) {
       const envelopeValid = parsed.error.code !== JSON_RPC_ERROR.invalidRequest;
       return { id, notification: envelopeValid && !hasId, error: parsed.error };
