@@ -1,5 +1,13 @@
 import { HostRequestError } from '../../protocol/hostErrors';
-import { type JsonRpcResponse, JSON_RPC_ERROR, jsonRpcError, requestIdOf, type JsonRpcError } from '../../protocol/jsonRpc';
+import {
+  failure,
+  type JsonRpcResponse,
+  JSON_RPC_ERROR,
+  jsonRpcError,
+  requestIdOf,
+  type JsonRpcError,
+  success,
+} from '../../protocol/jsonRpc';
 import { parseDecodedFrame } from '../../protocol/parseFrame';
 import { plainFrameOf } from '../../protocol/plainFrame';
 import { parsePromptSignalMethod, SDK_MESSAGE_METHOD } from '../../protocol/signals';
@@ -90,7 +98,7 @@ export function handOverFrame(
     { timeoutMs: deps.timeoutMs },
   );
   const answer = stored.then(
-    ({ seqs }): JsonRpcResponse => ({ jsonrpc: '2.0', id, result: { seqs } }),
+    ({ seqs }): JsonRpcResponse => success(id, { seqs }),
     (error: unknown) => failure(id, rpcErrorOf(error, thread.hostId)),
   );
   return { answer, notification };
@@ -149,8 +157,4 @@ function rpcErrorOf(error: unknown, hostId: string): JsonRpcError {
   // The pipeline's own code and data (e.g. -32602 with zod's issue path) go back to the sender unchanged.
   if (f.kind === 'refused') return jsonRpcError(f.rpcCode, error.message, f.details);
   return jsonRpcError(JSON_RPC_ERROR.internalError, error.message);
-}
-
-function failure(id: string | number | null, error: JsonRpcError): JsonRpcResponse {
-  return { jsonrpc: '2.0', id, error };
 }
