@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HostCommandError } from '../protocol/hostErrors';
-import { PATH_LISTING_CONFIG } from '../protocol/hostFiles';
+import { ListPathsRequestSchema, PATH_LISTING_CONFIG } from '../protocol/hostFiles';
+import { parseHostRequest } from '../protocol/parseHostRequest';
 import { createPathLister } from '../daemon/pathLister';
 
 const USAGE = `usage: npm run -s paths -- ROOT [--query Q] [--limit N] [--no-files] [--no-directories]
@@ -19,7 +20,13 @@ async function main(argv: string[]): Promise<void> {
   const { root, query, limit, includeFiles, includeDirectories } = parseCommandLine(argv);
   // One call per process: a cache would only cost its background stamping.
   const lister = createPathLister({ cache: false });
-  const result = await lister.listPaths({ path: resolve(root), query, limit, includeFiles, includeDirectories });
+  // The command line is where this request enters the process: checked here, as the dispatcher checks a link's.
+  const request = parseHostRequest(
+    ListPathsRequestSchema,
+    { path: resolve(root), query, limit, includeFiles, includeDirectories },
+    'host.list_paths',
+  );
+  const result = await lister.listPaths(request);
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 }
 

@@ -1,16 +1,6 @@
-import {
-  issuesAt,
-  JSON_RPC_ERROR,
-  jsonRpcError,
-  type JsonRpcError,
-  JsonRpcRequestSchema,
-  type JsonRpcId,
-  type JsonRpcResponse,
-  type ServeRequest,
-  requestIdOf,
-} from '../protocol/jsonRpc';
-import { hostCommands, isHostMethod, type HostMethod, type HostResult, type ParsedHostParams } from '../protocol/hostContract';
-import { HostCommandError } from '../protocol/hostErrors';
+import type { ServeRequest } from '../protocol/jsonRpc';
+import { hostCommands, type HostMethod, type HostResult, type ParsedHostParams } from '../protocol/hostContract';
+import { serveMethods, type ServedMethod } from '../protocol/serveMethods';
 
 /** One async function per contract command, given already-validated params. */
 export type HostHandlers = { [M in HostMethod]: (params: ParsedHostParams<M>) => Promise<HostResult<M>> };
@@ -19,41 +9,15 @@ export type HostHandlers = { [M in HostMethod]: (params: ParsedHostParams<M>) =>
 export type HostDispatcher = ServeRequest;
 
 /**
- * The daemon side of the contract: validates a JSON-RPC request against the contract, runs its handler and
- * answers with a JSON-RPC response. Never throws: every failure is an error response, so one bad request
- * cannot take a link down.
+ * The daemon side of the contract, and the daemon's one gate: every request, from a remote server or the
+ * embedded one, is checked here against the contract (serveMethods), so handlers trust their params. Never
+ * throws: every failure is an error response, so one bad request cannot take a link down.
  */
 export function createHostDispatcher(handlers: HostHandlers, log: (message: string) => void = () => {}): HostDispatcher {
-  return async (message) => {
-    const request = JsonRpcRequestSchema.safeParse(message);
-    const id = requestIdOf(message) ?? null;
-    if (!request.success) {
-      return fail(id, jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid JSON-RPC request', issuesAt(request.error)));
-    }
-    const { method } = request.data;
-    if (!isHostMethod(method)) return fail(id, jsonRpcError(JSON_RPC_ERROR.methodNotFound, `unknown method ${method}`));
-    const params = hostCommands[method].params.safeParse(request.data.params);
-    if (!params.success) {
-      return fail(id, jsonRpcError(JSON_RPC_ERROR.invalidParams, `invalid params for ${method}`, issuesAt(params.error, 'params')));
-    }
-    try {
-      const handler = handlers[method] as (params: unknown) => Promise<unknown>;
-      return { jsonrpc: '2.0', id, result: await handler(params.data) };
-    } catch (error) {
-      const refused = asRefused(error);
-      if (refused) return fail(id, refused);
-      log(`host command ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      return fail(id, jsonRpcError(JSON_RPC_ERROR.internalError, `host command ${method} failed`));
-    }
-  };
-}
-
-function asRefused(error: unknown): JsonRpcError | undefined {
-  if (!(error instanceof HostCommandError)) return undefined;
-  const { code, details } = error;
-  return jsonRpcError(error.rpcCode, error.message, details === undefined ? { hostCode: code } : { hostCode: code, details });
-}
-
-function fail(id: JsonRpcId, error: JsonRpcError): JsonRpcResponse {
-  return { jsonrpc: '2.0', id, error };
+  const methods: Record<string, ServedMethod> = {};
+  for (const method of Object.keys(hostCommands) as HostMethod[]) {
+    const handle = handlers[method] as (params: unknown) => Promise<unknown>;
+    methods[method] = { params: hostCommands[method].params, handle: (params) => handle(params) };
+  }
+  return serveMethods(methods, { log, what: 'host command' });
 }

@@ -2,15 +2,7 @@ import { resolve } from 'node:path';
 import { lastValueFrom } from 'rxjs';
 import { searchPaths$, type PathSearch } from '../../pipelines/path-search';
 import { HostCommandError } from '../protocol/hostErrors';
-import { parseHostRequest } from '../protocol/parseHostRequest';
-import {
-  ListFilesRequestSchema,
-  ListPathsRequestSchema,
-  type ListFilesRequest,
-  type ListFilesResult,
-  type ListPathsRequest,
-  type ListPathsResult,
-} from '../protocol/hostFiles';
+import { type ListFilesRequest, type ListFilesResult, type ListPathsRequest, type ListPathsResult } from '../protocol/hostFiles';
 import { createCachedWalks, type CachedWalksOptions } from '../paths/cache/cachedWalks';
 import type { ServedBy } from '../paths/cache/liveTree';
 import { PATH_LISTING_CONFIG } from '../protocol/hostFiles';
@@ -23,7 +15,9 @@ export interface PathListerOptions extends CachedWalksOptions {
 
 /**
  * `host.list_paths` and `host.list_files`; stateful because it caches each root's walked tree, kept current by
- * a file watcher while the root is searched (`src/paths/cache/liveTree.ts`).
+ * a file watcher while the root is searched (`src/paths/cache/liveTree.ts`). Requests come checked against the
+ * contract (the daemon's dispatcher; the paths CLI at its command line): only what the schema cannot say is
+ * checked here.
  */
 export interface PathLister {
   listPaths(request: ListPathsRequest): Promise<ListPathsResult>;
@@ -43,8 +37,7 @@ export function createPathLister(options: PathListerOptions = {}): PathLister {
   const run = (root: string, search: PathSearch): Promise<ListPathsResult> => lastValueFrom(searchPaths$(listingOf(resolve(root)), search));
 
   return {
-    async listPaths(input) {
-      const request = parseHostRequest(ListPathsRequestSchema, input, 'host.list_paths');
+    async listPaths(request) {
       const includeFiles = request.includeFiles ?? PATH_LISTING_CONFIG.defaultIncludeFiles;
       const includeDirectories = request.includeDirectories ?? PATH_LISTING_CONFIG.defaultIncludeDirectories;
       if (!includeFiles && !includeDirectories) {
@@ -56,8 +49,7 @@ export function createPathLister(options: PathListerOptions = {}): PathLister {
       const limit = request.limit ?? PATH_LISTING_CONFIG.defaultLimit;
       return run(request.path, { query: request.query, limit, includeFiles, includeDirectories });
     },
-    async listFiles(input) {
-      const request = parseHostRequest(ListFilesRequestSchema, input, 'host.list_files');
+    async listFiles(request) {
       const limit = request.limit ?? PATH_LISTING_CONFIG.defaultLimit;
       const result = await run(request.path, { query: request.query, limit, includeFiles: true, includeDirectories: false });
       return { files: result.paths, truncated: result.truncated };

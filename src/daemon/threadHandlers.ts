@@ -31,7 +31,8 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
   const { providerThreadIds } = deps;
   let closing = false;
 
-  const ingestFrame = async (frame: unknown): Promise<number[]> => seqsOf(await deps.ingest.ingest(frame));
+  const ingestFrame = async (frame: unknown, threadId: string | undefined): Promise<number[]> =>
+    seqsOf(await deps.ingest.ingest(frame, threadId));
 
   const sessionOf = (threadId: string): ThreadSession => {
     const session = sessions.get(threadId);
@@ -97,14 +98,14 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
       // must reach the pipeline before the stop does, or the stop would find no turn to interrupt.
       const agent = await sessions.get(threadId)?.agent?.catch(() => undefined);
       // The stop goes into the pipeline before the abort, so the aborted run's agent_end closes the turn as interrupted.
-      const seqs = await ingestFrame({ jsonrpc: '2.0', method: THREAD_STOP_METHOD, params: { threadId } });
+      const seqs = await ingestFrame({ jsonrpc: '2.0', method: THREAD_STOP_METHOD, params: { threadId } }, threadId);
       await agent?.stop();
       return { seqs };
     },
     'thread.ingest': async ({ frame, providerThreadId }) => {
       const threadId = threadIdOf(frame);
       if (providerThreadId && threadId && !providerThreadIds.has(threadId)) providerThreadIds.set(threadId, providerThreadId);
-      return { seqs: await ingestFrame(frame) };
+      return { seqs: await ingestFrame(frame, threadId) };
     },
     'thread.status': async ({ threadId }) => ({ status: await deps.ingest.threadStatus(threadId) }),
     async dispose() {

@@ -13,8 +13,12 @@ export type IngestOutcome = { ok: true; rows: StoredThreadEvent[] } | { ok: fals
 export type ThreadStatus = 'active' | 'idle';
 
 export interface ThreadIngest {
-  /** Resolves with exactly the rows this frame produced (often none), or the JSON-RPC error that rejected it. */
-  ingest(frame: unknown): Promise<IngestOutcome>;
+  /**
+   * Resolves with exactly the rows this frame produced (often none), or the JSON-RPC error that rejected it.
+   * `threadId`: the frame's `params.threadId` (threadIdOf) when the caller has read it already, so a frame's
+   * thread is peeked once on its way in; the pipeline still validates the frame.
+   */
+  ingest(frame: unknown, threadId?: string): Promise<IngestOutcome>;
   /** `active` while a turn is open (spec part 3). */
   threadStatus(threadId: string): Promise<ThreadStatus>;
   /**
@@ -126,10 +130,10 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
   start();
 
   return {
-    ingest(frame) {
+    ingest(frame, knownThreadId) {
       if (closing) return Promise.resolve(closedOutcome());
       const value = parseIfJson(frame);
-      const threadId = threadIdOf(value);
+      const threadId = knownThreadId ?? threadIdOf(value);
       const { correlationId, outcome } = expectAnswer();
       // Without a thread id the frame is rejected by validation: it needs no store read.
       if (threadId === undefined) frames$.next({ correlationId, frame: value });

@@ -1,7 +1,7 @@
 import { Observable } from 'rxjs';
 import { hostCommands, type HostHello, type HostMethod, type HostParams, type HostResult } from '../protocol/hostContract';
 import { HostErrorDataSchema, HostRequestError } from '../protocol/hostErrors';
-import { JsonRpcResponseSchema, type JsonRpcRequest } from '../protocol/jsonRpc';
+import { JSON_RPC_ERROR, JsonRpcResponseSchema, type JsonRpcRequest } from '../protocol/jsonRpc';
 import { withRequestTimeout } from './withRequestTimeout';
 
 export interface HostRequestOptions {
@@ -24,23 +24,40 @@ export interface HostLink {
 /** A transport only has to deliver one request and hand back the raw response (or reject when the peer is gone). */
 export type SendRequest = (request: JsonRpcRequest) => Promise<unknown>;
 
+export interface HostRequesterOptions {
+  /**
+   * Whether params are checked against the contract before they are sent (default true). A link to a daemon
+   * in this process says false: the daemon's dispatcher, the one gate of its requests, checks them in this
+   * same process, and a keystroke's params need not pass the same schema twice on one thread.
+   */
+  checkParams?: boolean;
+}
+
 /**
- * The caller half of the contract over any transport: numbers requests, validates params before sending and
- * results after, applies the timeout and maps JSON-RPC errors to HostRequestError.
+ * The caller half of the contract over any transport: numbers requests, validates params before they leave
+ * the process and results after, applies the timeout and maps JSON-RPC errors to HostRequestError.
  */
-export function createHostRequester(send: SendRequest, defaultTimeoutMs: number): HostLink['request'] {
+export function createHostRequester(
+  send: SendRequest,
+  defaultTimeoutMs: number,
+  { checkParams = true }: HostRequesterOptions = {},
+): HostLink['request'] {
   let nextId = 1;
   return async (method, params, options) => {
     const command = hostCommands[method];
-    const checked = command.params.safeParse(params);
-    if (!checked.success) {
-      throw new HostRequestError(
-        { kind: 'refused', rpcCode: -32602, hostCode: 'invalid_params', details: checked.error.issues },
-        `invalid params for ${method}`,
-      );
+    let sent: unknown = params;
+    if (checkParams) {
+      const checked = command.params.safeParse(params);
+      if (!checked.success) {
+        throw new HostRequestError(
+          { kind: 'refused', rpcCode: JSON_RPC_ERROR.invalidParams, hostCode: 'invalid_params', details: checked.error.issues },
+          `invalid params for ${method}`,
+        );
+      }
+      sent = checked.data;
     }
     const timeoutMs = options?.timeoutMs ?? defaultTimeoutMs;
-    const raw = await withRequestTimeout(send({ jsonrpc: '2.0', id: nextId++, method, params: checked.data }), timeoutMs, method).catch(
+    const raw = await withRequestTimeout(send({ jsonrpc: '2.0', id: nextId++, method, params: sent }), timeoutMs, method).catch(
       (error: unknown) => {
         throw error instanceof HostRequestError ? error : new HostRequestError({ kind: 'offline' }, `host went away during ${method}`);
       },
@@ -54,7 +71,10 @@ export function createHostRequester(send: SendRequest, defaultTimeoutMs: number)
       throw new HostRequestError(
         hostData.success
           ? { kind: 'refused', rpcCode: code, hostCode: hostData.data.hostCode, details: hostData.data.details }
-          : { kind: 'refused', rpcCode: code, details: data },
+          : // The gate's own -32602 (params that fail the contract) is the same refusal as a command's invalid_params.
+            code === JSON_RPC_ERROR.invalidParams
+            ? { kind: 'refused', rpcCode: code, hostCode: 'invalid_params', details: data }
+            : { kind: 'refused', rpcCode: code, details: data },
         message,
       );
     }

@@ -1,5 +1,6 @@
 import type { RawData, WebSocket } from 'ws';
 import {
+  failure,
   JSON_RPC_ERROR,
   jsonRpcError,
   JsonRpcResponseSchema,
@@ -58,7 +59,7 @@ export function createRpcPeer(
     try {
       frame = JSON.parse(textOf(data));
     } catch {
-      return reply({ jsonrpc: '2.0', id: null, error: jsonRpcError(JSON_RPC_ERROR.parseError, 'parse error: the frame is not JSON') });
+      return reply(failure(null, jsonRpcError(JSON_RPC_ERROR.parseError, 'parse error: the frame is not JSON')));
     }
     for (const message of Array.isArray(frame) ? frame : [frame]) receive(message);
   });
@@ -68,11 +69,7 @@ export function createRpcPeer(
       serve(message).then(reply, (error: unknown) => {
         const method = (message as { method?: unknown }).method;
         log(`link request ${String(method)} failed: ${String(error)}`);
-        reply({
-          jsonrpc: '2.0',
-          id: requestIdOf(message) ?? null,
-          error: jsonRpcError(JSON_RPC_ERROR.internalError, `${String(method)} failed`),
-        });
+        reply(failure(requestIdOf(message) ?? null, jsonRpcError(JSON_RPC_ERROR.internalError, `${String(method)} failed`)));
       });
       return;
     }

@@ -77,5 +77,15 @@ export const JsonRpcResponseSchema = z.union([JsonRpcSuccessSchema, JsonRpcFailu
 export type JsonRpcResponse = z.infer<typeof JsonRpcResponseSchema>;
 export type JsonRpcFailure = z.infer<typeof JsonRpcFailureSchema>;
 
+/** The answer to request `id` that carries its result. */
+export function success(id: JsonRpcId, result: unknown): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, result };
+}
+
+/** The answer to request `id` (null when the request's id could not be read) that refuses it. */
+export function failure(id: JsonRpcId, error: JsonRpcError): JsonRpcFailure {
+  return { jsonrpc: '2.0', id, error };
+}
+
 /** Answers one JSON-RPC frame; whatever arrives, it resolves with a response (errors are values). */
 export type ServeRequest = (message: unknown) => Promise<JsonRpcResponse>;

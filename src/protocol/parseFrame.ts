@@ -28,15 +28,26 @@ export function parseFrameWithSchemas(frame: unknown): Parsed {
   return parseWith(frame, false);
 }
 
+/**
+ * `parseFrame` for a frame its reader has already decoded (the intake): a string here is a frame that was a
+ * JSON string, not an envelope, so it is refused as one (-32600) instead of being read as JSON a second time.
+ */
+export function parseDecodedFrame(value: unknown): Parsed {
+  return parseValue(value, true);
+}
+
 function parseWith(frame: unknown, quick: boolean): Parsed {
-  let value = frame;
-  if (typeof frame === 'string') {
-    try {
-      value = JSON.parse(frame);
-    } catch (cause) {
-      return { error: jsonRpcError(JSON_RPC_ERROR.parseError, 'Parse error: frame is not valid JSON', String(cause)) };
-    }
+  if (typeof frame !== 'string') return parseValue(frame, quick);
+  let value: unknown;
+  try {
+    value = JSON.parse(frame);
+  } catch (cause) {
+    return { error: jsonRpcError(JSON_RPC_ERROR.parseError, 'Parse error: frame is not valid JSON', String(cause)) };
   }
+  return parseValue(value, quick);
+}
+
+function parseValue(value: unknown, quick: boolean): Parsed {
   const plain = quick ? plainFrameOf(value) : undefined;
   if (plain) return inputOf(plain.method, plain.params, value, trusted);
   const envelope = JsonRpcEnvelopeSchema.safeParse(value);

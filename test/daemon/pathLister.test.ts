@@ -4,6 +4,18 @@ import { PATH_LISTING_CONFIG } from '../../src/protocol/hostFiles';
 import { createPathLister } from '../../src/daemon/pathLister';
 import type { ListPathsRequest } from '../../src/protocol/hostFiles';
 import { createTempTree, removeTempTree, writeTree, type TreeSpec } from '../helpers/tempTree';
+import { createHostDispatcher, type HostHandlers } from '../../src/daemon/hostDispatcher';
+import type { PathLister } from '../../src/daemon/pathLister';
+
+/** Sends one request to a daemon dispatcher whose path commands are `lister`'s, and resolves with its answer. */
+function dispatchTo(lister: PathLister) {
+  const dispatch = createHostDispatcher({
+    'host.list_paths': (params) => lister.listPaths(params),
+    'host.list_files': (params) => lister.listFiles(params),
+  } as Partial<HostHandlers> as HostHandlers);
+  return async (method: string, params: unknown) =>
+    (await dispatch({ jsonrpc: '2.0', id: 1, method, params })) as { error?: { code: number; message: string; data?: unknown } };
+}
 
 describe('createPathLister().listPaths (host.list_paths)', () => {
   let root: string;
@@ -124,24 +136,31 @@ describe('createPathLister().listPaths (host.list_paths)', () => {
     expect(new Set(result.paths.map((entry) => entry.kind))).to.deep.equal(new Set(['file', 'directory']));
   });
 
-  describe('refuses bad input with invalid_params and a message naming the problem', () => {
+  describe("refuses bad input as invalid params naming the problem, at the daemon's gate", () => {
+    // The dispatcher checks the contract's schema (-32602, the field in the issue path); the lister checks
+    // only what the schema cannot say (invalid_params). The host link maps both to 400 invalid_params.
     const cases: Array<[what: string, request: Record<string, unknown>, mentions: string]> = [
       ['limit 0', { limit: 0 }, 'limit'],
       [`limit above ${PATH_LISTING_CONFIG.maxLimit}`, { limit: PATH_LISTING_CONFIG.maxLimit + 1 }, 'limit'],
       ['a fractional limit', { limit: 2.5 }, 'limit'],
       [`a query longer than ${PATH_LISTING_CONFIG.maxQueryLength}`, { query: 'x'.repeat(PATH_LISTING_CONFIG.maxQueryLength + 1) }, 'query'],
       ['a relative root', { path: 'relative/dir' }, 'path'],
-      ['nothing to list', { includeFiles: false, includeDirectories: false }, 'includeFiles'],
       ['rule 7: no parameter changes rules 2 and 3', { includeHidden: true }, 'includeHidden'],
       ['rule 7: no exclude parameter', { exclude: ['.git'] }, 'exclude'],
     ];
     for (const [what, request, mentions] of cases) {
       it(what, async () => {
-        const error = await lister.listPaths({ path: root, ...request } as ListPathsRequest).catch((caught) => caught);
-        expect(error).to.include({ name: 'HostCommandError', code: 'invalid_params' });
-        expect(error.message).to.contain(mentions);
+        const answer = await dispatchTo(lister)('host.list_paths', { path: root, ...request });
+        expect(answer.error?.code, JSON.stringify(answer)).to.equal(-32602);
+        expect(JSON.stringify(answer.error?.data)).to.contain(mentions);
       });
     }
+
+    it('nothing to list', async () => {
+      const answer = await dispatchTo(lister)('host.list_paths', { path: root, includeFiles: false, includeDirectories: false });
+      expect(answer.error?.data).to.deep.equal({ hostCode: 'invalid_params' });
+      expect(answer.error?.message).to.contain('includeFiles');
+    });
   });
 
   it('answers not_found for a missing root and not_a_directory for a file', async () => {
@@ -153,7 +172,7 @@ describe('createPathLister().listPaths (host.list_paths)', () => {
 });
 
 describe('createPathLister().listFiles (host.list_files)', () => {
-  it('refuses out-of-range input with invalid_params, like host.list_paths', async () => {
+  it('refuses out-of-range input as invalid params at the gate, like host.list_paths', async () => {
     const lister = createPathLister({ watcher: null });
     for (const request of [
       { limit: 0 },
@@ -161,8 +180,8 @@ describe('createPathLister().listFiles (host.list_files)', () => {
       { query: 'x'.repeat(PATH_LISTING_CONFIG.maxQueryLength + 1) },
       { includeDirectories: true },
     ]) {
-      const error = await lister.listFiles({ path: '/tmp', ...request } as never).catch((caught) => caught);
-      expect(error, JSON.stringify(request)).to.include({ name: 'HostCommandError', code: 'invalid_params' });
+      const answer = await dispatchTo(lister)('host.list_files', { path: '/tmp', ...request });
+      expect(answer.error?.code, JSON.stringify(request)).to.equal(-32602);
     }
   });
 

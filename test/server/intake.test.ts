@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import net from 'node:net';
 import WebSocket from 'ws';
 import { agentEnd, agentStart, assistantStart, sdk, textDelta } from '../helpers/serverFrames';
@@ -70,6 +71,36 @@ describe('server: agent intake over WebSocket', () => {
     expect(answer.error.code).to.equal(-32600);
     expect(answer.id).to.equal(4);
     expect(socket.readyState).to.equal(WebSocket.OPEN);
+  });
+
+  it('answers a frame that is a JSON string with -32600 and id null, and keeps the socket open', async () => {
+    for (const text of ['"x"', JSON.stringify(JSON.stringify(agentStart(threadId, 31)))]) {
+      const answer = await rpc(socket, text);
+      expect(answer, text).to.deep.include({ id: null });
+      expect(answer.error.code, text).to.equal(-32600);
+    }
+    expect((await rpc(socket, agentStart(threadId, 32))).result).to.have.property('seqs');
+  });
+
+  it('answers every JSON scalar and array with -32600 and id null, and keeps the socket open (JSON-RPC 2.0)', async () => {
+    const notAnEnvelope = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 5 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(notAnEnvelope, async (value) => {
+        const answer = await rpc(socket, JSON.stringify(value));
+        expect(answer).to.deep.include({ jsonrpc: '2.0', id: null });
+        expect(answer.error.code).to.equal(-32600);
+        expect(socket.readyState).to.equal(WebSocket.OPEN);
+      }),
+      { numRuns: 200 },
+    );
+    expect((await rpc(socket, agentStart(threadId, 33))).result).to.have.property('seqs');
   });
 
   it('answers an unknown method with -32601 and keeps the socket open', async () => {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type WebSocket from 'ws';
+import { createHostDispatcher, type HostHandlers } from '../../src/daemon/hostDispatcher';
 import { connectInProcess } from '../../src/link/inProcessLink';
 import { HostRequestError } from '../../src/protocol/hostErrors';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/protocol/protocolVersion';
@@ -86,16 +87,17 @@ describe('intake: a frame nested deeper than the hosts can carry (embedded and r
 });
 
 describe('embedded host link: one contract, no copy (issue 17: a frame crosses no JSON in one process)', () => {
+  const linkHello = {
+    protocolVersion: HOST_DAEMON_PROTOCOL_VERSION,
+    hostId: 'host_embedded',
+    name: 'embedded',
+    platform: 'linux',
+    providers: [],
+  };
   const linkTo = (served: unknown[]) =>
     connectInProcess(
       {
-        hello: {
-          protocolVersion: HOST_DAEMON_PROTOCOL_VERSION,
-          hostId: 'host_embedded',
-          name: 'embedded',
-          platform: 'linux',
-          providers: [],
-        },
+        hello: linkHello,
         dispatch: async (message) => {
           served.push(message);
           return { jsonrpc: '2.0', id: (message as { id: number }).id, result: { seqs: [1] } };
@@ -112,15 +114,24 @@ describe('embedded host link: one contract, no copy (issue 17: a frame crosses n
     expect(served[0]!.params.frame).to.equal(frame);
   });
 
-  it('still refuses params the contract does not accept, before the daemon sees them, and stays up', async () => {
-    const served: unknown[] = [];
-    const link = linkTo(served);
+  it("still refuses params the contract does not accept before a handler sees them (the daemon's dispatcher, its one gate), and stays up", async () => {
+    const ingested: unknown[] = [];
+    const dispatch = createHostDispatcher({
+      'thread.ingest': async (params) => {
+        ingested.push(params);
+        return { seqs: [1] };
+      },
+    } as Partial<HostHandlers> as HostHandlers);
+    const link = connectInProcess({ hello: linkHello, dispatch }, { timeoutMs: 5000 });
     let closed = false;
     link.closed$.subscribe({ complete: () => (closed = true) });
     const refused = await link.request('thread.ingest', { providerThreadId: 'p' } as never).catch((error: unknown) => error);
     expect(refused).to.be.instanceOf(HostRequestError);
-    expect((refused as HostRequestError).failure).to.deep.include({ kind: 'refused', rpcCode: -32602 });
-    expect(served).to.deep.equal([]);
+    // The same refusal the link's own check gave: the server answers it 400 invalid_params.
+    expect((refused as HostRequestError).failure).to.deep.include({ kind: 'refused', rpcCode: -32602, hostCode: 'invalid_params' });
+    expect((refused as HostRequestError).message).to.equal('invalid params for thread.ingest');
+    expect(ingested).to.deep.equal([]);
     expect(closed).to.equal(false);
+    expect(await link.request('thread.ingest', { frame: {}, providerThreadId: 'p' })).to.deep.equal({ seqs: [1] });
   });
 });

@@ -1,13 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
-import {
-  JsonRpcRequestSchema,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-  issuesAt,
-  JSON_RPC_ERROR,
-  jsonRpcError,
-} from '../../protocol/jsonRpc';
+import { type JsonRpcError, type JsonRpcRequest, JSON_RPC_ERROR, jsonRpcError } from '../../protocol/jsonRpc';
+import { serveMethods } from '../../protocol/serveMethods';
+import type { HostHello } from '../../protocol/hostContract';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../protocol/protocolVersion';
 import { hasBearer } from '../http/authMiddleware';
 import type { HostDirectory } from '../hosts/hostDirectory';
@@ -15,7 +10,7 @@ import type { UpgradeRoute } from '../http/upgrades';
 import { startWsHeartbeat } from '../http/wsHeartbeat';
 import { closeGoingAway } from '../http/closeGoingAway';
 import type { EventStore } from '../../store/eventStore';
-import { createLinkStoreHandler } from './linkStoreHandler';
+import { createLinkStoreMethods, storeFailureOf } from './linkStoreMethods';
 import { DAEMON_LINK_PATH, LINK_CLOSE, LINK_METHOD, LinkHelloParamsSchema, type LinkHelloResult } from '../../protocol/daemonLink';
 import { createRpcPeer } from '../../link/rpcPeer';
 import { wsHostLink } from './wsHostLink';
@@ -57,33 +52,23 @@ const DUPLICATE_REASON = 'this host id is already connected; a copied daemon dat
 export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkOptions): UpgradeRoute & { close(): Promise<void> } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes });
   const stopHeartbeat = startWsHeartbeat(wss, options.heartbeatMs);
-  const storeHandler = createLinkStoreHandler(deps.store);
+  const storeMethodsOfLink = createLinkStoreMethods(deps.store);
   const claims = createHostIdClaims(deps.hosts, options.duplicateProbeMs ?? DUPLICATE_PROBE_MS);
 
   wss.on('connection', (socket: WebSocket, req: IncomingMessage) => {
     const from = req.socket.remoteAddress ?? 'unknown';
     let hostId: string | undefined;
-    let storeQueue: Promise<unknown> = Promise.resolve();
     const helloTimer = setTimeout(() => socket.close(LINK_CLOSE.badHello, 'no link.hello in time'), options.helloTimeoutMs);
     socket.once('close', () => clearTimeout(helloTimer));
     socket.on('error', (error) => deps.log(`daemon link from ${from}: ${error.message}`));
 
-    const hello = async (request: JsonRpcRequest): Promise<JsonRpcResponse> => {
-      const parsed = LinkHelloParamsSchema.safeParse(request.params);
-      if (!parsed.success) {
-        socket.close(LINK_CLOSE.badHello, 'the first request must be a valid link.hello');
-        return {
-          jsonrpc: '2.0',
-          id: request.id,
-          error: jsonRpcError(JSON_RPC_ERROR.invalidParams, 'invalid hello', issuesAt(parsed.error, 'params')),
-        };
-      }
-      const daemonHello = parsed.data;
+    /** Refusals are thrown as LinkRefusal: the gate answers them as they are, after the socket's close. */
+    const hello = async (daemonHello: HostHello): Promise<LinkHelloResult> => {
       if (daemonHello.protocolVersion !== HOST_DAEMON_PROTOCOL_VERSION) {
         const reason = `host daemon protocol ${daemonHello.protocolVersion} is not the server's ${HOST_DAEMON_PROTOCOL_VERSION}`;
         deps.log(`daemon link from ${from} (${daemonHello.hostId}) refused: ${reason}`);
         socket.close(LINK_CLOSE.protocolMismatch, reason);
-        return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, reason) };
+        throw new LinkRefusal(reason);
       }
       clearTimeout(helloTimer);
       const claim = await claims.claim(daemonHello.hostId);
@@ -92,12 +77,12 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
           `daemon link from ${from} (${daemonHello.hostId}, ${daemonHello.name}) refused: host ${daemonHello.hostId} is already online: ${claim.refused}`,
         );
         socket.close(LINK_CLOSE.duplicateHost, DUPLICATE_REASON);
-        return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, DUPLICATE_REASON) };
+        throw new LinkRefusal(DUPLICATE_REASON);
       }
       // Gone while another link was probed: attaching it would list a host whose close has already passed.
       if (socket.readyState !== socket.OPEN) {
         claim.settle();
-        return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'the link closed during its hello') };
+        throw new LinkRefusal('the link closed during its hello');
       }
       const link = wsHostLink(peer, daemonHello, options.hostCommandTimeoutMs);
       try {
@@ -109,37 +94,33 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
       }
       hostId = daemonHello.hostId;
       deps.log(`host ${hostId} (${daemonHello.name}, ${daemonHello.platform}) connected from ${from}`);
-      const result: LinkHelloResult = {
-        protocolVersion: HOST_DAEMON_PROTOCOL_VERSION,
-        heartbeatMs: options.heartbeatMs,
-        maxPayloadBytes: options.maxPayloadBytes,
-      };
-      return { jsonrpc: '2.0', id: request.id, result };
+      return { protocolVersion: HOST_DAEMON_PROTOCOL_VERSION, heartbeatMs: options.heartbeatMs, maxPayloadBytes: options.maxPayloadBytes };
     };
 
-    const peer = createRpcPeer(
-      socket,
-      async (message) => {
-        const parsed = JsonRpcRequestSchema.safeParse(message);
-        if (!parsed.success)
-          return {
-            jsonrpc: '2.0',
-            id: null,
-            error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid request', issuesAt(parsed.error)),
-          };
-        const request = parsed.data;
-        if (request.method === LINK_METHOD.hello) {
-          if (hostId)
-            return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'hello was already said') };
-          return hello(request);
-        }
-        if (!hostId) return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'say link.hello first') };
-        const answered = storeQueue.then(() => storeHandler(request));
-        storeQueue = answered.catch(() => undefined);
-        return answered;
+    // `link.hello` first and once; until then no other request is looked at, not even an unknown method.
+    const admit = (request: JsonRpcRequest): JsonRpcError | undefined => {
+      if (request.method === LINK_METHOD.hello)
+        return hostId ? jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'hello was already said') : undefined;
+      return hostId ? undefined : jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'say link.hello first');
+    };
+
+    const serve = serveMethods(
+      {
+        [LINK_METHOD.hello]: {
+          params: LinkHelloParamsSchema,
+          handle: hello,
+          invalidParams: () => socket.close(LINK_CLOSE.badHello, 'the first request must be a valid link.hello'),
+        },
+        ...storeMethodsOfLink(),
       },
-      deps.log,
+      {
+        admit,
+        errorOf: (thrown, request) => (thrown instanceof LinkRefusal ? thrown.error : storeFailureOf(thrown, request)),
+        log: deps.log,
+        what: 'link request',
+      },
     );
+    const peer = createRpcPeer(socket, serve, deps.log);
   });
 
   return {
@@ -156,4 +137,9 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
       await closeGoingAway(wss, 'the server is shutting down');
     },
   };
+}
+
+/** A hello the server turns down (-32600 with the reason); the socket is closed with the matching code first. */
+class LinkRefusal extends Error {
+  readonly error = jsonRpcError(JSON_RPC_ERROR.invalidRequest, this.message);
 }

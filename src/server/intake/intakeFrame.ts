@@ -1,6 +1,14 @@
 import { HostRequestError } from '../../protocol/hostErrors';
-import { type JsonRpcResponse, JSON_RPC_ERROR, jsonRpcError, requestIdOf, type JsonRpcError } from '../../protocol/jsonRpc';
-import { parseFrame } from '../../protocol/parseFrame';
+import {
+  failure,
+  type JsonRpcResponse,
+  JSON_RPC_ERROR,
+  jsonRpcError,
+  requestIdOf,
+  type JsonRpcError,
+  success,
+} from '../../protocol/jsonRpc';
+import { parseDecodedFrame } from '../../protocol/parseFrame';
 import { plainFrameOf } from '../../protocol/plainFrame';
 import { parsePromptSignalMethod, SDK_MESSAGE_METHOD } from '../../protocol/signals';
 import type { Registry } from '../../registry/registry';
@@ -90,7 +98,7 @@ export function handOverFrame(
     { timeoutMs: deps.timeoutMs },
   );
   const answer = stored.then(
-    ({ seqs }): JsonRpcResponse => ({ jsonrpc: '2.0', id, result: { seqs } }),
+    ({ seqs }): JsonRpcResponse => success(id, { seqs }),
     (error: unknown) => failure(id, rpcErrorOf(error, thread.hostId)),
   );
   return { answer, notification };
@@ -105,7 +113,7 @@ type Route = { id: string | number | null; notification: boolean } & ({ threadId
 
 /**
  * What the intake needs to route a frame: its id, whether it is a notification, its thread. Nearly every
- * frame has the plain shape, read without zod; any other is read by `parseFrame`, the pipeline's own reader,
+ * frame has the plain shape, read without zod; any other is read by `parseDecodedFrame`, the pipeline's own reader,
  * so a refusal here has the code and wording the pipeline would give. A frame that is not even a valid
  * envelope is answered, whatever its id: it may have been meant as a request.
  */
@@ -119,7 +127,7 @@ function routeOf(message: unknown): Route {
     method = plain.method;
     threadId = plain.params['threadId'] as string;
   } else {
-    const parsed = parseFrame(message);
+    const parsed = parseDecodedFrame(message);
     if ('error' in parsed) {
       const envelopeValid = parsed.error.code !== JSON_RPC_ERROR.invalidRequest;
       return { id, notification: envelopeValid && !hasId, error: parsed.error };
@@ -149,8 +157,4 @@ function rpcErrorOf(error: unknown, hostId: string): JsonRpcError {
   // The pipeline's own code and data (e.g. -32602 with zod's issue path) go back to the sender unchanged.
   if (f.kind === 'refused') return jsonRpcError(f.rpcCode, error.message, f.details);
   return jsonRpcError(JSON_RPC_ERROR.internalError, error.message);
-}
-
-function failure(id: string | number | null, error: JsonRpcError): JsonRpcResponse {
-  return { jsonrpc: '2.0', id, error };
 }

@@ -1,13 +1,13 @@
 import { WebSocketServer, type WebSocket } from 'ws';
 import { HostRequestError } from '../../protocol/hostErrors';
 import type { HostMethod } from '../../protocol/hostContract';
-import { JsonRpcRequestSchema, JSON_RPC_ERROR, jsonRpcError, issuesAt, type JsonRpcResponse } from '../../protocol/jsonRpc';
+import { serveMethods } from '../../protocol/serveMethods';
 import { createRpcPeer } from '../../link/rpcPeer';
 import { hasBearer } from '../http/authMiddleware';
 import type { UpgradeRoute } from '../http/upgrades';
 import { startWsHeartbeat } from '../http/wsHeartbeat';
 import type { HostLink } from '../../link/hostLink';
-import { ForwardedRequestSchema, REPLICA_LINK_PATH, REPLICA_METHOD, type ForwardedOutcome } from './replicaProtocol';
+import { ForwardedRequestSchema, REPLICA_LINK_PATH, REPLICA_METHOD, type ForwardedOutcome, type ForwardedRequest } from './replicaProtocol';
 
 export interface ReplicaLinkDeps {
   token: string;
@@ -27,8 +27,7 @@ export function createReplicaLinkRoute(deps: ReplicaLinkDeps): UpgradeRoute & { 
   const wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxPayloadBytes });
   const stopHeartbeat = startWsHeartbeat(wss, deps.heartbeatMs);
 
-  const forward = async (params: unknown): Promise<ForwardedOutcome> => {
-    const { hostId, method, params: hostParams, timeoutMs } = ForwardedRequestSchema.parse(params);
+  const forward = async ({ hostId, method, params: hostParams, timeoutMs }: ForwardedRequest): Promise<ForwardedOutcome> => {
     const link = deps.localLinkOf(hostId);
     if (!link) return { ok: false, failure: { kind: 'offline' }, message: `host ${hostId} is not attached to this replica` };
     try {
@@ -41,30 +40,8 @@ export function createReplicaLinkRoute(deps: ReplicaLinkDeps): UpgradeRoute & { 
 
   wss.on('connection', (socket: WebSocket) => {
     socket.on('error', (error) => deps.log(`replica link: ${error.message}`));
-    createRpcPeer(
-      socket,
-      async (message): Promise<JsonRpcResponse> => {
-        const parsed = JsonRpcRequestSchema.safeParse(message);
-        if (!parsed.success)
-          return {
-            jsonrpc: '2.0',
-            id: null,
-            error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, 'invalid request', issuesAt(parsed.error)),
-          };
-        const request = parsed.data;
-        if (request.method !== REPLICA_METHOD.hostRequest)
-          return { jsonrpc: '2.0', id: request.id, error: jsonRpcError(JSON_RPC_ERROR.methodNotFound, `unknown method ${request.method}`) };
-        const checked = ForwardedRequestSchema.safeParse(request.params);
-        if (!checked.success)
-          return {
-            jsonrpc: '2.0',
-            id: request.id,
-            error: jsonRpcError(JSON_RPC_ERROR.invalidParams, 'invalid params', issuesAt(checked.error, 'params')),
-          };
-        return { jsonrpc: '2.0', id: request.id, result: await forward(checked.data) };
-      },
-      deps.log,
-    );
+    const serve = serveMethods({ [REPLICA_METHOD.hostRequest]: { params: ForwardedRequestSchema, handle: forward } }, { log: deps.log });
+    createRpcPeer(socket, serve, deps.log);
   });
 
   let closing: Promise<void> | undefined;

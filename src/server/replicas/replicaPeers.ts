@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import type { HostHello } from '../../protocol/hostContract';
 import { HostRequestError, type HostRequestFailure } from '../../protocol/hostErrors';
 import type { HostLink } from '../../link/hostLink';
+import { serveMethods } from '../../protocol/serveMethods';
 import { createRpcPeer, type RpcPeer } from '../../link/rpcPeer';
 import { startPingHeartbeat } from '../../link/pingHeartbeat';
 import { withRequestTimeout } from '../../link/withRequestTimeout';
@@ -34,15 +35,8 @@ export function createReplicaPeers(options: ReplicaPeersOptions) {
         const stopHeartbeat = startPingHeartbeat(socket, options.heartbeatMs);
         socket.once('close', stopHeartbeat);
         resolve(
-          createRpcPeer(
-            socket,
-            async (message) => ({
-              jsonrpc: '2.0',
-              id: (message as { id?: string | number }).id ?? null,
-              error: { code: -32601, message: 'replicas do not take requests on this side' },
-            }),
-            options.log,
-          ),
+          // Replicas do not take requests on this side: a gate that serves no method answers each with -32601.
+          createRpcPeer(socket, serveMethods({}), options.log),
         );
       });
       socket.once('close', () => peers.delete(url));

@@ -84,6 +84,16 @@ describe('link: a remote daemon over /api/v1/daemon (both ends in one process)',
     }
   });
 
+  it('closes a link whose hello fails the contract with 4002 (bad hello)', async () => {
+    const socket = new WebSocket(`${s.linkBase.replace('http', 'ws')}/api/v1/daemon`, {
+      headers: { authorization: `Bearer ${TEST_TOKEN}` },
+    });
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const closed = new Promise<[number, string]>((resolve) => socket.once('close', (code, reason) => resolve([code, reason.toString()])));
+    socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'link.hello', params: { hostId: 'host_x' } }));
+    expect(await closed).to.deep.equal([4002, 'the first request must be a valid link.hello']);
+  });
+
   it('refuses a daemon of another protocol version with a reason naming both versions, and it stops dialling', async () => {
     const other = await s.daemon({ protocolVersion: HOST_DAEMON_PROTOCOL_VERSION + 1 });
     const refusal = await other.refused;
