@@ -12,7 +12,7 @@ export const FOLD_CHANGES_AFTER_MS = 20;
 /**
  * While a root's watch is starting (seconds on a 135k-entry tree, longer with several roots starting at once)
  * and while its first revalidation once it is up runs, a call is answered from the last listing when that was
- * ready at most this long ago, and a revalidation by stamps runs in the background for the next call: one
+ * ready at most this long ago or a revalidation is under way, and one by stamps runs in the background: one
  * `lstat` per directory per keystroke (≈29k, 170–400 ms on a loaded 2-core machine) made the first keystrokes
  * after a root's first listing wait 150–520 ms (issue 26). The same lag the watched listing has (its events
  * arrive 25–55 ms late, and the freshness target is 500 ms). Elsewhere (no watcher, a watch that cannot start,
@@ -99,9 +99,11 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
   /** `'last'`: answered from the last listing while the watch starts (it counts as stamps: no watch vouched for it). */
   const refreshNow = (): [ServedBy | 'last', Promise<Listing>] => {
     if (watch === null || untrusted) {
-      if ((starting !== null || trusting) && latest !== null && performance.now() - latest.at < staleMs) {
+      // Under load one revalidation takes longer than `staleMs`: while one runs, the last listing still answers.
+      const recent = latest !== null && (performance.now() - latest.at < staleMs || background !== null);
+      if (staleMs > 0 && (starting !== null || trusting) && recent) {
         if (!trusting) revalidateInBackground();
-        return ['last', Promise.resolve(latest.listing)];
+        return ['last', Promise.resolve(latest!.listing)];
       }
       untrusted = false;
       named = new Set();
