@@ -271,6 +271,40 @@ describe('live listings (a watched root)', () => {
 });
 
 /** A watcher the test drives: it reports what the test says, and counts opens and closes. */
+describe('live listings: while the watch starts (issue 26)', () => {
+  let root: string;
+  let lister: PathLister;
+  afterEach(async () => {
+    await lister.close();
+    removeTempTree(root);
+  });
+
+  it('answers from the last listing, revalidates by stamps meanwhile, and trusts the watch once one revalidation after it ends', async () => {
+    root = createTempTree({ src: { 'index.ts': '' }, 'README.md': '' });
+    const logs: string[] = [];
+    let openGate: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const watcher = scriptedWatcher();
+    const gated: TreeWatcherFactory = async (...args) => {
+      await gate;
+      return watcher.factory(...args);
+    };
+    lister = createPathLister({ watcher: gated, isNetworkFileSystem: async () => false, debug: (message) => logs.push(message) });
+    await lister.listPaths({ path: root });
+    writeFileSync(join(root, 'src', 'while-starting.ts'), '');
+    // Answered at once from the listing just made; a revalidation by stamps runs meanwhile and the change shows.
+    await lister.listPaths({ path: root });
+    expect(logs.join('\n')).to.include('answered from the last listing while the watch starts');
+    expect(await untilFresh(lister, root)).to.equal('stamps');
+    // A change made before the watch is up is found by the revalidation that starts as it comes up.
+    writeFileSync(join(root, 'src', 'before-the-watch.ts'), '');
+    openGate();
+    await untilWatched(lister, root);
+    expect(await answers(lister, root)).to.deep.equal(await freshAnswers(root));
+    expect(lister.servedBy(root)).to.equal('watch');
+  });
+});
+
 function scriptedWatcher(): { factory: TreeWatcherFactory; listener(): TreeWatchListener; opened: number; closed: number } {
   let current: TreeWatchListener | null = null;
   const state = {
@@ -291,7 +325,10 @@ describe('live listings: where the watch cannot be trusted, stamps serve', () =>
   let lister: PathLister;
   const logs: string[] = [];
   const at = (...parts: string[]) => join(root, ...parts);
-  const listerWith = (options: PathListerOptions) => createPathLister({ debug: (message) => logs.push(message), ...options });
+  // Each call before the watch is trusted waits for its own revalidation here (no answer from the last listing
+  // while the watch starts, issue 26), so a change made just before a call is in its answer.
+  const listerWith = (options: PathListerOptions) =>
+    createPathLister({ debug: (message) => logs.push(message), staleWhileWatchStartsMs: 0, ...options });
 
   beforeEach(() => {
     logs.length = 0;

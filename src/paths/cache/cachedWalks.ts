@@ -30,6 +30,7 @@ export function createCachedWalks(options: CachedWalksOptions = {}): CachedWalks
     idleMs: options.idleMs ?? DEFAULT_WATCH_IDLE_MS,
     debug: options.debug,
     isNetworkFileSystem: options.isNetworkFileSystem,
+    staleWhileWatchStartsMs: options.staleWhileWatchStartsMs,
   };
   // Map iteration order is insertion order: re-inserting on use makes the first key the least recent.
   const trees = new Map<string, LiveTree>();

@@ -9,6 +9,22 @@ const EXCLUDED_NAME = /\/(\.git|node_modules)$/;
 export const DEFAULT_WATCH_IDLE_MS = 5 * 60_000;
 /** Changes are folded into the listing this soon after their events, so the next keystroke finds them done. */
 export const FOLD_CHANGES_AFTER_MS = 20;
+/**
+ * While a root's watch is starting (seconds on a 135k-entry tree, longer with several roots starting at once)
+ * and while its first revalidation once it is up runs, a call is answered from the last listing when that was
+ * ready at most this long ago or a revalidation is under way, and one by stamps runs in the background: one
+ * `lstat` per directory per keystroke (≈29k, 170–400 ms on a loaded 2-core machine) made the first keystrokes
+ * after a root's first listing wait 150–520 ms (issue 26). The same lag the watched listing has (its events
+ * arrive 25–55 ms late, and the freshness target is 500 ms). Elsewhere (no watcher, a watch that cannot start,
+ * lost events, an idle root searched again) every call still waits for its own revalidation.
+ */
+export const STALE_WHILE_WATCH_STARTS_MS = 500;
+
+const ANSWERED = {
+  watch: 'from the watched listing',
+  stamps: 'by revalidating stamps',
+  last: 'from the last listing while the watch starts',
+} as const;
 
 export interface LiveTreeOptions {
   /** `null`: never watch, always revalidate by stamps (as before issue 16). */
@@ -16,6 +32,12 @@ export interface LiveTreeOptions {
   idleMs: number;
   /** Says which way each call was answered and why watching stopped (a debug log; silent when absent). */
   debug?: (message: string) => void;
+  /**
+   * How old the last listing may be to answer a call while the watch starts (default
+   * `STALE_WHILE_WATCH_STARTS_MS`); 0: every call before the watch is trusted waits for its own revalidation by
+   * stamps, and the first call once the watch is up is that revalidation (as before issue 26).
+   */
+  staleWhileWatchStartsMs?: number;
   /** Whether `root` is on a file system whose changes a local watch cannot see (default: by `statfs`). */
   isNetworkFileSystem?: (root: string) => Promise<boolean>;
 }
@@ -42,6 +64,7 @@ export interface LiveTree {
  */
 export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOptions, options: LiveTreeOptions): LiveTree {
   const debug = options.debug ?? (() => undefined);
+  const staleMs = options.staleWhileWatchStartsMs ?? STALE_WHILE_WATCH_STARTS_MS;
   let watch: TreeWatch | null = null;
   let starting: Promise<void> | null = null;
   /** Set when watching cannot work for this root; cleared once the root is idle, so a later search tries again. */
@@ -55,6 +78,12 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
   let lastServedBy: ServedBy | null = null;
   /** A `.git` or `node_modules` folder appeared that the watch does not leave out. */
   let rewatch = false;
+  /** The last listing a refresh gave, and when (`performance.now()`): what a call is answered from while the watch starts. */
+  let latest: { listing: Listing; at: number } | null = null;
+  /** A revalidation by stamps started in the background, not for a waiting call. */
+  let background: Promise<unknown> | null = null;
+  /** The watch is up and the revalidation that makes it trusted runs in the background. */
+  let trusting = false;
   /** The `.git` and `node_modules` folders the current watch leaves out. */
   let unwatched = new Set<string>();
 
@@ -67,11 +96,20 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
     },
   });
 
-  const refreshNow = (): [ServedBy, Promise<Listing>] => {
+  /** `'last'`: answered from the last listing while the watch starts (it counts as stamps: no watch vouched for it). */
+  const refreshNow = (): [ServedBy | 'last', Promise<Listing>] => {
     if (watch === null || untrusted) {
+      // Under load one revalidation takes longer than `staleMs`: while one runs, the last listing still answers.
+      const age = latest === null ? Infinity : performance.now() - latest.at;
+      if (staleMs > 0 && (starting !== null || trusting) && (age < staleMs || background !== null)) {
+        // Only once the listing is half its allowed age: revalidations back to back took the two cores from
+        // the keystrokes and from the watch's own start (keystrokes p50 39 ms, the watch not up after 16 s).
+        if (!trusting && age >= staleMs / 2) revalidateInBackground();
+        return ['last', Promise.resolve(latest!.listing)];
+      }
       untrusted = false;
       named = new Set();
-      return ['stamps', snapshot.refresh()];
+      return ['stamps', kept(snapshot.refresh())];
     }
     const paths = named;
     named = new Set();
@@ -86,7 +124,30 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
         () => undefined,
       );
     }
-    return ['watch', refreshed];
+    return ['watch', kept(refreshed)];
+  };
+
+  const kept = (refreshed: Promise<Listing>): Promise<Listing> =>
+    refreshed.then((listing) => {
+      latest = { listing, at: performance.now() };
+      return listing;
+    });
+
+  /** One revalidation by stamps at a time, in the background; a call queued behind it waits for its own. */
+  const revalidateInBackground = (): void => {
+    if (background !== null || closed) return;
+    // The watch is trusted once this ends, if it started after the watch was up and no events were lost since;
+    // calls until then are answered from the last listing, not queued behind it.
+    const trusts = trusting;
+    if (!trusts) untrusted = false;
+    named = new Set();
+    background = kept(snapshot.refresh())
+      .catch(() => undefined)
+      .finally(() => {
+        background = null;
+        if (trusts && trusting) untrusted = false;
+        if (trusts) trusting = false;
+      });
   };
 
   const foldSoon = (): void => {
@@ -117,6 +178,7 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
             lost: (reason) => {
               debug(`paths: ${root} watch may have lost events (${reason}); the next call revalidates by stamps`);
               untrusted = true;
+              trusting = false;
             },
           },
           { ignore: [...unwatched] },
@@ -128,6 +190,13 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
         watch = started;
         untrusted = true;
         debug(`paths: ${root} is watched; calls are answered from the watched listing after one more revalidation by stamps`);
+        // That revalidation starts now rather than on the next keystroke, which would wait for all of it: it
+        // finds a change made before the watch was up; calls meanwhile are answered from the last listing.
+        if (staleMs <= 0) return;
+        await background;
+        if (watch !== started || closed) return;
+        trusting = true;
+        revalidateInBackground();
       } catch (error) {
         unwatchable = true;
         debug(`paths: ${root} cannot be watched (${error instanceof Error ? error.message : String(error)}); calls revalidate by stamps`);
@@ -141,6 +210,7 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
     const ending = watch;
     watch = null;
     untrusted = true;
+    trusting = false;
     if (foldTimer !== null) clearTimeout(foldTimer);
     foldTimer = null;
     await ending?.close().catch(() => undefined);
@@ -161,12 +231,13 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
   return {
     async refresh() {
       keepAlive();
-      const [servedBy, refreshed] = refreshNow();
+      const [how, refreshed] = refreshNow();
       const listing = await refreshed;
+      const servedBy = how === 'watch' ? 'watch' : 'stamps';
       lastServedBy = servedBy;
       // A revalidation by stamps finds folders whose events a previous watch took with it when it ended.
       if (servedBy === 'stamps' && watch !== null && snapshot.excludedDirectories().some((path) => !unwatched.has(path))) rewatch = true;
-      debug(`paths: ${root} answered ${servedBy === 'watch' ? 'from the watched listing' : 'by revalidating stamps'}`);
+      debug(`paths: ${root} answered ${ANSWERED[how]}`);
       if (rewatch && watch !== null) {
         rewatch = false;
         debug(`paths: ${root} has a new .git or node_modules folder; watching it anew without it`);

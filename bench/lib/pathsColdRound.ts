@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks';
+import { buildPathsBenchTree } from './pathsBenchTree';
+import { collectGarbage } from './collectGarbage';
+import { startPathsServer, type PathsProject, type PathsServer } from './pathsHttp';
+import { median, ms, percentile, timeIt } from './pathsStats';
+
+/** 40 keystrokes: each word typed letter by letter into a fresh quick-open, as a person looks for files. */
+export const COLD_WORDS = ['configts', 'index', 'readme', 'parser', 'utils', 'server', 'test'];
+/** Typing the same words again: twice, so ~80 calls show whether pauses still come every ~75 keystrokes. */
+const AGAIN_ROUNDS = 2;
+/** The other roots registered (and listed once) in the same minute, each a tree of the same size. */
+const OTHER_ROOTS = 3;
+
+export interface ColdRoundResult {
+  first: number[];
+  again: number[];
+}
+
+/**
+ * Issue 26's cold keystrokes: one service, three other roots of the bench tree's size registered and listed
+ * once, then a fourth root's first listing and at once the 40 keystrokes of `COLD_WORDS`, over HTTP; then the
+ * same words again. Says for each slow call what it overlapped: collector pauses (perf_hooks), and what the
+ * path lister logged meanwhile (a revalidation by stamps, a watch starting, a name index built).
+ */
+export async function coldKeystrokes(): Promise<ColdRoundResult> {
+  const roots = Array.from({ length: OTHER_ROOTS + 1 }, () => mkdtempSync(join(tmpdir(), 'bench-paths-cold-')));
+  const gcPauses: Array<{ at: number; ms: number; kind: string }> = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcPauses.push({ at: entry.startTime, ms: entry.duration, kind: gcKind(entry) });
+  });
+  let server: PathsServer | null = null;
+  try {
+    const built = await timeIt(() => roots.map((root) => buildPathsBenchTree(root)));
+    const typedRoot = roots[OTHER_ROOTS]!;
+    console.log(
+      `cold keystrokes (issue 26): ${roots.length} roots of ${built.value[0]!.files + built.value[0]!.directories} entries ` +
+        `built in ${ms(built.ms)}; ${OTHER_ROOTS} listed once, then the 4th listed and typed into at once`,
+    );
+    collectGarbage(); // the trees' build leaves garbage that a running service would not have
+    observer.observe({ entryTypes: ['gc'] });
+    server = await startPathsServer(roots[0]!, 10 * 60_000);
+    const started = performance.now();
+    const others: PathsProject[] = [server];
+    for (const root of roots.slice(1, OTHER_ROOTS)) others.push(await server.project(root));
+    for (const other of others) await other.paths({});
+    const typed = await server.project(typedRoot);
+    const firstListing = await timeIt(() => typed.paths({}));
+    const prefixes = COLD_WORDS.flatMap((word) => Array.from({ length: word.length }, (_, i) => word.slice(0, i + 1)));
+    const timed = async (): Promise<Array<{ query: string; at: number; ms: number }>> => {
+      const calls: Array<{ query: string; at: number; ms: number }> = [];
+      for (const query of prefixes) {
+        const at = performance.now();
+        calls.push({ query, at, ms: (await timeIt(() => typed.paths({ query }))).ms });
+      }
+      return calls;
+    };
+    const firstCalls = await timed();
+    const againCalls: typeof firstCalls = [];
+    for (let round = 0; round < AGAIN_ROUNDS; round += 1) againCalls.push(...(await timed()));
+    const tookAll = performance.now() - started;
+
+    const log = server.log;
+    const logAt = server.logAt;
+    const explain = (call: { query: string; at: number; ms: number }): string => {
+      const end = call.at + call.ms;
+      const gc = gcPauses.filter((pause) => pause.at < end && pause.at + pause.ms > call.at);
+      const gcMs = gc.reduce((sum, pause) => sum + pause.ms, 0);
+      const kinds = [...new Set(gc.map((pause) => pause.kind))].join('+');
+      const said = log
+        .filter((_, i) => logAt[i]! >= call.at && logAt[i]! <= end)
+        .map((line) => line.replace(/^paths: \S+ /, '').replace(/;.*$/, ''))
+        .filter((line) => line !== 'answered from the watched listing');
+      const waits = [gcMs > 0 ? `GC ${ms(gcMs)} (${kinds})` : '', ...said.map((line) => `"${line}"`)].filter(Boolean);
+      return `"${call.query}" ${ms(call.ms)} [${waits.length > 0 ? waits.join(', ') : 'no GC, nothing logged: scoring/JIT'}]`;
+    };
+    const line = (calls: typeof firstCalls): string => {
+      const times = calls.map((call) => call.ms);
+      return `p50 ${ms(median(times))}, p99 ${ms(percentile(times, 99))}, worst ${ms(Math.max(...times))}`;
+    };
+    const slowest = (calls: typeof firstCalls, count: number): string =>
+      [...calls]
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, count)
+        .map(explain)
+        .join('; ');
+    const gcIn = (from: number, to: number) => gcPauses.filter((pause) => pause.at >= from && pause.at < to);
+    const majorMs = (pauses: typeof gcPauses) => pauses.filter((p) => p.kind === 'major').reduce((sum, p) => sum + p.ms, 0);
+    const firstGc = gcIn(firstCalls[0]!.at, againCalls[0]!.at);
+    console.log(
+      `  4 roots listed and 120 keystrokes in ${ms(tookAll)}; the typed root's first listing ${ms(firstListing.ms)}; ` +
+        `GC while typing the first 40: ${firstGc.length} pauses, ${ms(firstGc.reduce((sum, p) => sum + p.ms, 0))} (major ${ms(majorMs(firstGc))})`,
+    );
+    console.log(`  first 40 keystrokes: ${line(firstCalls)} (targets p99 ≤ 40 ms, worst ≤ 80 ms)`);
+    console.log(`    slowest, with what they overlapped: ${slowest(firstCalls, 5)}`);
+    console.log(`    per keystroke: ${firstCalls.map((call) => `${call.query} ${call.ms.toFixed(0)}`).join(', ')}`);
+    console.log(`  the same words again (${againCalls.length} calls): ${line(againCalls)} (target p99 ≤ 40 ms)`);
+    console.log(`    slowest: ${slowest(againCalls, 3)}`);
+    return { first: firstCalls.map((call) => call.ms), again: againCalls.map((call) => call.ms) };
+  } finally {
+    observer.disconnect();
+    await server?.close();
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function gcKind(entry: PerformanceEntry): string {
+  const kind = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
+  if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) return 'major';
+  if (kind === constants.NODE_PERFORMANCE_GC_MINOR) return 'minor';
+  if (kind === constants.NODE_PERFORMANCE_GC_INCREMENTAL) return 'incremental';
+  return 'weak';
+}
