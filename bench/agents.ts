@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { createIsolatedPiProvider } from '../src/daemon/providerFactories';
 import type { AgentProvider, AgentThread } from '../src/daemon/providers/agentProvider';
 import { createPiProvider } from '../src/daemon/providers/pi';
-import { scriptByPrompt, startFakeModelServer } from '../test/helpers/fakeModelServer';
+import { scriptByPrompt, startFakeModelServer } from '../test/helpers/fakes/modelServer';
 import { createFrameLog, isMethod, type Frame } from '../test/providers/pi/frameLog';
 import { createPiSandbox, FAKE_MODEL } from '../test/providers/pi/piSandbox';
 

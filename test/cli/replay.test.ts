@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { agentStartedTurnTypes } from '../helpers/specEventOrder';
+import { agentStartedTurnTypes } from '../helpers/pipeline/specEventOrder';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import type { StoredThreadEvent } from '../../src/store/eventStore';
 import { writeFile } from 'node:fs/promises';
-import { makeTempDir } from '../helpers/pipelineTempDir';
-import * as b from '../helpers/pipelineSdk';
+import { makeTempDir } from '../helpers/temp/dir';
+import * as b from '../helpers/pipeline/sdk';
 import { RUN_LOST_MESSAGE } from '../../src/turns/ruleInput';
 
 const ROOT = path.join(__dirname, '..', '..');

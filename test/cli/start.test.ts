@@ -4,10 +4,10 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { agentEnd, agentStart } from '../helpers/serverFrames';
-import { rpc } from '../helpers/serverHarness';
-import { npmStart, type StartedProcess } from '../helpers/serverProcess';
-import { eventually } from '../helpers/serverEventually';
+import { agentEnd, agentStart } from '../helpers/server/frames';
+import { rpc } from '../helpers/server/harness';
+import { npmStart, type StartedProcess } from '../helpers/server/process';
+import { eventually } from '../helpers/server/eventually';
 
 describe('npm start (as a newcomer runs it)', function () {
   this.timeout(60_000);

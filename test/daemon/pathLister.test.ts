@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PATH_LISTING_CONFIG } from '../../src/protocol/hostFiles';
 import { createPathLister } from '../../src/daemon/pathLister';
 import type { ListPathsRequest } from '../../src/protocol/hostFiles';
-import { createTempTree, removeTempTree, writeTree, type TreeSpec } from '../helpers/tempTree';
+import { createTempTree, removeTempTree, writeTree, type TreeSpec } from '../helpers/temp/tree';
 import { createHostDispatcher, type HostHandlers } from '../../src/daemon/hostDispatcher';
 import type { PathLister } from '../../src/daemon/pathLister';
 

@@ -5,9 +5,9 @@ import { createThreadIngest } from '../../src/ingest/threadIngest';
 import { createMemoryEventStore } from '../../src/store/memoryEventStore';
 import type { EventStore } from '../../src/store/eventStore';
 import type { AgentProvider } from '../../src/daemon/providers/agentProvider';
-import { agentStart } from '../helpers/serverFrames';
-import { fakeProvider } from '../helpers/serverFakeProvider';
-import { eventually } from '../helpers/serverEventually';
+import { agentStart } from '../helpers/server/frames';
+import { fakeProvider } from '../helpers/fakes/provider';
+import { eventually } from '../helpers/server/eventually';
 
 const noFiles = {} as HostFileOperations;
 

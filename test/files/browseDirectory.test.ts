@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { browseDirectory } from '../../src/files/browseDirectory';
-import { createTempTree, removeTempTree } from '../helpers/tempTree';
+import { createTempTree, removeTempTree } from '../helpers/temp/tree';
 
 describe('browseDirectory (host.browse_directory)', () => {
   let root: string;

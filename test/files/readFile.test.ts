@@ -4,7 +4,7 @@ import { existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FILE_READ_CONFIG } from '../../src/files/fileReadConfig';
 import { readFile } from '../../src/files/readFile';
-import { createTempTree, removeTempTree } from '../helpers/tempTree';
+import { createTempTree, removeTempTree } from '../helpers/temp/tree';
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import { HOST_ERROR_HTTP_STATUS, type HostCommandError } from '../../src/protocol/hostErrors';
 import { readFileRelative } from '../../src/files/readFileRelative';
-import { createTempTree, removeTempTree } from '../helpers/tempTree';
+import { createTempTree, removeTempTree } from '../helpers/temp/tree';
 
 describe('readFileRelative (host.read_file_relative)', () => {
   let root: string;

@@ -3,7 +3,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readToEnd, type SequentialReader } from '../../src/files/readToEnd';
-import { createTempTree, removeTempTree } from '../helpers/tempTree';
+import { createTempTree, removeTempTree } from '../helpers/temp/tree';
 
 const KIB = 1024;
 

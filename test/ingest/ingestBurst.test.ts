@@ -4,9 +4,9 @@ import path from 'node:path';
 import { createThreadIngest, type IngestOutcome } from '../../src/ingest/threadIngest';
 import type { StoredThreadEvent } from '../../src/store/eventStore';
 import { openNedbEventStore } from '../../src/store/nedb/nedbEventStore';
-import { threadViolations } from '../helpers/pipelineInvariants';
-import * as b from '../helpers/pipelineSdk';
-import { makeTempDir } from '../helpers/pipelineTempDir';
+import { threadViolations } from '../helpers/pipeline/invariants';
+import * as b from '../helpers/pipeline/sdk';
+import { makeTempDir } from '../helpers/temp/dir';
 
 const THREADS = ['A', 'B', 'C', 'D', 'E'];
 

@@ -6,9 +6,9 @@ import type { EventStore, StoredThreadEvent } from '../../src/store/eventStore';
 import { createMemoryEventStore } from '../../src/store/memoryEventStore';
 import { openNedbEventStore } from '../../src/store/nedb/nedbEventStore';
 import { RUN_LOST_MESSAGE } from '../../src/turns/ruleInput';
-import { threadViolations } from '../helpers/pipelineInvariants';
-import * as b from '../helpers/pipelineSdk';
-import { makeTempDir } from '../helpers/pipelineTempDir';
+import { threadViolations } from '../helpers/pipeline/invariants';
+import * as b from '../helpers/pipeline/sdk';
+import { makeTempDir } from '../helpers/temp/dir';
 
 const rowsOf = (outcome: IngestOutcome): StoredThreadEvent[] => {
   if (!outcome.ok) throw new Error(`rejected: ${JSON.stringify(outcome.error)}`);

@@ -3,8 +3,8 @@ import { VirtualTimeScheduler } from 'rxjs';
 import { createThreadIngest } from '../../src/ingest/threadIngest';
 import { createMemoryEventStore } from '../../src/store/memoryEventStore';
 import { RUN_LOST_MESSAGE } from '../../src/turns/ruleInput';
-import { threadViolations } from '../helpers/pipelineInvariants';
-import * as b from '../helpers/pipelineSdk';
+import { threadViolations } from '../helpers/pipeline/invariants';
+import * as b from '../helpers/pipeline/sdk';
 
 const T = 'A';
 const running = [

@@ -4,8 +4,8 @@ import { VirtualTimeScheduler } from 'rxjs';
 import { createThreadIngest, type ThreadIngest } from '../../src/ingest/threadIngest';
 import type { StoredThreadEvent } from '../../src/store/eventStore';
 import { createMemoryEventStore } from '../../src/store/memoryEventStore';
-import { threadViolations } from '../helpers/pipelineInvariants';
-import * as b from '../helpers/pipelineSdk';
+import { threadViolations } from '../helpers/pipeline/invariants';
+import * as b from '../helpers/pipeline/sdk';
 
 const THREADS = ['A', 'B'];
 

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { eventually } from '../helpers/serverEventually';
-import { agentStart, assistantStart, textDelta } from '../helpers/serverFrames';
-import { rpc } from '../helpers/serverHarness';
-import { startHostsServer, type HostsServer } from '../helpers/hostsServer';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { eventually } from '../helpers/server/eventually';
+import { agentStart, assistantStart, textDelta } from '../helpers/server/frames';
+import { rpc } from '../helpers/server/harness';
+import { startHostsServer, type HostsServer } from '../helpers/hosts/server';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 const LIMIT = 64 * 1024;
 

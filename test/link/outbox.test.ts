@@ -3,7 +3,7 @@ import { appendFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { openOutbox, OUTBOX_FILE_NAME } from '../../src/link/outbox';
 import type { AppendBatch } from '../../src/protocol/daemonLink';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 const batch = (batchId: string): AppendBatch => ({
   batchId,

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import type WebSocket from 'ws';
-import { eventually } from '../helpers/serverEventually';
-import { collectAnswers, deltasOf, openTurn, streamDeltas } from '../helpers/hostsIntake';
-import { startLinkProxy, type LinkProxy } from '../helpers/hostsProxy';
-import { startHostsServer, type HostsServer } from '../helpers/hostsServer';
-import { gateStore, type StoreGate } from '../helpers/hostsStoreGate';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { eventually } from '../helpers/server/eventually';
+import { collectAnswers, deltasOf, openTurn, streamDeltas } from '../helpers/hosts/intake';
+import { startLinkProxy, type LinkProxy } from '../helpers/hosts/proxy';
+import { startHostsServer, type HostsServer } from '../helpers/hosts/server';
+import { gateStore, type StoreGate } from '../helpers/hosts/storeGate';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 describe('link: drops, re-sends and heartbeats (real sockets through a TCP proxy)', () => {
   let s: HostsServer;

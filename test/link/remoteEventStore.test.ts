@@ -7,7 +7,7 @@ import { LINK_METHOD } from '../../src/protocol/daemonLink';
 import { openOutbox } from '../../src/link/outbox';
 import { createRemoteEventStore } from '../../src/link/remoteEventStore';
 import { LinkProtocolError } from '../../src/link/rpcPeer';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 /** A link that hands every request to `answer`, which may throw as a peer's bad answer would. */
 function scriptedLink(

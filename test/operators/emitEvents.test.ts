@@ -4,7 +4,7 @@ import { emitEvents, UNKNOWN_CONTEXT_WINDOW } from '../../src/operators/emitEven
 import type { OpenToolItem, TurnFact } from '../../src/turns/turnState';
 import type { Step, ThreadFacts } from '../../src/operators/stageValues';
 import { ThreadEventDataSchemas, type ThreadEventType } from '../../src/protocol/threadEvents';
-import { testScheduler } from '../helpers/marbles';
+import { testScheduler } from '../helpers/pipeline/marbles';
 
 const factsStep = (facts: TurnFact[], threadId = 'thr_1'): Step<ThreadFacts> => ({
   correlationId: 1,

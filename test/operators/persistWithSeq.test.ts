@@ -6,7 +6,7 @@ import { persistWithSeq } from '../../src/operators/persistWithSeq';
 import type { Step } from '../../src/operators/stageValues';
 import type { EventStore, NewThreadEvent, StoredThreadEvent } from '../../src/store/eventStore';
 import { createMemoryEventStore } from '../../src/store/memoryEventStore';
-import { sequentialIds, testScheduler } from '../helpers/marbles';
+import { sequentialIds, testScheduler } from '../helpers/pipeline/marbles';
 
 const event = (threadId: string, type = 'item/agentMessage/delta'): NewThreadEvent =>
   ({

@@ -5,8 +5,8 @@ import { INITIAL_TURN_STATE, type ThreadTurnState } from '../../src/turns/turnSt
 import type { Step } from '../../src/operators/stageValues';
 import type { StoredThreadEvent } from '../../src/protocol/threadEvents';
 import { RUN_LOST_MESSAGE, type RuleInput } from '../../src/turns/ruleInput';
-import { sequentialIds, testScheduler } from '../helpers/marbles';
-import * as b from '../helpers/pipelineSdk';
+import { sequentialIds, testScheduler } from '../helpers/pipeline/marbles';
+import * as b from '../helpers/pipeline/sdk';
 
 const sdkStep = (correlationId: number, threadId: string, event: { type: string }): Step<RuleInput> => ({
   correlationId,

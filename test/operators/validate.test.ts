@@ -5,8 +5,8 @@ import { plainFrameOf } from '../../src/protocol/plainFrame';
 import { parseFrame, parseFrameWithSchemas } from '../../src/protocol/parseFrame';
 import { validate } from '../../src/operators/validate';
 import { JSON_RPC_ERROR } from '../../src/protocol/jsonRpc';
-import { testScheduler } from '../helpers/marbles';
-import * as b from '../helpers/pipelineSdk';
+import { testScheduler } from '../helpers/pipeline/marbles';
+import * as b from '../helpers/pipeline/sdk';
 
 const T = 'thr_1';
 

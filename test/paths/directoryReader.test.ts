@@ -3,7 +3,7 @@ import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DirectoryContents } from '../../src/paths/walk/directoryFacts';
 import { createWorkerDirectoryReader, readDirectoriesSync } from '../../src/paths/walk/directoryReader';
-import { createTempTree, removeTempTree } from '../helpers/tempTree';
+import { createTempTree, removeTempTree } from '../helpers/temp/tree';
 
 /** name → kind code, so assertions do not depend on the order the disk returned entries in. */
 function kindsByName(contents: DirectoryContents | null): Record<string, string> {

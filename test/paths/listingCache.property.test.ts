@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPathLister } from '../../src/daemon/pathLister';
-import { ageDirectories, createTempTree, removeTempTree } from '../helpers/tempTree';
+import { ageDirectories, createTempTree, removeTempTree } from '../helpers/temp/tree';
 
 type Mutation =
   | { op: 'createFile' | 'mkdir'; dir: number; name: string }

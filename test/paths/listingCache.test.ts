@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sharedDirectoryReader, type DirectoryReader } from '../../src/paths/walk/directoryReader';
 import { createPathLister, type PathListerOptions } from '../../src/daemon/pathLister';
 import type { ListPathsRequest } from '../../src/protocol/hostFiles';
-import { ageDirectories, createTempTree, removeTempTree } from '../helpers/tempTree';
+import { ageDirectories, createTempTree, removeTempTree } from '../helpers/temp/tree';
 
 /**
  * Keystroke searches reuse the walked tree; after any change they must answer exactly what a fresh walk

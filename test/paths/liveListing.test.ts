@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createPathLister, type PathLister, type PathListerOptions } from '../../src/daemon/pathLister';
 import type { TreeWatchListener, TreeWatcherFactory } from '../../src/paths/cache/treeWatcher';
 import type { ListPathsRequest } from '../../src/protocol/hostFiles';
-import { createTempTree, removeTempTree } from '../helpers/tempTree';
+import { createTempTree, removeTempTree } from '../helpers/temp/tree';
 
 /**
  * Live listings (issue 16): while a root is searched, a file watcher keeps its tree current and a call reads

@@ -5,7 +5,7 @@ import { loadDaemonConfig } from '../../src/config/daemonConfig';
 import { configWith, loadConfig } from '../../src/config/serverConfig';
 import { pathListerOptionsOf } from '../../src/daemon/localHostFiles';
 import { startServer, type RunningServer } from '../../src/server/startServer';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 const TOKEN = 'live-listing-token-0123456789';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { followsListing, nameIndexOf, type NameIndex } from '../../src/paths/score/nameIndex';
 import { createTreeSnapshot } from '../../src/paths/walk/treeSnapshot';
 import type { WalkEntry } from '../../src/paths/walk/walkEntry';
-import { createTempTree, removeTempTree } from '../helpers/tempTree';
+import { createTempTree, removeTempTree } from '../helpers/temp/tree';
 
 /**
  * After a change, the cache builds the new listing's name index by copying the packed names of the entries it

@@ -5,7 +5,7 @@ import { nameIndexOf } from '../../src/paths/score/nameIndex';
 import { prepareQuery, scoreEntry } from '../../src/paths/score/scoreEntry';
 import { scoreListing } from '../../src/paths/score/scoreListing';
 import { newWalkEntry, type WalkEntry } from '../../src/paths/walk/walkEntry';
-import { entryTreeArb, walkEntries } from '../helpers/entryTrees';
+import { entryTreeArb, walkEntries } from '../helpers/paths/entryTrees';
 
 /**
  * Path queries are scored directory by directory (`pathAlignment.ts`): a directory's alignment state is

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { NO_MATCH } from '../../src/paths/score/fuzzyMatch';
 import { createPathLister } from '../../src/daemon/pathLister';
 import { entryPositions, prepareQuery, scoreEntry } from '../../src/paths/score/scoreEntry';
-import { createTempTree, removeTempTree, type TreeSpec } from '../helpers/tempTree';
+import { createTempTree, removeTempTree, type TreeSpec } from '../helpers/temp/tree';
 
 /**
  * The ranker scores a whole listing from packed name arrays, path queries directory by directory. Every

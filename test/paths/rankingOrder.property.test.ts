@@ -5,7 +5,7 @@ import { keepKinds } from '../../src/paths/rank/keepKinds';
 import { rankByQuery } from '../../src/paths/rank/rankByQuery';
 import { truncateTo } from '../../src/paths/rank/truncateTo';
 import type { Listing, WalkEntry } from '../../src/paths/walk/walkEntry';
-import { entryTreeArb, walkEntries } from '../helpers/entryTrees';
+import { entryTreeArb, walkEntries } from '../helpers/paths/entryTrees';
 import type { ListPathsResult } from '../../src/protocol/hostFiles';
 
 /**

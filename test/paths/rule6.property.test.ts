@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { join } from 'node:path';
 import { readFile } from '../../src/files/readFile';
 import { createPathLister } from '../../src/daemon/pathLister';
-import { createTempTree, removeTempTree, type TreeSpec } from '../helpers/tempTree';
+import { createTempTree, removeTempTree, type TreeSpec } from '../helpers/temp/tree';
 
 /** Names a real tree has: dot names, the excluded ones, spaces, NFD/NFC, case-changing unicode, emoji. */
 const nameArb = fc.oneof(

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { lastValueFrom } from 'rxjs';
 import { walk$ } from '../../src/paths/walk/walk';
-import { createTempTree, removeTempTree } from '../helpers/tempTree';
+import { createTempTree, removeTempTree } from '../helpers/temp/tree';
 
 const listed = async (root: string): Promise<string[]> => {
   const listing = await lastValueFrom(walk$(root));

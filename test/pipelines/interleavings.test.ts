@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { createThreadIngest } from '../../src/ingest/threadIngest';
 import { openNedbEventStore } from '../../src/store/nedb/nedbEventStore';
-import { interleavedTurns } from '../helpers/pipelineInterleave';
-import { threadViolations } from '../helpers/pipelineInvariants';
-import { rowsOfThread, runPipeline } from '../helpers/pipelineRun';
-import { makeTempDir } from '../helpers/pipelineTempDir';
+import { interleavedTurns } from '../helpers/pipeline/interleave';
+import { threadViolations } from '../helpers/pipeline/invariants';
+import { rowsOfThread, runPipeline } from '../helpers/pipeline/run';
+import { makeTempDir } from '../helpers/temp/dir';
 
 const THREADS = ['A', 'B', 'C'];
 

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { StoredThreadEvent } from '../../src/store/eventStore';
-import { threadViolations } from '../helpers/pipelineInvariants';
-import { rowsOfThread, runPipeline } from '../helpers/pipelineRun';
+import { threadViolations } from '../helpers/pipeline/invariants';
+import { rowsOfThread, runPipeline } from '../helpers/pipeline/run';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
 const RECORDED = path.join(FIXTURES, 'recorded');

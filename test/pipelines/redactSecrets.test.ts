@@ -3,7 +3,7 @@ import { REDACTED, redactSecrets } from '../../pipelines/stages/redactSecrets';
 import type { ThreadEvents } from '../../src/operators/stageValues';
 import type { Step } from '../../src/operators/stageValues';
 import type { NewThreadEvent } from '../../src/store/eventStore';
-import { testScheduler } from '../helpers/marbles';
+import { testScheduler } from '../helpers/pipeline/marbles';
 
 const row = (type: string, data: Record<string, unknown>): NewThreadEvent =>
   ({ threadId: 'A', type, turnId: 't', scope: { kind: 'turn', turnId: 't' }, data: { providerThreadId: 'A', ...data } }) as NewThreadEvent;

@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import { map, mergeMap, toArray } from 'rxjs';
 import { threadEvents } from '../../pipelines/thread-events';
 import { createMemoryEventStore } from '../../src/store/memoryEventStore';
-import { sequentialIds, testScheduler } from '../helpers/marbles';
+import { sequentialIds, testScheduler } from '../helpers/pipeline/marbles';
 import type { StoredThreadEvent } from '../../src/store/eventStore';
-import { threadViolations } from '../helpers/pipelineInvariants';
-import { RULE_CASES, summariseRow } from '../helpers/pipelineRuleCases';
+import { threadViolations } from '../helpers/pipeline/invariants';
+import { RULE_CASES, summariseRow } from '../helpers/pipeline/ruleCases';
 
 /** One frame per marble letter; the pipeline's rows, summarised, arrive as one array when the input completes. */
 function marblesFor(frames: unknown[]) {

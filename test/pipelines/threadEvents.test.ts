@@ -7,9 +7,9 @@ import { persistWithSeq } from '../../src/operators/persistWithSeq';
 import { scanTurnState } from '../../src/operators/scanTurnState';
 import { validate } from '../../src/operators/validate';
 import { createMemoryEventStore } from '../../src/store/memoryEventStore';
-import { sequentialIds, testScheduler } from '../helpers/marbles';
-import * as b from '../helpers/pipelineSdk';
-import { rowsOfThread, runPipeline, typesOf } from '../helpers/pipelineRun';
+import { sequentialIds, testScheduler } from '../helpers/pipeline/marbles';
+import * as b from '../helpers/pipeline/sdk';
+import { rowsOfThread, runPipeline, typesOf } from '../helpers/pipeline/run';
 
 const marbleFrames = (frames: unknown[]) =>
   Object.fromEntries(frames.map((frame, i) => [String.fromCharCode(97 + i), { correlationId: i + 1, frame }]));

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { eventually } from '../helpers/serverEventually';
-import { startLinkProxy, type LinkProxy } from '../helpers/hostsProxy';
-import { startHostsServer, type HostsServer } from '../helpers/hostsServer';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { eventually } from '../helpers/server/eventually';
+import { startLinkProxy, type LinkProxy } from '../helpers/hosts/proxy';
+import { startHostsServer, type HostsServer } from '../helpers/hosts/server';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 describe('link: a remote host that does not answer (504) or is gone (502)', () => {
   let s: HostsServer;

@@ -3,11 +3,11 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { openRegistry } from '../../src/registry/registry';
 import type { FsyncMode } from '../../src/store/fsyncMode';
-import { crashRandom, expectAckedExactlyOnce, runToEnd, runUntilKilled } from '../helpers/crashHarness';
-import { recordFor } from '../helpers/crashChildRegistry';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { crashRandom, expectAckedExactlyOnce, runToEnd, runUntilKilled } from '../helpers/crash/harness';
+import { recordFor } from '../helpers/crash/childRegistry';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
-const CHILD = 'test/helpers/crashChildRegistry.ts';
+const CHILD = 'test/helpers/crash/childRegistry.ts';
 const NAMES = ['projects', 'hosts', 'environments', 'threads'] as const;
 const MODES: FsyncMode[] = ['batch', 'always', 'off'];
 

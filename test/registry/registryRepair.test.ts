@@ -4,8 +4,8 @@ import { expect } from 'chai';
 import { openRegistry, REGISTRY_DIR_NAME, type Registry } from '../../src/registry/registry';
 import type { ThreadRecord } from '../../src/registry/records';
 import type { FsyncMode } from '../../src/store/fsyncMode';
-import { recordFor } from '../helpers/crashChildRegistry';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { recordFor } from '../helpers/crash/childRegistry';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 const NAMES = ['projects', 'hosts', 'environments', 'threads'] as const;
 const PREFIX = { projects: 'proj', hosts: 'host', environments: 'env', threads: 'thr' } as const;

@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { startRemoteDaemon, type RunningRemoteDaemon } from '../../src/daemon/startRemoteDaemon';
-import { describeWithPostgres } from '../helpers/postgresDatabase';
-import { startTestServer, TEST_TOKEN, rpc, type TestServer } from '../helpers/serverHarness';
-import { openSse } from '../helpers/serverSse';
-import { agentStart, assistantStart, textDelta } from '../helpers/serverFrames';
+import { describeWithPostgres } from '../helpers/store/postgresDatabase';
+import { startTestServer, TEST_TOKEN, rpc, type TestServer } from '../helpers/server/harness';
+import { openSse } from '../helpers/server/sse';
+import { agentStart, assistantStart, textDelta } from '../helpers/server/frames';
 import { retryUntil } from './retryUntil';
 
 describeWithPostgres('replicas on one PostgreSQL (in one process)', (db) => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { startTestServer, TEST_TOKEN, type TestServer } from '../helpers/serverHarness';
-import { openSse } from '../helpers/serverSse';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { startTestServer, TEST_TOKEN, type TestServer } from '../helpers/server/harness';
+import { openSse } from '../helpers/server/sse';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 describe('server: signing a browser in with a session cookie', function () {
   this.timeout(30_000);

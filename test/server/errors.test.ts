@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import path from 'node:path';
 import { connectInProcess } from '../../src/link/inProcessLink';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/protocol/protocolVersion';
-import { startTestServer, type TestServer } from '../helpers/serverHarness';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { startTestServer, type TestServer } from '../helpers/server/harness';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 /** Every error body: problem+json, a stable code, the status repeated, and never a stack trace. */
 async function expectProblem(response: Response, status: number, code: string): Promise<any> {

@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import { once } from 'node:events';
 import type { Socket } from 'node:net';
 import type WebSocket from 'ws';
-import { agentStart, assistantStart, textDelta } from '../helpers/serverFrames';
-import { openSse, openStalledSse, type StalledSseClient } from '../helpers/serverSse';
-import { projectWithThread, rpc, startTestServer, type TestServer } from '../helpers/serverHarness';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { agentStart, assistantStart, textDelta } from '../helpers/server/frames';
+import { openSse, openStalledSse, type StalledSseClient } from '../helpers/server/sse';
+import { projectWithThread, rpc, startTestServer, type TestServer } from '../helpers/server/harness';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 describe('server: reading thread events (page cursor and SSE)', () => {
   let t: TestServer;

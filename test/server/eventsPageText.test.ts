@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import WebSocket from 'ws';
-import { agentStart, assistantStart, textDelta } from '../helpers/serverFrames';
-import { projectWithThread, rpc, startTestServer, type TestServer } from '../helpers/serverHarness';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { agentStart, assistantStart, textDelta } from '../helpers/server/frames';
+import { projectWithThread, rpc, startTestServer, type TestServer } from '../helpers/server/harness';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 describe('server: events page answers (kept full pages)', () => {
   let t: TestServer;

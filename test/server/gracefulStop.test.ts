@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import WebSocket from 'ws';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/protocol/protocolVersion';
-import { startTestServer } from '../helpers/serverHarness';
+import { startTestServer } from '../helpers/server/harness';
 
 /** Resolves with the close code and reason the client saw. */
 function closeOf(socket: WebSocket): Promise<{ code: number; reason: string }> {

@@ -5,9 +5,9 @@ import WebSocket from 'ws';
 import { createIsolatedPiProvider } from '../../src/daemon/providerFactories';
 import { createPiProvider } from '../../src/daemon/providers/pi';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/protocol/protocolVersion';
-import { scriptByPrompt, startFakeModelServer, type FakeModelServer } from '../helpers/fakeModelServer';
-import { eventually } from '../helpers/serverEventually';
-import { startTestServer, TEST_TOKEN, type TestServer } from '../helpers/serverHarness';
+import { scriptByPrompt, startFakeModelServer, type FakeModelServer } from '../helpers/fakes/modelServer';
+import { eventually } from '../helpers/server/eventually';
+import { startTestServer, TEST_TOKEN, type TestServer } from '../helpers/server/harness';
 import { createPiSandbox, FAKE_CONTEXT_WINDOW, FAKE_MODEL, type PiSandbox } from '../providers/pi/piSandbox';
 
 describe('server: a host’s model catalog and folders for the page (GET /hosts/:id/models, /directories)', function () {

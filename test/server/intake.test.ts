@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import net from 'node:net';
 import WebSocket from 'ws';
-import { agentEnd, agentStart, assistantStart, sdk, textDelta } from '../helpers/serverFrames';
-import { projectWithThread, rpc, startTestServer, type TestServer } from '../helpers/serverHarness';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { agentEnd, agentStart, assistantStart, sdk, textDelta } from '../helpers/server/frames';
+import { projectWithThread, rpc, startTestServer, type TestServer } from '../helpers/server/harness';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 describe('server: agent intake over WebSocket', () => {
   let t: TestServer;

@@ -5,11 +5,11 @@ import { connectInProcess } from '../../src/link/inProcessLink';
 import { HostRequestError } from '../../src/protocol/hostErrors';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/protocol/protocolVersion';
 import { INTAKE_MAX_DEPTH } from '../../src/server/intake/frameDepth';
-import { eventually } from '../helpers/serverEventually';
-import { agentStart } from '../helpers/serverFrames';
-import { rpc } from '../helpers/serverHarness';
-import { startHostsServer, type HostsServer } from '../helpers/hostsServer';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { eventually } from '../helpers/server/eventually';
+import { agentStart } from '../helpers/server/frames';
+import { rpc } from '../helpers/server/harness';
+import { startHostsServer, type HostsServer } from '../helpers/hosts/server';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 /** An sdk/message request whose message holds `depth` nested arrays: `[[[…]]]`. */
 function nestedFrame(threadId: string, id: number, depth: number): string {

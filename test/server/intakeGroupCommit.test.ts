@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import WebSocket from 'ws';
 import type { NewThreadEvent } from '../../src/store/eventStore';
-import { agentStart, assistantStart, textDelta } from '../helpers/serverFrames';
-import { projectWithThread, rpc, startTestServer, type TestServer } from '../helpers/serverHarness';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { agentStart, assistantStart, textDelta } from '../helpers/server/frames';
+import { projectWithThread, rpc, startTestServer, type TestServer } from '../helpers/server/harness';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 /** Rows of a thread once its turn and its agent message are open: `turn/started`, `item/started`, a first delta. */
 const BEFORE_DELTAS = 3;

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { configWith } from '../../src/config/serverConfig';
 import { createApp } from '../../src/server/createApp';
-import { agentEnd, agentStart, assistantStart, sdk, textDelta } from '../helpers/serverFrames';
-import { rpc, startTestServer, TEST_TOKEN, type TestServer } from '../helpers/serverHarness';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { agentEnd, agentStart, assistantStart, sdk, textDelta } from '../helpers/server/frames';
+import { rpc, startTestServer, TEST_TOKEN, type TestServer } from '../helpers/server/harness';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 type Operation = {
   parameters?: unknown[];

@@ -5,8 +5,8 @@ import { createHostFileHandlers } from '../../src/daemon/hostFileHandlers';
 import { localHostFiles } from '../../src/daemon/localHostFiles';
 import type { HostHandlers } from '../../src/daemon/hostDispatcher';
 import { MAX_NAME_BYTES, MAX_PATH_BYTES } from '../../src/protocol/hostFiles';
-import { startTestServer, type TestServer } from '../helpers/serverHarness';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { startTestServer, type TestServer } from '../helpers/server/harness';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 const STACK = /\n\s+at |\.ts:\d+/;
 

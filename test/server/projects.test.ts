@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/protocol/protocolVersion';
-import { startTestServer, type TestServer } from '../helpers/serverHarness';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { startTestServer, type TestServer } from '../helpers/server/harness';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 describe('server: hosts, projects, environments and their paths', () => {
   let t: TestServer;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { openSse } from '../helpers/serverSse';
-import { projectWithThread, startTestServer, type TestServer } from '../helpers/serverHarness';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { openSse } from '../helpers/server/sse';
+import { projectWithThread, startTestServer, type TestServer } from '../helpers/server/harness';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 describe('server: numbers in a query string are decimal digits only', () => {
   let t: TestServer;

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import path from 'node:path';
 import type { AgentProvider } from '../../src/daemon/providers/agentProvider';
-import { agentEnd, agentStart, sdk } from '../helpers/serverFrames';
-import { fakeProvider } from '../helpers/serverFakeProvider';
-import { rpc, startTestServer, type TestServer } from '../helpers/serverHarness';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { agentEnd, agentStart, sdk } from '../helpers/server/frames';
+import { fakeProvider } from '../helpers/fakes/provider';
+import { rpc, startTestServer, type TestServer } from '../helpers/server/harness';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 describe('server: threads', () => {
   let t: TestServer;

@@ -5,10 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { RUN_LOST_MESSAGE } from '../../src/turns/ruleInput';
-import { eventually } from '../helpers/serverEventually';
-import { agentStart, assistantStart, textDelta } from '../helpers/serverFrames';
-import { rpc } from '../helpers/serverHarness';
-import { apiCall } from '../helpers/apiCall';
+import { eventually } from '../helpers/server/eventually';
+import { agentStart, assistantStart, textDelta } from '../helpers/server/frames';
+import { rpc } from '../helpers/server/harness';
+import { apiCall } from '../helpers/server/apiCall';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const TOKEN = 'turns-token-0123456789abcdef';
@@ -26,7 +26,7 @@ function startServerProcess(dataDir: string): Promise<ServerProcess> {
     [
       '-r',
       'ts-node/register/transpile-only',
-      'test/helpers/fakeProviderServer.ts',
+      'test/helpers/fakes/providerServer.ts',
       '--port',
       '0',
       '--data-dir',

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { startTestServer, type TestServer } from '../helpers/serverHarness';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { startTestServer, type TestServer } from '../helpers/server/harness';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 describe('server: the web page from its build folder', function () {
   this.timeout(30_000);

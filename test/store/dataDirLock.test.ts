@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { DataDirLockedError, LOCK_FILE_NAME, lockDataDir, takeoverClaimPath } from '../../src/store/dataDirLock';
-import { makeTempDir } from '../helpers/pipelineTempDir';
+import { makeTempDir } from '../helpers/temp/dir';
 
 const REPO = path.resolve(__dirname, '..', '..');
 

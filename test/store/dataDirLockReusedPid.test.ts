@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { DataDirLockedError, LOCK_FILE_NAME, lockDataDir } from '../../src/store/dataDirLock';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 /** What the lock records of a process: boot id and start time in clock ticks (Linux /proc). */
 async function startIdentity(pid: number): Promise<string> {

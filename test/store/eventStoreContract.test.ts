@@ -5,7 +5,7 @@ import { createMemoryEventStore } from '../../src/store/memoryEventStore';
 import { openNedbEventStore } from '../../src/store/nedb/nedbEventStore';
 import { openPostgresDatabase } from '../../src/store/postgres/openPostgres';
 import { createPostgresEventStore } from '../../src/store/postgres/postgresEventStore';
-import { describeWithPostgres } from '../helpers/postgresDatabase';
+import { describeWithPostgres } from '../helpers/store/postgresDatabase';
 import { describeEventStoreContract } from './eventStoreContract';
 
 describeEventStoreContract('memory', async () => ({ store: createMemoryEventStore() }), { durable: false });

@@ -11,8 +11,8 @@ import {
   spawnCrashChild,
   type CrashChild,
   type CrashRun,
-} from '../helpers/crashHarness';
-import { makeTempDir } from '../helpers/pipelineTempDir';
+} from '../helpers/crash/harness';
+import { makeTempDir } from '../helpers/temp/dir';
 
 const CHILD = 'test/store/crashChildEventStore.ts';
 const FSYNC_MODES = ['always', 'batch', 'off'] as const;

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { promises as fs } from 'node:fs';
 import { createGroupCommit } from '../../src/store/nedb/segments/groupCommit';
 import { Journal, journalFilesIn } from '../../src/store/nedb/segments/journal';
-import { makeTempDir } from '../helpers/pipelineTempDir';
+import { makeTempDir } from '../helpers/temp/dir';
 
 describe('group commit: the next group is prepared while the one before waits for its fsync', () => {
   let temp: Awaited<ReturnType<typeof makeTempDir>>;

@@ -6,7 +6,7 @@ import { DataDirLockedError, LOCK_FILE_NAME } from '../../src/store/dataDirLock'
 import type { NewThreadEvent } from '../../src/store/eventStore';
 import { LEGACY_EVENTS_FILE_NAME, openNedbEventStore } from '../../src/store/nedb/nedbEventStore';
 import { INDEX_FILE_NAME } from '../../src/store/nedb/segments/segmentLayout';
-import { makeTempDir } from '../helpers/pipelineTempDir';
+import { makeTempDir } from '../helpers/temp/dir';
 
 const event = (threadId: string, data: Record<string, unknown> = {}): NewThreadEvent =>
   ({

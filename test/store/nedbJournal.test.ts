@@ -5,7 +5,7 @@ import { LOCK_FILE_NAME } from '../../src/store/dataDirLock';
 import type { NewThreadEvent } from '../../src/store/eventStore';
 import { openNedbEventStore } from '../../src/store/nedb/nedbEventStore';
 import { journalFilesIn } from '../../src/store/nedb/segments/journal';
-import { makeTempDir } from '../helpers/pipelineTempDir';
+import { makeTempDir } from '../helpers/temp/dir';
 
 const event = (threadId: string, delta: string): NewThreadEvent =>
   ({

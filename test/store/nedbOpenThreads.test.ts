@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { NewThreadEvent } from '../../src/store/eventStore';
 import { openNedbEventStore } from '../../src/store/nedb/nedbEventStore';
-import { makeTempDir } from '../helpers/pipelineTempDir';
+import { makeTempDir } from '../helpers/temp/dir';
 
 const event = (threadId: string, text = 'x'): NewThreadEvent =>
   ({

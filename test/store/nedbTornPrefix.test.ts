@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { NewThreadEvent } from '../../src/store/eventStore';
 import { openNedbEventStore } from '../../src/store/nedb/nedbEventStore';
-import { makeTempDir } from '../helpers/pipelineTempDir';
+import { makeTempDir } from '../helpers/temp/dir';
 
 const event = (delta: string): NewThreadEvent =>
   ({

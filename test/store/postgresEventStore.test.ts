@@ -5,7 +5,7 @@ import { migrate, readMigrations } from '../../src/store/postgres/migrate';
 import { openPostgresDatabase, type PostgresDatabase } from '../../src/store/postgres/openPostgres';
 import { openPostgresPool } from '../../src/store/postgres/postgresPool';
 import { createPostgresEventStore, EVENTS_CHANNEL, type PostgresEventStore } from '../../src/store/postgres/postgresEventStore';
-import { createTestDatabase, describeWithPostgres, dropTestDatabase } from '../helpers/postgresDatabase';
+import { createTestDatabase, describeWithPostgres, dropTestDatabase } from '../helpers/store/postgresDatabase';
 import { delta } from './eventStoreContract';
 
 describeWithPostgres('PostgreSQL event store: several writers, one database', (db) => {

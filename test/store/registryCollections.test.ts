@@ -6,7 +6,7 @@ import { openPostgresDatabase, type PostgresDatabase } from '../../src/store/pos
 import { openPostgresRegistry } from '../../src/registry/postgresRegistry';
 import { openRegistry, type Registry } from '../../src/registry/registry';
 import type { ThreadRecord } from '../../src/registry/records';
-import { describeWithPostgres } from '../helpers/postgresDatabase';
+import { describeWithPostgres } from '../helpers/store/postgresDatabase';
 
 function thread(id: string, fields: Partial<ThreadRecord> = {}): ThreadRecord {
   return {

@@ -1,10 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
-import { crashRandom, runUntilKilled } from '../helpers/crashHarness';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { crashRandom, runUntilKilled } from '../helpers/crash/harness';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
-const CHILD = 'test/helpers/crashChildReplaceFile.ts';
+const CHILD = 'test/helpers/crash/childReplaceFile.ts';
 
 /**
  * The token, the daemon's host identity and its outbox are replaced whole at start (replaceFile): a kill must

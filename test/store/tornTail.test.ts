@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import Datastore from 'nedb-promises';
 import { dropTornLastLine } from '../../src/store/tornTail';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 const line = (id: string, text = 'x'): string => JSON.stringify({ _id: id, text }) + '\n';
 

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import Datastore from 'nedb-promises';
 import { dropTornLastLine } from '../../src/store/tornTail';
-import { suiteTempDirs } from '../helpers/tempDirs';
+import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
 type Doc = { _id: string; text?: string; n?: number; tags?: string[] };
 type Op = { kind: 'upsert'; id: string; text: string; n: number; tags: string[] } | { kind: 'remove'; id: string };

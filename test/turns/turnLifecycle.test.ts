@@ -5,8 +5,8 @@ import { RUN_LOST_MESSAGE, type DriverInput, type RuleInput } from '../../src/tu
 import { reduceTurn } from '../../src/turns/turnRules';
 import { INITIAL_TURN_STATE, type ThreadTurnState, type TurnFact } from '../../src/turns/turnState';
 import type { StoredThreadEvent } from '../../src/store/eventStore';
-import { sequentialIds } from '../helpers/marbles';
-import * as b from '../helpers/pipelineSdk';
+import { sequentialIds } from '../helpers/pipeline/marbles';
+import * as b from '../helpers/pipeline/sdk';
 
 const T = 'thr_1';
 const grace = (turnId: string): DriverInput => ({ kind: 'graceElapsed', threadId: T, turnId });

@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import { reduceTurn } from '../../src/turns/turnRules';
 import { INITIAL_TURN_STATE, type ThreadTurnState, type TurnFact } from '../../src/turns/turnState';
 import { parseFrame } from '../../src/protocol/parseFrame';
-import { sequentialIds } from '../helpers/marbles';
-import * as b from '../helpers/pipelineSdk';
-import { RULE_CASES, textOfUserItem } from '../helpers/pipelineRuleCases';
+import { sequentialIds } from '../helpers/pipeline/marbles';
+import * as b from '../helpers/pipeline/sdk';
+import { RULE_CASES, textOfUserItem } from '../helpers/pipeline/ruleCases';
 
 const T = 'thr_1';
 

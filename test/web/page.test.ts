@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { lastUserText, scriptByPrompt, startFakeModelServer, type FakeModelServer } from '../helpers/fakeModelServer';
-import { eventually } from '../helpers/serverEventually';
-import { npmStart, type StartedProcess } from '../helpers/serverProcess';
+import { lastUserText, scriptByPrompt, startFakeModelServer, type FakeModelServer } from '../helpers/fakes/modelServer';
+import { eventually } from '../helpers/server/eventually';
+import { npmStart, type StartedProcess } from '../helpers/server/process';
 import { createPiSandbox, TRIGGER_EXTENSION, type PiSandbox } from '../providers/pi/piSandbox';
 import { ARTIFACTS, launchBrowser, requireBrowser, type Browser } from './browser';
 

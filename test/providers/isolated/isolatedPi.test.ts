@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createIsolatedPiProvider } from '../../../src/daemon/providerFactories';
 import type { AgentThread } from '../../../src/daemon/providers/agentProvider';
-import { scriptByPrompt, startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../../helpers/fakeModelServer';
+import { scriptByPrompt, startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../../helpers/fakes/modelServer';
 import { createFrameLog, isMethod, isSdk, type FrameLog } from '../pi/frameLog';
 import {
   createPiSandbox,

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createPiProvider } from '../../../src/daemon/providers/pi';
-import { scriptByPrompt, startFakeModelServer, type FakeModelServer } from '../../helpers/fakeModelServer';
+import { scriptByPrompt, startFakeModelServer, type FakeModelServer } from '../../helpers/fakes/modelServer';
 import { createFrameLog, isMethod } from './frameLog';
 import { createPiSandbox, FAKE_CONTEXT_WINDOW, FAKE_MODEL, type PiSandbox } from './piSandbox';
 

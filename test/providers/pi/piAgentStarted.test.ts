@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { agentStartedTurnTypes } from '../../helpers/specEventOrder';
+import { agentStartedTurnTypes } from '../../helpers/pipeline/specEventOrder';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createPiProvider } from '../../../src/daemon/providers/pi';
-import { scriptByPrompt, startFakeModelServer, type FakeModelServer } from '../../helpers/fakeModelServer';
-import { startTestServer, type TestServer } from '../../helpers/serverHarness';
+import { scriptByPrompt, startFakeModelServer, type FakeModelServer } from '../../helpers/fakes/modelServer';
+import { startTestServer, type TestServer } from '../../helpers/server/harness';
 import { createPiSandbox, FAKE_CONTEXT_WINDOW, FAKE_MODEL, SESSION_START_EXTENSION, type PiSandbox } from './piSandbox';
 
 interface ThreadEvent {

@@ -2,12 +2,12 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { scriptByPrompt, startFakeModelServer, type FakeModelServer } from '../../helpers/fakeModelServer';
-import { eventually } from '../../helpers/serverEventually';
-import { TEST_TOKEN } from '../../helpers/serverHarness';
-import { npmStart, type StartedProcess } from '../../helpers/serverProcess';
+import { scriptByPrompt, startFakeModelServer, type FakeModelServer } from '../../helpers/fakes/modelServer';
+import { eventually } from '../../helpers/server/eventually';
+import { TEST_TOKEN } from '../../helpers/server/harness';
+import { npmStart, type StartedProcess } from '../../helpers/server/process';
 import { createPiSandbox, FAILING_EXTENSION, FAKE_MODEL, type PiSandbox } from './piSandbox';
-import { apiCall } from '../../helpers/apiCall';
+import { apiCall } from '../../helpers/server/apiCall';
 
 /**
  * In a process of its own (`npm start`, configured only through pi's PI_CODING_AGENT_DIR), because under

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createPiProvider } from '../../../src/daemon/providers/pi';
 import { ensurePiOffline } from '../../../src/daemon/providers/pi/offlineSafety';
-import { scriptByPrompt, startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../../helpers/fakeModelServer';
+import { scriptByPrompt, startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../../helpers/fakes/modelServer';
 import { isMethod, isSdk, type Frame } from './frameLog';
 import { openTestThread } from './openTestThread';
 import { createPiSandbox, FAKE_CONTEXT_WINDOW, FAKE_MODEL, SLOW_AGENT_END_EXTENSION, TRIGGER_EXTENSION } from './piSandbox';

@@ -3,11 +3,11 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../../src/protocol/protocolVersion';
-import { agentEnd, agentStart, assistantStart, textDelta } from '../../helpers/serverFrames';
-import { rpc, TEST_TOKEN } from '../../helpers/serverHarness';
-import { eventually } from '../../helpers/serverEventually';
-import { startHostsServer, type HostsServer } from '../../helpers/hostsServer';
-import { suiteTempDirs } from '../../helpers/tempDirs';
+import { agentEnd, agentStart, assistantStart, textDelta } from '../../helpers/server/frames';
+import { rpc, TEST_TOKEN } from '../../helpers/server/harness';
+import { eventually } from '../../helpers/server/eventually';
+import { startHostsServer, type HostsServer } from '../../helpers/hosts/server';
+import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
 
 describe('link: a remote daemon over /api/v1/daemon (both ends in one process)', () => {
   let s: HostsServer;

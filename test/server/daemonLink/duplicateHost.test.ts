@@ -4,11 +4,11 @@ import path from 'node:path';
 import WebSocket from 'ws';
 import { LINK_CLOSE } from '../../../src/protocol/daemonLink';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../../src/protocol/protocolVersion';
-import { startDaemonProcess } from '../../helpers/hostsDaemonProcess';
-import { eventually } from '../../helpers/serverEventually';
-import { TEST_TOKEN } from '../../helpers/serverHarness';
-import { startHostsServer, type HostsServer } from '../../helpers/hostsServer';
-import { suiteTempDirs } from '../../helpers/tempDirs';
+import { startDaemonProcess } from '../../helpers/hosts/daemonProcess';
+import { eventually } from '../../helpers/server/eventually';
+import { TEST_TOKEN } from '../../helpers/server/harness';
+import { startHostsServer, type HostsServer } from '../../helpers/hosts/server';
+import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
 
 interface RawLink {
   socket: WebSocket;

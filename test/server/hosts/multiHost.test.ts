@@ -3,15 +3,15 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type WebSocket from 'ws';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../../src/protocol/protocolVersion';
-import { startDaemonProcess, type DaemonProcess } from '../../helpers/hostsDaemonProcess';
-import { collectAnswers, deltasOf, openTurn, streamDeltas } from '../../helpers/hostsIntake';
-import { startLinkProxy, type LinkProxy } from '../../helpers/hostsProxy';
-import { startHostsServer, type HostsServer } from '../../helpers/hostsServer';
-import { gateStore, type StoreGate } from '../../helpers/hostsStoreGate';
-import { eventually } from '../../helpers/serverEventually';
-import { agentEnd, agentStart } from '../../helpers/serverFrames';
-import { rpc, TEST_TOKEN } from '../../helpers/serverHarness';
-import { suiteTempDirs } from '../../helpers/tempDirs';
+import { startDaemonProcess, type DaemonProcess } from '../../helpers/hosts/daemonProcess';
+import { collectAnswers, deltasOf, openTurn, streamDeltas } from '../../helpers/hosts/intake';
+import { startLinkProxy, type LinkProxy } from '../../helpers/hosts/proxy';
+import { startHostsServer, type HostsServer } from '../../helpers/hosts/server';
+import { gateStore, type StoreGate } from '../../helpers/hosts/storeGate';
+import { eventually } from '../../helpers/server/eventually';
+import { agentEnd, agentStart } from '../../helpers/server/frames';
+import { rpc, TEST_TOKEN } from '../../helpers/server/harness';
+import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
 
 const GRACE_MS = 30_000;
 

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { agentStart, textDelta } from '../../helpers/serverFrames';
-import { rpc } from '../../helpers/serverHarness';
-import { startLinkProxy, type LinkProxy } from '../../helpers/hostsProxy';
-import { startHostsServer, type HostsServer } from '../../helpers/hostsServer';
-import { suiteTempDirs } from '../../helpers/tempDirs';
+import { agentStart, textDelta } from '../../helpers/server/frames';
+import { rpc } from '../../helpers/server/harness';
+import { startLinkProxy, type LinkProxy } from '../../helpers/hosts/proxy';
+import { startHostsServer, type HostsServer } from '../../helpers/hosts/server';
+import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
 
 const GRACE_MS = 400;
 

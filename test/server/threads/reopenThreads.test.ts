@@ -5,9 +5,9 @@ import path from 'node:path';
 import { DaemonConfigSchema } from '../../../src/config/daemonConfig';
 import { startRemoteDaemon } from '../../../src/daemon/startRemoteDaemon';
 import { REOPEN_CONCURRENCY } from '../../../src/server/threads/reopenThreadsOnAttach';
-import { eventually } from '../../helpers/serverEventually';
-import { fakeProvider } from '../../helpers/serverFakeProvider';
-import { startTestServer, TEST_TOKEN, type TestServer } from '../../helpers/serverHarness';
+import { eventually } from '../../helpers/server/eventually';
+import { fakeProvider } from '../../helpers/fakes/provider';
+import { startTestServer, TEST_TOKEN, type TestServer } from '../../helpers/server/harness';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -3,7 +3,7 @@ import { from, lastValueFrom } from 'rxjs';
 import type { EventStore, NewThreadEvent } from '../../../src/store/eventStore';
 import { openNedbEventStore } from '../../../src/store/nedb/nedbEventStore';
 import { storedThreadStatus } from '../../../src/server/threads/storedThreadStatus';
-import { makeTempDir } from '../../helpers/pipelineTempDir';
+import { makeTempDir } from '../../helpers/temp/dir';
 
 const row = (type: string, turnId: string | null = 't1'): NewThreadEvent =>
   ({

@@ -1,15 +1,15 @@
 /**
- * A crash-test child (see crashHarness.ts) over the nedb registry. `node … crashChildRegistry.ts <dataDir>
+ * A crash-test child (see harness.ts) over the nedb registry. `node … test/helpers/crash/childRegistry.ts <dataDir>
  * <writes>` opens the registry (torn-tail repair, load, compaction), prints `starting` before and `ready
  * <records> <ms the open took>` after, then writes `<writes>` records round-robin into the four collections, a few at a time,
  * and prints `ack <collection>/<id>` for each write once it resolved, and `ack put:<collection>/<id>` for an
  * acked replacement (its title becomes `replaced`). `done` at the end. The fsync mode comes from ATS_FSYNC;
  * with CRASH_WATCH_COMPACTION set (and the registry folder made), `compacting <file>` marks nedb's rewrite.
  */
-import { FsyncModeSchema } from '../../src/store/fsyncMode';
+import { FsyncModeSchema } from '../../../src/store/fsyncMode';
 import { watch } from 'node:fs';
 import path from 'node:path';
-import { openRegistry, REGISTRY_DIR_NAME, type Registry } from '../../src/registry/registry';
+import { openRegistry, REGISTRY_DIR_NAME, type Registry } from '../../../src/registry/registry';
 
 type Name = 'projects' | 'hosts' | 'environments' | 'threads';
 const NAMES: Name[] = ['projects', 'hosts', 'environments', 'threads'];

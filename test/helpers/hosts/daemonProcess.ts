@@ -11,7 +11,7 @@ export interface DaemonProcess {
   kill(signal: NodeJS.Signals): Promise<number | null>;
 }
 
-const REPO = path.resolve(__dirname, '..', '..');
+const REPO = path.resolve(__dirname, '..', '..', '..');
 
 /**
  * Runs the daemon CLI with `args`: `via: 'npm'` as `npm run daemon -- <args>` the way a person on another

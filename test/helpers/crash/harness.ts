@@ -32,7 +32,7 @@ export interface CrashEnd {
   signal: NodeJS.Signals | null;
 }
 
-const REPO = path.resolve(__dirname, '..', '..');
+const REPO = path.resolve(__dirname, '..', '..', '..');
 
 /** Runs `node -r ts-node/register/transpile-only <script> <args>` from the repository root. */
 export function spawnCrashChild(script: string, args: readonly string[] = [], env: NodeJS.ProcessEnv = {}): CrashChild {

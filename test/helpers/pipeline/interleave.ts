@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import * as b from './pipelineSdk';
+import * as b from './sdk';
 
 /**
  * Whole client and agent-started turns for a few threads, merged in a random order that keeps each thread's

@@ -1,4 +1,4 @@
-import * as b from './pipelineSdk';
+import * as b from './sdk';
 
 /**
  * Rules E1–E7 (and the pi 1.x / 0.73 retry and stop rules) as one table: frames in, and what happens, as

@@ -1,4 +1,4 @@
-import type { StoredThreadEvent } from '../../src/store/eventStore';
+import type { StoredThreadEvent } from '../../../src/store/eventStore';
 
 /**
  * What a client reading one thread's events relies on: gapless seqs, every turn completed exactly once,

@@ -1,5 +1,5 @@
-import type { AgentProvider, AgentThread, OpenThreadOptions } from '../../src/daemon/providers/agentProvider';
-import { agentEnd, agentStart, assistantStart, sdk, textDelta } from './serverFrames';
+import type { AgentProvider, AgentThread, OpenThreadOptions } from '../../../src/daemon/providers/agentProvider';
+import { agentEnd, agentStart, assistantStart, sdk, textDelta } from '../server/frames';
 
 export interface FakeProviderOptions {
   /** openThread finishes only once this resolves (a slow agent start: extensions loading, a hung one). */

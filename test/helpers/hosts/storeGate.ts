@@ -1,5 +1,5 @@
 import { from, lastValueFrom } from 'rxjs';
-import type { EventStore, NewThreadEvent } from '../../src/store/eventStore';
+import type { EventStore, NewThreadEvent } from '../../../src/store/eventStore';
 
 /**
  * Wraps the server's store so a test can catch the next append in flight and decide its fate after the

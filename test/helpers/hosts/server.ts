@@ -3,15 +3,15 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { HostPresence } from '../../src/server/hosts/hostPresence';
-import { DaemonConfigSchema, type DaemonConfig } from '../../src/config/daemonConfig';
-import { createDaemonLinkRoute } from '../../src/server/daemonLink/daemonLinkRoute';
-import { startRemoteDaemon, type RunningRemoteDaemon } from '../../src/daemon/startRemoteDaemon';
-import { publishingStore } from '../../src/server/sse/publishingStore';
-import { attachUpgrades } from '../../src/server/http/upgrades';
-import type { EventStore } from '../../src/store/eventStore';
-import { startTestServer, TEST_TOKEN, type TestServer } from './serverHarness';
-import { eventually } from './serverEventually';
+import type { HostPresence } from '../../../src/server/hosts/hostPresence';
+import { DaemonConfigSchema, type DaemonConfig } from '../../../src/config/daemonConfig';
+import { createDaemonLinkRoute } from '../../../src/server/daemonLink/daemonLinkRoute';
+import { startRemoteDaemon, type RunningRemoteDaemon } from '../../../src/daemon/startRemoteDaemon';
+import { publishingStore } from '../../../src/server/sse/publishingStore';
+import { attachUpgrades } from '../../../src/server/http/upgrades';
+import type { EventStore } from '../../../src/store/eventStore';
+import { startTestServer, TEST_TOKEN, type TestServer } from '../server/harness';
+import { eventually } from '../server/eventually';
 
 export interface HostsServer extends TestServer {
   /** Where daemons dial: the server itself (`http://127.0.0.1:PORT`, link at /api/v1/daemon). */

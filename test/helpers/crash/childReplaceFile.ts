@@ -1,11 +1,11 @@
 /**
- * A crash-test child (see crashHarness.ts) for `replaceFile`: `node … crashChildReplaceFile.ts <file>` reads
+ * A crash-test child (see harness.ts) for `replaceFile`: `node … test/helpers/crash/childReplaceFile.ts <file>` reads
  * the file's `{version}` (printing `ready <version>`, or failing when it does not parse), then replaces it
  * with version + 1, + 2, … (each padded to 1 MiB, so a kill often lands mid-write) and prints `ack <version>`
  * after each replacement.
  */
 import { readFile } from 'node:fs/promises';
-import { replaceFile } from '../../src/store/replaceFile';
+import { replaceFile } from '../../../src/store/replaceFile';
 
 const PADDING = 'x'.repeat(1024 * 1024);
 

@@ -1,5 +1,5 @@
 import type WebSocket from 'ws';
-import { agentStart, assistantStart, textDelta } from './serverFrames';
+import { agentStart, assistantStart, textDelta } from '../server/frames';
 
 /** Intake answers by request id, as they arrive (a request to an absent host is answered with an error). */
 export function collectAnswers(socket: WebSocket): Map<number, { result?: { seqs: number[] }; error?: { code: number; message: string } }> {

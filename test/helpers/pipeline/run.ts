@@ -1,9 +1,9 @@
 import { from, lastValueFrom, toArray } from 'rxjs';
-import { threadEvents } from '../../pipelines/thread-events';
-import type { PersistedEvents } from '../../src/operators/stageValues';
-import type { Step } from '../../src/operators/stageValues';
-import type { EventStore, StoredThreadEvent } from '../../src/store/eventStore';
-import { createMemoryEventStore } from '../../src/store/memoryEventStore';
+import { threadEvents } from '../../../pipelines/thread-events';
+import type { PersistedEvents } from '../../../src/operators/stageValues';
+import type { Step } from '../../../src/operators/stageValues';
+import type { EventStore, StoredThreadEvent } from '../../../src/store/eventStore';
+import { createMemoryEventStore } from '../../../src/store/memoryEventStore';
 import { sequentialIds } from './marbles';
 
 /** Runs frames through the real pipeline into an in-memory store; returns every step and the stored rows. */

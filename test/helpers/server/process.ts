@@ -15,7 +15,7 @@ export interface StartedProcess {
   stop(): Promise<void>;
 }
 
-const REPO = path.resolve(__dirname, '..', '..');
+const REPO = path.resolve(__dirname, '..', '..', '..');
 
 /** Runs `npm start -- <args>` as a newcomer would, in its own process group, and waits for `listening on`. */
 export function npmStart(args: string[], env: NodeJS.ProcessEnv = {}): Promise<StartedProcess> {

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { configWith, type ConfigInput } from '../../src/config/serverConfig';
-import { startServer, type RunningServer, type StartServerOptions } from '../../src/server/startServer';
+import { configWith, type ConfigInput } from '../../../src/config/serverConfig';
+import { startServer, type RunningServer, type StartServerOptions } from '../../../src/server/startServer';
 
 export const TEST_TOKEN = 'test-token-0123456789abcdef';
 

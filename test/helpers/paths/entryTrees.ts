@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { newWalkEntry, type WalkEntry } from '../../src/paths/walk/walkEntry';
+import { newWalkEntry, type WalkEntry } from '../../../src/paths/walk/walkEntry';
 
 /** A file (`children` null) or a directory, for in-memory listings the ranking stages can take. */
 export interface EntryNode {

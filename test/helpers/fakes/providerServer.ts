@@ -1,11 +1,11 @@
-import { loadConfig } from '../../src/config/serverConfig';
-import { startServer } from '../../src/server/startServer';
-import { fakeProvider } from './serverFakeProvider';
+import { loadConfig } from '../../../src/config/serverConfig';
+import { startServer } from '../../../src/server/startServer';
+import { fakeProvider } from './provider';
 
 /**
- * A real server process whose embedded daemon runs the fake `pi` provider (serverFakeProvider.ts: a prompt
+ * A real server process whose embedded daemon runs the fake `pi` provider (provider.ts: a prompt
  * `hang` streams and never ends), for tests that kill the process mid-run. Same flags and env as `npm start`;
- * prints `listening on URL` first. Run: `node -r ts-node/register/transpile-only test/helpers/fakeProviderServer.ts …`.
+ * prints `listening on URL` first. Run: `node -r ts-node/register/transpile-only test/helpers/fakes/providerServer.ts …`.
  */
 async function main(): Promise<void> {
   const config = loadConfig(process.argv.slice(2), process.env);
