@@ -14,7 +14,7 @@ import {
 } from '../helpers/crash/harness';
 import { makeTempDir } from '../helpers/temp/dir';
 
-const CHILD = 'test/store/crashChildEventStore.ts';
+const CHILD = 'test/helpers/crash/childEventStore.ts';
 const FSYNC_MODES = ['always', 'batch', 'off'] as const;
 
 /** Every row of every thread as `<threadId>/<seq>/<token>`, after checking each thread's seqs are 1..n. */

@@ -4,9 +4,9 @@
  * prints `ack <threadId>/<seq>/<token> …` once an append is acked. `open <dataDir>`: opens the store (which
  * migrates a data dir of the one-file layout), prints `opened`, closes and exits.
  */
-import type { NewThreadEvent } from '../../src/store/eventStore';
-import { openNedbEventStore } from '../../src/store/nedb/nedbEventStore';
-import { FsyncModeSchema } from '../../src/store/fsyncMode';
+import type { NewThreadEvent } from '../../../src/store/eventStore';
+import { openNedbEventStore } from '../../../src/store/nedb/nedbEventStore';
+import { FsyncModeSchema } from '../../../src/store/fsyncMode';
 
 const [mode, dataDir, runId = 'run'] = process.argv.slice(2);
 const THREADS = 12;
