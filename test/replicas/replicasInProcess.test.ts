@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { startRemoteDaemon, type RunningRemoteDaemon } from '../../src/daemon/startRemoteDaemon';
+import { startRemoteDaemon, type RunningRemoteDaemon } from '../../src/daemon/remote/startRemoteDaemon';
 import { describeWithPostgres } from '../helpers/postgresDatabase';
 import { startTestServer, TEST_TOKEN, rpc, type TestServer } from '../helpers/serverHarness';
 import { openSse } from '../helpers/serverSse';
