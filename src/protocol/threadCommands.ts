@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ThreadStatusSchema } from './threadEvents';
 
 /**
  * Thread commands of the host-daemon contract. The daemon runs the agent and the thread-event pipeline
@@ -60,7 +61,7 @@ export const ThreadIngestResultSchema = Seqs;
 export type ThreadIngestResult = z.infer<typeof ThreadIngestResultSchema>;
 
 export const ThreadStatusParamsSchema = z.strictObject({ threadId: ThreadId });
-export const ThreadStatusResultSchema = z.strictObject({ status: z.enum(['active', 'idle']) });
+export const ThreadStatusResultSchema = z.strictObject({ status: ThreadStatusSchema });
 export type ThreadStatusResult = z.infer<typeof ThreadStatusResultSchema>;
 
 export const threadCommands = {

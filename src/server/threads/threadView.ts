@@ -1,5 +1,6 @@
 import type { HostPresence } from '../hosts/hostPresence';
 import { z } from 'zod';
+import { ThreadStatusSchema } from '../../protocol/threadEvents';
 import { ThreadRecordSchema, type ThreadRecord } from '../../registry/records';
 import type { EventStore } from '../../store/eventStore';
 import type { HostDirectory } from '../hosts/hostDirectory';
@@ -7,7 +8,7 @@ import { storedThreadStatus } from './storedThreadStatus';
 
 /** Spec 2.4: `status` from the daemon's ingest, `runtime` for display. */
 export const ThreadViewSchema = ThreadRecordSchema.extend({
-  status: z.enum(['active', 'idle']),
+  status: ThreadStatusSchema,
   runtime: z.strictObject({ displayStatus: z.string(), hostReconnectGraceExpiresAt: z.number().nullable() }),
 });
 export type ThreadView = z.infer<typeof ThreadViewSchema>;
