@@ -45,6 +45,7 @@ export const ThreadPromptResultSchema = z.strictObject({
 });
 export type ThreadPromptResult = z.infer<typeof ThreadPromptResultSchema>;
 
+/** The host command `thread.stop` the server sends (strict; a `thr_` id). The daemon turns it into the stop signal (signals.ts). */
 export const ThreadStopParamsSchema = z.strictObject({ threadId: ThreadId });
 export type ThreadStopParams = z.infer<typeof ThreadStopParamsSchema>;
 /** Seqs stored by the stop itself (the `interrupted` turn/completed when no run was streaming). */
