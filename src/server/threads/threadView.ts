@@ -17,7 +17,7 @@ export type ThreadView = z.infer<typeof ThreadViewSchema>;
  * While its host is connected, status comes from the host's pipeline, which knows whether a turn is open.
  * While the host is away, the rows it stored say it (they reach this server's store through the link, and
  * survive a server restart); `displayStatus` then says `host-reconnecting` during the reconnect grace,
- * `waiting-for-host` after it (src/hosts/hostPresence.ts).
+ * `waiting-for-host` after it (src/server/hosts/hostPresence.ts).
  */
 export function createThreadViewer(
   hosts: HostDirectory,
