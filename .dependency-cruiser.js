@@ -5,6 +5,7 @@
  *
  *   cli → server, config, daemon → ingest → pipelines → operators → turns → store, protocol
  *                 (server: routers → threads, roots, eventPages, openApi, sse, hosts, intake, daemonLink, http)   paths, files, link, registry
+ *   daemon/remote (the remote daemon's link client, outbox, remote store) is reached from the CLI only; link/ is what both ends share.
  */
 const layer = (name, from, allowed, comment) => ({
   name,
@@ -38,13 +39,26 @@ module.exports = {
       ['^pipelines/', '^src/operators/', '^src/turns/', '^src/protocol/', '^src/store/'],
       'One long-lived pipeline.',
     ),
-    layer('link-is-transport', '^src/link/', ['^src/protocol/', '^src/store/'], 'The daemon client and the shared RPC peer.'),
+    layer(
+      'link-is-shared-transport',
+      '^src/link/',
+      ['^src/protocol/'],
+      'What both ends of a link share (RPC peer, frame writer, heartbeat): never the daemon, the server or the store.',
+    ),
     layer(
       'daemon-below-server',
       '^src/daemon/',
       ['^src/(ingest|link|files|paths|protocol|store)/', '^pipelines/'],
       'The daemon never reaches the server or its config.',
     ),
+    {
+      name: 'daemon-remote-is-the-daemon-cli-only',
+      comment:
+        'The remote daemon (its link client, outbox, remote event store) is started by the CLI: the server, the embedded daemon and the layers below never import it.',
+      severity: 'error',
+      from: { path: '^(src|pipelines)/', pathNot: ['^src/daemon/remote/', '^src/cli/'] },
+      to: { path: '^src/daemon/remote/' },
+    },
     layer(
       'agent-providers-see-their-port',
       '^src/daemon/providers/[^/]+/',

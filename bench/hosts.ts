@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { configWith } from '../src/config/serverConfig';
 import { DaemonConfigSchema } from '../src/config/daemonConfig';
-import { startRemoteDaemon } from '../src/daemon/startRemoteDaemon';
+import { startRemoteDaemon } from '../src/daemon/remote/startRemoteDaemon';
 import { startServer } from '../src/server/startServer';
 
 const TOKEN = 'bench-token-0123456789abcdef';

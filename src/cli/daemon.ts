@@ -1,7 +1,7 @@
 import { createProviders } from '../daemon/providerFactories';
 import { DaemonConfigError, loadDaemonConfig } from '../config/daemonConfig';
-import { linkUrls } from '../link/daemonLinkClient';
-import { startRemoteDaemon } from '../daemon/startRemoteDaemon';
+import { linkUrls } from '../daemon/remote/daemonLinkClient';
+import { startRemoteDaemon } from '../daemon/remote/startRemoteDaemon';
 
 /**
  * `npm run daemon -- --server http://HOST:PORT --token T [--name N] [--data-dir D]`: a host daemon on this

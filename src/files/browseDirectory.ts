@@ -1,21 +1,15 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import {
-  BrowseDirectoryRequestSchema,
-  type BrowseDirectoryRequest,
-  type BrowseDirectoryResult,
-  type BrowseEntry,
-} from '../protocol/hostFiles';
+import type { BrowseDirectoryRequest, BrowseDirectoryResult, BrowseEntry } from '../protocol/hostFiles';
 import { HostCommandError } from '../protocol/hostErrors';
-import { parseHostRequest } from '../protocol/parseHostRequest';
 
 /**
  * `host.browse_directory`: one level of a folder picker. Unlike the listing walk it skips every dot-named
  * entry and `node_modules`, and it follows symlinks (a linked workspace is a folder to the person picking).
- * Broken links, FIFOs, sockets and devices are left out. Directories first, then by name.
+ * Broken links, FIFOs, sockets and devices are left out. Directories first, then by name. The request comes
+ * checked against the contract by the daemon's dispatcher (an absolute path).
  */
-export async function browseDirectory(input: BrowseDirectoryRequest): Promise<BrowseDirectoryResult> {
-  const request = parseHostRequest(BrowseDirectoryRequestSchema, input, 'host.browse_directory');
+export async function browseDirectory(request: BrowseDirectoryRequest): Promise<BrowseDirectoryResult> {
   const directory = resolve(request.path);
   const stats = await stat(directory).catch(() => null);
   if (stats === null) throw new HostCommandError('not_found', `directory not found: ${directory}`);

@@ -1,17 +1,16 @@
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { ReadFileRelativeRequestSchema, type ReadFileRelativeRequest, type ReadFileResult } from '../protocol/hostFiles';
+import type { ReadFileRelativeRequest, ReadFileResult } from '../protocol/hostFiles';
 import { HostCommandError } from '../protocol/hostErrors';
-import { parseHostRequest } from '../protocol/parseHostRequest';
 import { readRegularFile } from './readRegularFile';
 
 /**
  * `host.read_file_relative`: a file below `rootPath`, never outside it (`..` and symlinks leading out are
  * `forbidden`). With `dotfiles: 'deny'` (skill files, spec part 7) a path with a dot-named segment, before
- * or after following symlinks, answers exactly like a missing file, so it cannot be probed for.
+ * or after following symlinks, answers exactly like a missing file, so it cannot be probed for. The request
+ * comes checked against the contract by the daemon's dispatcher: only what the schema cannot say is checked here.
  */
-export async function readFileRelative(input: ReadFileRelativeRequest): Promise<ReadFileResult> {
-  const request = parseHostRequest(ReadFileRelativeRequestSchema, input, 'host.read_file_relative');
+export async function readFileRelative(request: ReadFileRelativeRequest): Promise<ReadFileResult> {
   const label = request.path;
   const notFound = (): HostCommandError => new HostCommandError('not_found', `file not found: ${label}`);
   if (label.startsWith('/')) {

@@ -4,13 +4,13 @@ import { threadEvents } from '../../pipelines/thread-events';
 import { JSON_RPC_ERROR, jsonRpcError, type JsonRpcError } from '../protocol/jsonRpc';
 import type { IngestFrame } from '../operators/stageValues';
 import { threadIdOf } from '../protocol/signals';
+import type { ThreadStatus } from '../protocol/threadEvents';
 import type { EventStore, StoredThreadEvent } from '../store/eventStore';
 import type { DriverInput } from '../turns/ruleInput';
 import { createGraceTimers, DEFAULT_TURN_GRACE_MS } from './graceTimers';
 import { createThreadHydration } from './threadHydration';
 
 export type IngestOutcome = { ok: true; rows: StoredThreadEvent[] } | { ok: false; error: JsonRpcError };
-export type ThreadStatus = 'active' | 'idle';
 
 export interface ThreadIngest {
   /**

@@ -4,9 +4,10 @@ import type { WebSocket } from 'ws';
 export const DEFAULT_HEARTBEAT_MS = 30_000;
 
 /**
- * The daemon's half of the heartbeat (the server runs its own, src/server/wsHeartbeat.ts): a ping every
- * `intervalMs`; a socket that has not ponged since the previous ping is terminated, so a link that went
- * silent (a laptop lid closed, a NAT entry dropped) is noticed within two intervals and redialled.
+ * The dialling end's heartbeat (a daemon's link, a replica's peer link; sockets the server accepts run
+ * src/server/http/wsHeartbeat.ts): a ping every `intervalMs`; a socket that has not ponged since the previous
+ * ping is terminated, so a link that went silent (a laptop lid closed, a NAT entry dropped) is noticed within
+ * two intervals and redialled.
  */
 export function startPingHeartbeat(socket: WebSocket, intervalMs: number): () => void {
   let answered = true;

@@ -57,7 +57,7 @@ export function createRpcPeer(
   socket.on('message', (data: RawData) => {
     let frame: unknown;
     try {
-      frame = JSON.parse(textOf(data));
+      frame = JSON.parse(rawDataText(data));
     } catch {
       return reply(failure(null, jsonRpcError(JSON_RPC_ERROR.parseError, 'parse error: the frame is not JSON')));
     }
@@ -115,7 +115,8 @@ export function createRpcPeer(
 /** The peer answered with something that is not a JSON-RPC response. */
 export class LinkProtocolError extends Error {}
 
-export function textOf(data: RawData): string {
+/** A WebSocket message as text, whether ws delivered one buffer, fragments or an ArrayBuffer. */
+function rawDataText(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
 }

@@ -4,7 +4,7 @@ import { HostHelloSchema } from './hostContract';
 
 /**
  * What a remote daemon asks of the server over `/api/v1/daemon`. The server's own requests to the daemon are
- * the host-daemon contract (src/daemon/contract.ts); both directions are JSON-RPC 2.0 over one WebSocket.
+ * the host-daemon contract (src/protocol/hostContract.ts); both directions are JSON-RPC 2.0 over one WebSocket.
  */
 export const DAEMON_LINK_PATH = '/api/v1/daemon';
 

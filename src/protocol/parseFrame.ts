@@ -7,7 +7,7 @@ import {
   SDK_MESSAGE_METHOD,
   SdkMessageParamsSchema,
   THREAD_STOP_METHOD,
-  ThreadStopParamsSchema,
+  ThreadStopSignalParamsSchema,
   parsePromptSignalMethod,
 } from './signals';
 import type { TurnInput } from './turnInput';
@@ -64,7 +64,7 @@ function inputOf(method: string, params: unknown, value: unknown, read: ReadPara
     return read(SdkMessageParamsSchema, params, (p) => ({ kind: 'sdk', threadId: p.threadId, event: p.message, envelope: value }));
   }
   if (method === THREAD_STOP_METHOD) {
-    return read(ThreadStopParamsSchema, params, (p) => ({ kind: 'stop', threadId: p.threadId }));
+    return read(ThreadStopSignalParamsSchema, params, (p) => ({ kind: 'stop', threadId: p.threadId }));
   }
   const signal = parsePromptSignalMethod(method);
   if (signal?.signal === 'settled') {

@@ -68,8 +68,8 @@ export const AgentSettledSchema = z.looseObject({
 });
 export type AgentSettled = z.infer<typeof AgentSettledSchema>;
 
-/** The text of a message: string content as is, text blocks joined. */
-export function textOf(content: AgentMessage['content']): string {
+/** The text of an agent message's content: string content as is, text blocks joined. */
+export function messageTextOf(content: AgentMessage['content']): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content.map((block) => (isTextBlock(block) ? block.text : '')).join('');

@@ -20,8 +20,13 @@ export type PromptSettledParams = z.infer<typeof PromptSettledParamsSchema>;
 export const PromptStartedParamsSchema = z.object({ threadId: ThreadIdSchema });
 export type PromptStartedParams = z.infer<typeof PromptStartedParamsSchema>;
 
-export const ThreadStopParamsSchema = z.object({ threadId: ThreadIdSchema });
-export type ThreadStopParams = z.infer<typeof ThreadStopParamsSchema>;
+/**
+ * `thread/stop`: the user's stop signal as a frame of the thread's stream (read like the other signals: any
+ * non-empty id, unknown fields stripped). Not the host command `thread.stop` (threadCommands.ts), which the
+ * server sends and the daemon's dispatcher checks strictly.
+ */
+export const ThreadStopSignalParamsSchema = z.object({ threadId: ThreadIdSchema });
+export type ThreadStopSignalParams = z.infer<typeof ThreadStopSignalParamsSchema>;
 
 /** `pi/prompt/settled` → `{ providerId: 'pi', signal: 'settled' }`. */
 export function parsePromptSignalMethod(method: string): { providerId: string; signal: 'started' | 'settled' } | undefined {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ThreadStatusSchema } from './threadEvents';
 
 /**
  * Thread commands of the host-daemon contract. The daemon runs the agent and the thread-event pipeline
@@ -44,6 +45,7 @@ export const ThreadPromptResultSchema = z.strictObject({
 });
 export type ThreadPromptResult = z.infer<typeof ThreadPromptResultSchema>;
 
+/** The host command `thread.stop` the server sends (strict; a `thr_` id). The daemon turns it into the stop signal (signals.ts). */
 export const ThreadStopParamsSchema = z.strictObject({ threadId: ThreadId });
 export type ThreadStopParams = z.infer<typeof ThreadStopParamsSchema>;
 /** Seqs stored by the stop itself (the `interrupted` turn/completed when no run was streaming). */
@@ -60,7 +62,7 @@ export const ThreadIngestResultSchema = Seqs;
 export type ThreadIngestResult = z.infer<typeof ThreadIngestResultSchema>;
 
 export const ThreadStatusParamsSchema = z.strictObject({ threadId: ThreadId });
-export const ThreadStatusResultSchema = z.strictObject({ status: z.enum(['active', 'idle']) });
+export const ThreadStatusResultSchema = z.strictObject({ status: ThreadStatusSchema });
 export type ThreadStatusResult = z.infer<typeof ThreadStatusResultSchema>;
 
 export const threadCommands = {

@@ -21,6 +21,10 @@ export type TurnStatus = z.infer<typeof TurnStatusSchema>;
 export const TurnOriginSchema = z.enum(['client', 'agent']);
 export type TurnOrigin = z.infer<typeof TurnOriginSchema>;
 
+/** A thread is `active` while a turn is open (spec part 3), `idle` otherwise. */
+export const ThreadStatusSchema = z.enum(['active', 'idle']);
+export type ThreadStatus = z.infer<typeof ThreadStatusSchema>;
+
 const int = z.number().int().nonnegative();
 
 export const TokenCountsSchema = z.object({

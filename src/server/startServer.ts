@@ -6,7 +6,7 @@ import type { Config } from '../config/serverConfig';
 import { createHostDaemon } from '../daemon/hostDaemon';
 import type { HostFileOperations } from '../daemon/hostFileHandlers';
 import { loadHostIdentity } from '../daemon/hostIdentity';
-import { connectInProcess } from '../link/inProcessLink';
+import { connectInProcess } from './hosts/inProcessLink';
 import { localHostFiles, pathListerOptionsOf } from '../daemon/localHostFiles';
 import type { AgentProvider } from '../daemon/providers/agentProvider';
 import { createHostPresence, trackPresence, type HostPresence } from './hosts/hostPresence';

@@ -1,4 +1,4 @@
-import { textOf, ToolResultSchema } from '../protocol/sdkEvents';
+import { messageTextOf, ToolResultSchema } from '../protocol/sdkEvents';
 
 /** A bash `partialResult`: pi's output *so far* (the tail it keeps), not what is new since the last update. */
 export interface OutputSnapshot {
@@ -21,7 +21,7 @@ export function outputSnapshotOf(partialResult: unknown): OutputSnapshot | undef
   const truncation = (parsed.data.details as { truncation?: { totalBytes?: unknown } } | null | undefined)?.truncation;
   const totalBytes =
     typeof truncation?.totalBytes === 'number' && Number.isFinite(truncation.totalBytes) ? truncation.totalBytes : undefined;
-  return { text: textOf(parsed.data.content), totalBytes };
+  return { text: messageTextOf(parsed.data.content), totalBytes };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { AssistantMessageSchema, textOf, type AgentEnd, type SdkUsage } from '../protocol/sdkEvents';
+import { AssistantMessageSchema, messageTextOf, type AgentEnd, type SdkUsage } from '../protocol/sdkEvents';
 import { ZERO_TOKENS, type TokenCounts } from '../protocol/threadEvents';
 
 /** What a valid `agent_end` says about its run (E3: result fields come from the last assistant message). */
@@ -19,7 +19,7 @@ export function runOutcomeOf(agentEnd: AgentEnd): RunOutcome {
   });
   const last = assistants.at(-1);
   return {
-    finalText: last ? textOf(last.content) : '',
+    finalText: last ? messageTextOf(last.content) : '',
     stopReason: last?.stopReason,
     errorMessage: last?.errorMessage,
     lastUsage: last?.usage ? tokenCountsOf(last.usage) : undefined,

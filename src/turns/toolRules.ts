@@ -1,5 +1,5 @@
 import {
-  textOf,
+  messageTextOf,
   ToolExecutionEndSchema,
   ToolExecutionStartSchema,
   ToolExecutionUpdateSchema,
@@ -72,7 +72,7 @@ const EXIT_CODE_LINE = /Command exited with code (-?\d+)\s*$/;
 
 function outcomeOf(tool: OpenToolItem, result: unknown, isError: boolean): ToolOutcome {
   const parsed = ToolResultSchema.safeParse(result);
-  const text = parsed.success ? textOf(parsed.data.content) : '';
+  const text = parsed.success ? messageTextOf(parsed.data.content) : '';
   const status = isError ? 'failed' : 'completed';
   switch (tool.kind) {
     case 'commandExecution': {

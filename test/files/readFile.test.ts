@@ -4,6 +4,7 @@ import { existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FILE_READ_CONFIG } from '../../src/files/fileReadConfig';
 import { readFile } from '../../src/files/readFile';
+import { createHostDispatcher, type HostHandlers } from '../../src/daemon/hostDispatcher';
 import { createTempTree, removeTempTree } from '../helpers/temp/tree';
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
@@ -109,9 +110,17 @@ describe('readFile (host.read_file)', () => {
     });
   });
 
-  it('refuses a relative path or extra fields with invalid_params', async () => {
-    expect(await readFile({ path: 'hello.txt' }).catch((error) => error)).to.include({ code: 'invalid_params' });
-    const extra = { path: join(root, 'hello.txt'), encoding: 'latin1' } as never;
-    expect(await readFile(extra).catch((error) => error)).to.include({ code: 'invalid_params' });
+  it("refuses a relative path or extra fields as invalid params at the daemon's gate", async () => {
+    // The dispatcher checks the contract's schema (-32602, the field in the issue path); readFile trusts it.
+    // The host link maps it to 400 invalid_params.
+    const dispatch = createHostDispatcher({ 'host.read_file': (params) => readFile(params) } as Partial<HostHandlers> as HostHandlers);
+    const refusal = async (params: unknown) =>
+      ((await dispatch({ jsonrpc: '2.0', id: 1, method: 'host.read_file', params })) as { error?: { code: number; data?: unknown } }).error;
+    const relative = await refusal({ path: 'hello.txt' });
+    expect(relative?.code).to.equal(-32602);
+    expect(JSON.stringify(relative?.data)).to.contain('path');
+    const extra = await refusal({ path: join(root, 'hello.txt'), encoding: 'latin1' });
+    expect(extra?.code).to.equal(-32602);
+    expect(JSON.stringify(extra?.data)).to.contain('encoding');
   });
 });

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { lastValueFrom } from 'rxjs';
 import { HostRequestError } from '../../src/protocol/hostErrors';
-import { createHostRequester } from '../../src/link/hostLink';
-import { connectInProcess } from '../../src/link/inProcessLink';
+import { createHostRequester } from '../../src/server/hosts/hostLink';
+import { connectInProcess } from '../../src/server/hosts/inProcessLink';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/protocol/protocolVersion';
 import { openRegistry } from '../../src/registry/registry';
 import { createHostDirectory, ProtocolMismatch } from '../../src/server/hosts/hostDirectory';

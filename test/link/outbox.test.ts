@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { appendFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { openOutbox, OUTBOX_FILE_NAME } from '../../src/link/outbox';
+import { openOutbox, OUTBOX_FILE_NAME } from '../../src/daemon/remote/outbox';
 import type { AppendBatch } from '../../src/protocol/daemonLink';
 import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { lastValueFrom, from } from 'rxjs';
 import type { JsonRpcResponse } from '../../src/protocol/jsonRpc';
-import type { DaemonLinkClient } from '../../src/link/daemonLinkClient';
+import type { DaemonLinkClient } from '../../src/daemon/remote/daemonLinkClient';
 import { JsonText } from '../../src/link/jsonText';
 import { LINK_METHOD } from '../../src/protocol/daemonLink';
-import { openOutbox } from '../../src/link/outbox';
-import { createRemoteEventStore } from '../../src/link/remoteEventStore';
+import { openOutbox } from '../../src/daemon/remote/outbox';
+import { createRemoteEventStore } from '../../src/daemon/remote/remoteEventStore';
 import { LinkProtocolError } from '../../src/link/rpcPeer';
 import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../src/config/serverConfig';
 import { DaemonConfigError, loadDaemonConfig } from '../../src/config/daemonConfig';
-import { linkUrls } from '../../src/link/daemonLinkClient';
+import { linkUrls } from '../../src/daemon/remote/daemonLinkClient';
 
 describe('replica settings', () => {
   it('reads ATS_DATABASE_URL and ATS_EMBEDDED_HOST=0; nedb and an embedded host stay the default', () => {

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { startRemoteDaemon, type RunningRemoteDaemon } from '../../src/daemon/startRemoteDaemon';
+import { startRemoteDaemon, type RunningRemoteDaemon } from '../../src/daemon/remote/startRemoteDaemon';
 import { describeWithPostgres } from '../helpers/store/postgresDatabase';
 import { startTestServer, TEST_TOKEN, rpc, type TestServer } from '../helpers/server/harness';
 import { openSse } from '../helpers/server/sse';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import path from 'node:path';
-import { connectInProcess } from '../../src/link/inProcessLink';
+import { connectInProcess } from '../../src/server/hosts/inProcessLink';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/protocol/protocolVersion';
 import { startTestServer, type TestServer } from '../helpers/server/harness';
 import { suiteTempDirs } from '../helpers/temp/suiteDirs';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type WebSocket from 'ws';
 import { createHostDispatcher, type HostHandlers } from '../../src/daemon/hostDispatcher';
-import { connectInProcess } from '../../src/link/inProcessLink';
+import { connectInProcess } from '../../src/server/hosts/inProcessLink';
 import { HostRequestError } from '../../src/protocol/hostErrors';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/protocol/protocolVersion';
 import { INTAKE_MAX_DEPTH } from '../../src/server/intake/frameDepth';

@@ -1,6 +1,6 @@
 import { Subject } from 'rxjs';
 import type { HostHello } from '../../protocol/hostContract';
-import { createHostRequester, type HostLink } from '../../link/hostLink';
+import { createHostRequester, type HostLink } from '../hosts/hostLink';
 import type { RpcPeer } from '../../link/rpcPeer';
 
 /** Close code of a link the server let go (a newer link of the same host, or shutdown); the daemon reconnects. */

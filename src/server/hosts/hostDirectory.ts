@@ -1,7 +1,7 @@
 import { Subject, type Observable } from 'rxjs';
 import { HostRequestError } from '../../protocol/hostErrors';
 import { JSON_RPC_ERROR } from '../../protocol/jsonRpc';
-import type { HostLink, HostRequestOptions } from '../../link/hostLink';
+import type { HostLink, HostRequestOptions } from './hostLink';
 import type { HostMethod, HostParams, HostResult } from '../../protocol/hostContract';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../protocol/protocolVersion';
 import { HOST_ERROR_HTTP_STATUS } from '../../protocol/hostErrors';

@@ -1,9 +1,10 @@
 import type { Observable, Subscription } from 'rxjs';
 import type { HostChange } from './hostDirectory';
+import type { ThreadStatus } from '../../protocol/threadEvents';
 
 /** `runtime` of a thread (spec 2.4), as the API shows it. */
 export interface ThreadRuntime {
-  displayStatus: 'active' | 'idle' | 'host-reconnecting' | 'waiting-for-host';
+  displayStatus: ThreadStatus | 'host-reconnecting' | 'waiting-for-host';
   /** Epoch ms until which the host is expected back; null while it is connected or once the grace ran out. */
   hostReconnectGraceExpiresAt: number | null;
 }
@@ -20,7 +21,7 @@ export interface HostPresence {
   connected(hostId: string): void;
   disconnected(hostId: string): void;
   /** `status` is what the host's pipeline last reported for the thread. */
-  runtimeOf(hostId: string, online: boolean, status: 'active' | 'idle'): ThreadRuntime;
+  runtimeOf(hostId: string, online: boolean, status: ThreadStatus): ThreadRuntime;
   /** Null while online; for an offline host, when its grace ends (maybe already past). */
   graceExpiresAt(hostId: string, online: boolean): number | null;
 }

@@ -6,7 +6,7 @@ import { createRpcPeer } from '../../link/rpcPeer';
 import { hasBearer } from '../http/authMiddleware';
 import type { UpgradeRoute } from '../http/upgrades';
 import { startWsHeartbeat } from '../http/wsHeartbeat';
-import type { HostLink } from '../../link/hostLink';
+import type { HostLink } from '../hosts/hostLink';
 import { ForwardedRequestSchema, REPLICA_LINK_PATH, REPLICA_METHOD, type ForwardedOutcome, type ForwardedRequest } from './replicaProtocol';
 
 export interface ReplicaLinkDeps {

@@ -2,11 +2,11 @@ import { Subject } from 'rxjs';
 import WebSocket from 'ws';
 import type { HostHello } from '../../protocol/hostContract';
 import { HostRequestError, type HostRequestFailure } from '../../protocol/hostErrors';
-import type { HostLink } from '../../link/hostLink';
+import type { HostLink } from '../hosts/hostLink';
 import { serveMethods } from '../../protocol/serveMethods';
 import { createRpcPeer, type RpcPeer } from '../../link/rpcPeer';
 import { startPingHeartbeat } from '../../link/pingHeartbeat';
-import { withRequestTimeout } from '../../link/withRequestTimeout';
+import { withRequestTimeout } from '../hosts/withRequestTimeout';
 import { ForwardedOutcomeSchema, REPLICA_LINK_PATH, REPLICA_METHOD } from './replicaProtocol';
 
 export interface ReplicaPeersOptions {

@@ -1,4 +1,4 @@
-import type { HostLink } from '../../link/hostLink';
+import type { HostLink } from '../hosts/hostLink';
 import type { HostRecord } from '../../registry/records';
 import type { Registry } from '../../registry/registry';
 import { notFound, Problem } from '../http/problem';

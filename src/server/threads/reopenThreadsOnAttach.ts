@@ -1,6 +1,6 @@
 import { errorMessageOf } from '../../protocol/errorMessages';
 import { catchError, count, defer, EMPTY, from, lastValueFrom, mergeMap, type Subscription } from 'rxjs';
-import type { HostLink } from '../../link/hostLink';
+import type { HostLink } from '../hosts/hostLink';
 import type { Registry } from '../../registry/registry';
 import type { HostRecord, ThreadRecord } from '../../registry/records';
 import type { HostDirectory } from '../hosts/hostDirectory';

@@ -1,4 +1,4 @@
-import { THREAD_EVENT_TYPE } from '../../protocol/threadEvents';
+import { THREAD_EVENT_TYPE, type ThreadStatus } from '../../protocol/threadEvents';
 import type { EventStore } from '../../store/eventStore';
 
 /** Rows read in the first page back from the end; each further page doubles (a long turn is read in few steps). */
@@ -10,7 +10,7 @@ const FIRST_PAGE_ROWS = 64;
  * backwards from the last row to the nearest turn boundary: the cost is the length of the last turn, not of
  * the thread, and no turn state is rebuilt.
  */
-export async function storedThreadStatus(store: EventStore, threadId: string): Promise<'active' | 'idle'> {
+export async function storedThreadStatus(store: EventStore, threadId: string): Promise<ThreadStatus> {
   let end = await store.lastSeq(threadId);
   for (let size = FIRST_PAGE_ROWS; end > 0; size *= 2) {
     const afterSeq = Math.max(0, end - size);

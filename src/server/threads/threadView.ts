@@ -1,5 +1,6 @@
 import type { HostPresence } from '../hosts/hostPresence';
 import { z } from 'zod';
+import { ThreadStatusSchema } from '../../protocol/threadEvents';
 import { ThreadRecordSchema, type ThreadRecord } from '../../registry/records';
 import type { EventStore } from '../../store/eventStore';
 import type { HostDirectory } from '../hosts/hostDirectory';
@@ -7,7 +8,7 @@ import { storedThreadStatus } from './storedThreadStatus';
 
 /** Spec 2.4: `status` from the daemon's ingest, `runtime` for display. */
 export const ThreadViewSchema = ThreadRecordSchema.extend({
-  status: z.enum(['active', 'idle']),
+  status: ThreadStatusSchema,
   runtime: z.strictObject({ displayStatus: z.string(), hostReconnectGraceExpiresAt: z.number().nullable() }),
 });
 export type ThreadView = z.infer<typeof ThreadViewSchema>;
@@ -16,7 +17,7 @@ export type ThreadView = z.infer<typeof ThreadViewSchema>;
  * While its host is connected, status comes from the host's pipeline, which knows whether a turn is open.
  * While the host is away, the rows it stored say it (they reach this server's store through the link, and
  * survive a server restart); `displayStatus` then says `host-reconnecting` during the reconnect grace,
- * `waiting-for-host` after it (src/hosts/hostPresence.ts).
+ * `waiting-for-host` after it (src/server/hosts/hostPresence.ts).
  */
 export function createThreadViewer(
   hosts: HostDirectory,

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { HostPresence } from '../../../src/server/hosts/hostPresence';
 import { DaemonConfigSchema, type DaemonConfig } from '../../../src/config/daemonConfig';
 import { createDaemonLinkRoute } from '../../../src/server/daemonLink/daemonLinkRoute';
-import { startRemoteDaemon, type RunningRemoteDaemon } from '../../../src/daemon/startRemoteDaemon';
+import { startRemoteDaemon, type RunningRemoteDaemon } from '../../../src/daemon/remote/startRemoteDaemon';
 import { publishingStore } from '../../../src/server/sse/publishingStore';
 import { attachUpgrades } from '../../../src/server/http/upgrades';
 import type { EventStore } from '../../../src/store/eventStore';

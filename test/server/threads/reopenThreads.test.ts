@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DaemonConfigSchema } from '../../../src/config/daemonConfig';
-import { startRemoteDaemon } from '../../../src/daemon/startRemoteDaemon';
+import { startRemoteDaemon } from '../../../src/daemon/remote/startRemoteDaemon';
 import { REOPEN_CONCURRENCY } from '../../../src/server/threads/reopenThreadsOnAttach';
 import { eventually } from '../../helpers/server/eventually';
 import { fakeProvider } from '../../helpers/fakes/provider';

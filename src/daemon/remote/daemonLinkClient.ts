@@ -1,9 +1,9 @@
 import WebSocket from 'ws';
-import type { HostHello } from '../protocol/hostContract';
-import type { JsonRpcResponse, ServeRequest } from '../protocol/jsonRpc';
-import { DAEMON_LINK_PATH, LINK_CLOSE, LINK_METHOD, LinkHelloResultSchema } from '../protocol/daemonLink';
-import { DEFAULT_HEARTBEAT_MS, startPingHeartbeat } from './pingHeartbeat';
-import { createRpcPeer, LinkClosedError, type RpcPeer } from './rpcPeer';
+import type { HostHello } from '../../protocol/hostContract';
+import type { JsonRpcResponse, ServeRequest } from '../../protocol/jsonRpc';
+import { DAEMON_LINK_PATH, LINK_CLOSE, LINK_METHOD, LinkHelloResultSchema } from '../../protocol/daemonLink';
+import { DEFAULT_HEARTBEAT_MS, startPingHeartbeat } from '../../link/pingHeartbeat';
+import { createRpcPeer, LinkClosedError, type RpcPeer } from '../../link/rpcPeer';
 import { reconnectDelay, type ReconnectPolicy } from './reconnectDelay';
 
 export interface DaemonLinkClientOptions {

@@ -1,8 +1,8 @@
 import { Subject } from 'rxjs';
-import { HostRequestError } from '../protocol/hostErrors';
+import { HostRequestError } from '../../protocol/hostErrors';
 import { createHostRequester, type HostLink } from './hostLink';
-import type { HostHello } from '../protocol/hostContract';
-import type { ServeRequest } from '../protocol/jsonRpc';
+import type { HostHello } from '../../protocol/hostContract';
+import type { ServeRequest } from '../../protocol/jsonRpc';
 
 /**
  * The embedded daemon's link: the same JSON-RPC messages and the same contract checks as a WebSocket (the

@@ -1,7 +1,7 @@
 import { Observable } from 'rxjs';
-import { hostCommands, type HostHello, type HostMethod, type HostParams, type HostResult } from '../protocol/hostContract';
-import { HostErrorDataSchema, HostRequestError } from '../protocol/hostErrors';
-import { JSON_RPC_ERROR, JsonRpcResponseSchema, type JsonRpcRequest } from '../protocol/jsonRpc';
+import { hostCommands, type HostHello, type HostMethod, type HostParams, type HostResult } from '../../protocol/hostContract';
+import { HostErrorDataSchema, HostRequestError } from '../../protocol/hostErrors';
+import { JSON_RPC_ERROR, JsonRpcResponseSchema, type JsonRpcRequest } from '../../protocol/jsonRpc';
 import { withRequestTimeout } from './withRequestTimeout';
 
 export interface HostRequestOptions {

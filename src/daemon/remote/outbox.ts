@@ -1,7 +1,7 @@
 import { closeSync, ftruncateSync, openSync, promises as fs, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { AppendBatch } from '../protocol/daemonLink';
-import { replaceFile } from '../store/replaceFile';
+import type { AppendBatch } from '../../protocol/daemonLink';
+import { replaceFile } from '../../store/replaceFile';
 
 export const OUTBOX_FILE_NAME = 'link-outbox.jsonl';
 

@@ -1,14 +1,14 @@
 import { mkdir } from 'node:fs/promises';
-import { createHostDaemon, type HostDaemon } from './hostDaemon';
-import type { HostFileOperations } from './hostFileHandlers';
-import { identityFileOf, loadHostIdentity } from './hostIdentity';
-import { localHostFiles, pathListerOptionsOf } from './localHostFiles';
-import type { AgentProvider } from './providers/agentProvider';
-import { createThreadIngest } from '../ingest/threadIngest';
-import { lockDataDir } from '../store/dataDirLock';
-import { createDaemonLinkClient, type DaemonLinkClient, type LinkRefused } from '../link/daemonLinkClient';
-import { openOutbox } from '../link/outbox';
-import { createRemoteEventStore } from '../link/remoteEventStore';
+import { createHostDaemon, type HostDaemon } from '../hostDaemon';
+import type { HostFileOperations } from '../hostFileHandlers';
+import { identityFileOf, loadHostIdentity } from '../hostIdentity';
+import { localHostFiles, pathListerOptionsOf } from '../localHostFiles';
+import type { AgentProvider } from '../providers/agentProvider';
+import { createThreadIngest } from '../../ingest/threadIngest';
+import { lockDataDir } from '../../store/dataDirLock';
+import { createDaemonLinkClient, type DaemonLinkClient, type LinkRefused } from './daemonLinkClient';
+import { openOutbox } from './outbox';
+import { createRemoteEventStore } from './remoteEventStore';
 
 /** What a remote daemon needs of its settings; `src/config/daemonConfig.ts` reads them from flags and env. */
 export interface RemoteDaemonSettings {

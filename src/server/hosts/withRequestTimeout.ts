@@ -1,4 +1,4 @@
-import { HostRequestError } from '../protocol/hostErrors';
+import { HostRequestError } from '../../protocol/hostErrors';
 
 /**
  * A host request that gets no answer in time rejects as a `timeout` failure, so the HTTP caller can answer 504;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type JsonRpcResponse, JSON_RPC_ERROR } from '../protocol/jsonRpc';
-import type { EventStore, ListEventsOptions, NewThreadEvent, StoredThreadEvent } from '../store/eventStore';
-import { storedRowOf } from '../protocol/threadEvents';
+import { type JsonRpcResponse, JSON_RPC_ERROR } from '../../protocol/jsonRpc';
+import type { EventStore, ListEventsOptions, NewThreadEvent, StoredThreadEvent } from '../../store/eventStore';
+import { storedRowOf } from '../../protocol/threadEvents';
 import { LinkStopped, type DaemonLinkClient } from './daemonLinkClient';
-import { JsonText } from './jsonText';
+import { JsonText } from '../../link/jsonText';
 import {
   AppendResultSchema,
   LastSeqResultSchema,
@@ -11,9 +11,9 @@ import {
   ListResultSchema,
   SEQ_CONFLICT,
   type AppendBatch,
-} from '../protocol/daemonLink';
+} from '../../protocol/daemonLink';
 import type { Outbox } from './outbox';
-import { LinkProtocolError } from './rpcPeer';
+import { LinkProtocolError } from '../../link/rpcPeer';
 
 export interface RemoteEventStoreOptions {
   link: DaemonLinkClient;
