@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { lastValueFrom, from } from 'rxjs';
-import type { JsonRpcResponse } from '../../src/protocol/jsonRpc';
-import type { DaemonLinkClient } from '../../src/daemon/remote/daemonLinkClient';
-import { JsonText } from '../../src/link/jsonText';
-import { LINK_METHOD } from '../../src/protocol/daemonLink';
-import { openOutbox } from '../../src/daemon/remote/outbox';
-import { createRemoteEventStore } from '../../src/daemon/remote/remoteEventStore';
-import { LinkProtocolError } from '../../src/link/rpcPeer';
-import { suiteTempDirs } from '../helpers/temp/suiteDirs';
+import type { JsonRpcResponse } from '../../../src/protocol/jsonRpc';
+import type { DaemonLinkClient } from '../../../src/daemon/remote/daemonLinkClient';
+import { JsonText } from '../../../src/link/jsonText';
+import { LINK_METHOD } from '../../../src/protocol/daemonLink';
+import { openOutbox } from '../../../src/daemon/remote/outbox';
+import { createRemoteEventStore } from '../../../src/daemon/remote/remoteEventStore';
+import { LinkProtocolError } from '../../../src/link/rpcPeer';
+import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
 
 /** A link that hands every request to `answer`, which may throw as a peer's bad answer would. */
 function scriptedLink(

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { reconnectDelay } from '../../src/daemon/remote/reconnectDelay';
+import { reconnectDelay } from '../../../src/daemon/remote/reconnectDelay';
 
 describe('link: reconnect backoff with jitter', () => {
   const policy = { initialMs: 100, maxMs: 1000 };

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { lastValueFrom } from 'rxjs';
-import { HostRequestError } from '../../src/protocol/hostErrors';
-import { createHostRequester } from '../../src/server/hosts/hostLink';
-import { connectInProcess } from '../../src/server/hosts/inProcessLink';
-import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/protocol/protocolVersion';
-import { openRegistry } from '../../src/registry/registry';
-import { createHostDirectory, ProtocolMismatch } from '../../src/server/hosts/hostDirectory';
+import { HostRequestError } from '../../../src/protocol/hostErrors';
+import { createHostRequester } from '../../../src/server/hosts/hostLink';
+import { connectInProcess } from '../../../src/server/hosts/inProcessLink';
+import { HOST_DAEMON_PROTOCOL_VERSION } from '../../../src/protocol/protocolVersion';
+import { openRegistry } from '../../../src/registry/registry';
+import { createHostDirectory, ProtocolMismatch } from '../../../src/server/hosts/hostDirectory';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/protocol/protocolVersion';
-import { createDaemonLinkClient, type DaemonLinkClient } from '../../src/daemon/remote/daemonLinkClient';
+import { HOST_DAEMON_PROTOCOL_VERSION } from '../../../src/protocol/protocolVersion';
+import { createDaemonLinkClient, type DaemonLinkClient } from '../../../src/daemon/remote/daemonLinkClient';
 
 /**
  * A stand-in server for the daemon's end of the link: answers `link.hello` with the given heartbeat, and

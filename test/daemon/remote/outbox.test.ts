@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { appendFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { openOutbox, OUTBOX_FILE_NAME } from '../../src/daemon/remote/outbox';
-import type { AppendBatch } from '../../src/protocol/daemonLink';
-import { suiteTempDirs } from '../helpers/temp/suiteDirs';
+import { openOutbox, OUTBOX_FILE_NAME } from '../../../src/daemon/remote/outbox';
+import type { AppendBatch } from '../../../src/protocol/daemonLink';
+import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
 
 const batch = (batchId: string): AppendBatch => ({
   batchId,
