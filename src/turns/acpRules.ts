@@ -36,7 +36,7 @@ function onAcpUpdate(t: TurnTransition, update: AcpUpdate, envelope: unknown): v
   switch (update.sessionUpdate) {
     case 'agent_message_chunk': {
       const text = chunkTextOf(update);
-      if (text !== undefined) return text === '' ? undefined : t.appendText(text);
+      if (text !== undefined) return text === '' ? undefined : onMessageChunk(t, text, update['messageId']);
       break; // an image or resource block: kept below
     }
     case 'tool_call':
@@ -57,4 +57,16 @@ function onUsageUpdate(t: TurnTransition, update: AcpUpdate, envelope: unknown):
     return t.emit({ kind: 'unhandled', rawType: 'acp/usage_update', rawEvent: envelope });
   }
   t.emit({ kind: 'contextWindowUsage', usedTokens: Math.round(used), estimated: false });
+}
+
+/**
+ * Chunks of one agent message are one item; a chunk of another message starts the next: its `messageId`
+ * differs, or only one of the two has one (Claude's notices come without an id between its messages).
+ */
+function onMessageChunk(t: TurnTransition, text: string, messageId: unknown): void {
+  const id = typeof messageId === 'string' && messageId !== '' ? messageId : undefined;
+  const item = t.state.item;
+  if (item && !item.completed && item.messageId !== id) t.completeItem();
+  t.appendText(text);
+  if (id !== undefined) t.state.item!.messageId = id;
 }

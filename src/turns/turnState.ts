@@ -5,6 +5,8 @@ export interface OpenItem {
   id: string;
   text: string;
   completed: boolean;
+  /** The agent's id of the message the text belongs to (ACP `messageId`): a new id starts a new item. */
+  messageId?: string;
 }
 
 export interface OpenTurn {

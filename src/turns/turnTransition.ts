@@ -23,7 +23,7 @@ export class TurnTransition {
     const { turn, item } = previous;
     this.state = {
       turn: turn && copyTurn(turn),
-      item: item && { id: item.id, text: item.text, completed: item.completed },
+      item: item && (item.messageId === undefined ? { id: item.id, text: item.text, completed: item.completed } : { ...item }),
       tools: previous.tools, // immutable: toolRules replaces the array and its items
       promptsForNextTurn: previous.promptsForNextTurn,
       promptStartedSeen: previous.promptStartedSeen,

@@ -40,6 +40,19 @@ describe('thread-events pipeline: ACP agents', () => {
     });
   });
 
+  it('a chunk of another message (another messageId, or none after one) starts a new agent message item', async () => {
+    const { rows } = await runPipeline([
+      a.started(T),
+      a.chunk(T, 'Hello', 'm1'),
+      a.chunk(T, ' there', 'm1'),
+      a.update(T, 'agent_message_chunk', { content: { type: 'text', text: 'A notice.' } }),
+      a.chunk(T, 'Bye.', 'm2'),
+      a.ended(T),
+    ]);
+    const texts = rows.filter((row) => row.type === 'item/completed').map((row) => itemOf(row)?.['text']);
+    expect(texts).to.deep.equal(['Hello there', 'A notice.', 'Bye.']);
+  });
+
   it("shows Claude's command once its command line is known, with its output and exit code, between the texts", () => {
     const frames = [
       a.started(T),
