@@ -50,7 +50,11 @@ export function spawnAcpAgent(options: SpawnAcpAgentOptions): AcpAgentProcess {
     .client({ name: 'agent-thread-service' })
     // Updates are taken from the wire by the tap, in order, and read leniently by the turn rules; the handler only
     // tells the SDK they are expected (its own parser would log every update of a kind it does not know).
-    .onNotification<unknown>(sdk.methods.client.session.update, (params: unknown) => params, () => undefined)
+    .onNotification<unknown>(
+      sdk.methods.client.session.update,
+      (params: unknown) => params,
+      () => undefined,
+    )
     .onRequest(sdk.methods.client.session.requestPermission, ({ params }) => options.requestPermission(params))
     .connect(tapAcpStream(stream, options));
   return {
