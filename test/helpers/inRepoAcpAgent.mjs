@@ -13,11 +13,19 @@ acp
   .agent({ name: 'in-repo-agent' })
   .onRequest(acp.methods.agent.initialize, () => ({
     protocolVersion: acp.PROTOCOL_VERSION,
-    agentCapabilities: { loadSession: false, sessionCapabilities: { resume: {} } },
+    // IN_REPO_AGENT_RESUME=load: the agent can only load a session, replaying its history as updates.
+    agentCapabilities:
+      process.env.IN_REPO_AGENT_RESUME === 'load' ? { loadSession: true } : { loadSession: false, sessionCapabilities: { resume: {} } },
     authMethods: [],
   }))
   .onRequest(acp.methods.agent.session.new, () => ({ sessionId: `in-repo-session-${++sessions}-${process.pid}` }))
   .onRequest(acp.methods.agent.session.resume, () => ({}))
+  .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+    const update = (u) => client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: u });
+    await update({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'say hi' } });
+    await update(chunk('Hi there (replayed)'));
+    return {};
+  })
   .onNotification(acp.methods.agent.session.cancel, ({ params }) => cancels.get(params.sessionId)?.())
   .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
     const { sessionId } = params;

@@ -129,4 +129,30 @@ describe('ACP provider with an in-repo ACP agent', function () {
     });
     expect(logs.some((line) => line.includes('refused rm -rf build'))).to.equal(true);
   });
+
+  for (const resume of ['resume', 'load'] as const) {
+    it(`a thread opened again (a daemon restart) continues its ACP session by session/${resume}, and no replayed history is emitted`, async () => {
+      await thread.prompt('say hi');
+      await untilEnds(1);
+      const sessionId = thread.providerThreadId;
+      await thread.dispose();
+      const reopenedFrames: Frame[] = [];
+      const provider = createAcpProvider({
+        name: 'inrepo',
+        spec: { command: process.execPath, args: [AGENT_SCRIPT], env: { IN_REPO_AGENT_RESUME: resume } },
+        log: (message) => logs.push(message),
+      });
+      thread = await provider.openThread({
+        threadId: 'thr_x',
+        cwd,
+        model: 'inrepo/default',
+        dataDir: cwd,
+        resumeProviderThreadId: sessionId,
+        emit: (frame) => reopenedFrames.push(frame as Frame),
+      });
+      expect(thread.providerThreadId).to.equal(sessionId);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(reopenedFrames).to.deep.equal([]);
+    });
+  }
 });
