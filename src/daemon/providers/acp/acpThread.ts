@@ -1,26 +1,8 @@
 import { acpPromptEndedFrame, acpPromptStartedFrame, acpUpdateFrame } from '../../../protocol/acpFrames';
 import type { AgentThread } from '../agentProvider';
-import type { AcpSdk } from './loadAcpSdk';
-import { openAcpSession } from './openAcpSession';
-import { answerByPolicy } from './permissionPolicy';
-import { spawnAcpAgent, type AcpAgentProcess } from './spawnAcpAgent';
-
-export interface AcpThreadOptions {
-  sdk: AcpSdk;
-  /** The agent's name (`claude`, `codex`, …): the thread's provider. */
-  name: string;
-  executable: string;
-  args: readonly string[];
-  env: NodeJS.ProcessEnv;
-  threadId: string;
-  cwd: string;
-  modelId?: string;
-  resumeSessionId?: string;
-  emit(frame: unknown): void;
-  log(message: string): void;
-  /** Says a start failure in the service's terms: what to install, which variable to set. */
-  explainStartFailure(error: unknown, stderr: string): Error;
-}
+import type { AcpThreadOptions } from './acpThreadOptions';
+import type { AcpAgentProcess } from './spawnAcpAgent';
+import { startAgentSession } from './startAgentSession';
 
 /** How long a dispose waits for a cancelled prompt's answer before it closes the agent anyway. */
 const DISPOSE_CANCEL_WAIT_MS = 2_000;
@@ -59,54 +41,36 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
   };
 
   const start = async (): Promise<AcpAgentProcess> => {
-    const started = spawnAcpAgent({
-      sdk: options.sdk,
-      executable: options.executable,
-      args: options.args,
-      cwd: options.cwd,
-      env: options.env,
-      update(params) {
-        const update = (params as { update?: Record<string, unknown> } | undefined)?.update;
-        if (replaying || update === undefined) return;
+    const started = await startAgentSession(options, sessionId, {
+      update(update) {
+        if (replaying) return;
         if (update['sessionUpdate'] === 'usage_update' && typeof update['size'] === 'number') contextWindow = update['size'];
         emit(acpUpdateFrame(threadId, update));
       },
-      promptAnswered({ result, error }) {
-        const answer = result as { stopReason?: string; usage?: unknown } | undefined;
-        endPrompt(error === undefined ? { stopReason: answer?.stopReason, usage: answer?.usage ?? undefined } : { error });
-      },
-      async requestPermission(request) {
-        const { response, reason } = answerByPolicy(request);
-        log(`${options.name} thread ${threadId}: ${reason}`);
-        return response;
+      promptAnswered: endPrompt,
+      replaying: (on) => (replaying = on),
+      exited(process, how) {
+        if (agent === process) agent = undefined; // the next prompt starts it again
+        if (!disposed) log(`${options.name} agent of thread ${threadId} exited (${how})`);
       },
     });
-    void started.exited.then((how) => {
-      if (agent === started) agent = undefined; // the next prompt starts it again
-      if (!disposed) log(`${options.name} agent of thread ${threadId} exited (${how})`);
-    });
-    try {
-      sessionId = await openAcpSession(options.sdk, started.connection, {
-        cwd: options.cwd,
-        resumeSessionId: sessionId,
-        modelId: options.modelId,
-        replaying: (on) => (replaying = on),
-        log: (message) => log(`${options.name} thread ${threadId}: ${message}`),
-      });
-    } catch (error) {
-      const stderr = started.stderrTail();
-      await started.close(1_000);
-      throw options.explainStartFailure(error, stderr);
-    }
-    agent = started;
-    return started;
+    sessionId = started.sessionId;
+    agent = started.agent;
+    return started.agent;
   };
 
   const runPrompt = async (text: string): Promise<void> => {
-    const running = agent ?? (await start());
     let finish!: () => void;
     current = { answered: false, done: new Promise<void>((resolve) => (finish = resolve)) };
     emit(acpPromptStartedFrame(threadId));
+    let running: AcpAgentProcess;
+    try {
+      running = agent ?? (await start()); // it died after this prompt was accepted: start it again
+    } catch (error) {
+      endPrompt({ error: { message: error instanceof Error ? error.message : String(error) } });
+      current = undefined;
+      return finish();
+    }
     try {
       await running.connection.agent.request(options.sdk.methods.agent.session.prompt, {
         sessionId: sessionId!,
@@ -145,7 +109,12 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
     },
     async stop() {
       waiting.length = 0; // a stop ends the work, queued follow-ups included
-      if (current && agent && sessionId) await agent.connection.agent.notify(options.sdk.methods.agent.session.cancel, { sessionId });
+      // An agent that no longer answers is not waited for: the turn's grace closes the turn (promptRules.ts).
+      if (current && agent && sessionId) {
+        await agent.connection.agent
+          .notify(options.sdk.methods.agent.session.cancel, { sessionId })
+          .catch((error: unknown) => log(`${options.name} thread ${threadId}: session/cancel failed: ${String(error)}`));
+      }
     },
     contextWindow: () => contextWindow,
     async dispose() {
