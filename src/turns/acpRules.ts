@@ -14,6 +14,11 @@ export const SILENT_ACP_UPDATES: ReadonlySet<string> = new Set([
   'current_mode_update',
   'config_option_update',
   'session_info_update',
+  // Reasoning has no item yet, for pi either (its thinking deltas are silent `message_update`s): one row per
+  // thought chunk would flood the log. It becomes the reasoning item when thread events get one.
+  'agent_thought_chunk',
+  // What the user sent, echoed by some agents; the prompt itself is the turn's input.
+  'user_message_chunk',
 ]);
 
 /** The turn rules for an ACP agent's frames (acpFrames.ts), beside pi's `sdk/message` rules in turnRules.ts. */

@@ -233,10 +233,11 @@ describe('thread-events pipeline: ACP agents', () => {
     expect(rows[1]?.data).to.deep.include({ rawType: 'acp/brand_new_kind' });
   });
 
-  it('updates outside a turn (commands, modes, a title after the answer) are no turn and no row', async () => {
+  it('updates outside a turn (commands, modes, a title after the answer) and thoughts are no turn and no row', async () => {
     const { rows } = await runPipeline([
       a.update(T, 'available_commands_update', { availableCommands: [] }),
       a.update(T, 'current_mode_update', { currentModeId: 'default' }),
+      a.update(T, 'agent_thought_chunk', { content: { type: 'text', text: 'hmm' } }),
       a.started(T),
       a.ended(T),
       a.update(T, 'session_info_update', { title: 'A title' }),
