@@ -14,7 +14,9 @@ export type AgentReply =
   /** Asks the agent to run one shell command (Claude's `Bash` tool, Codex's shell function). */
   | { kind: 'command'; command: string }
   /** Streams `chunks`, then holds the stream open until the client goes away (a cancel) or `releaseSlow()`. */
-  | { kind: 'slow'; chunks: string[] };
+  | { kind: 'slow'; chunks: string[] }
+  /** Asks the agent to write a whole file (Claude's `Write` tool; the Responses fake has none). */
+  | { kind: 'write'; path: string; content: string };
 
 /**
  * By the conversation's latest user text that names a script key: the script, at the step given by how many

@@ -52,13 +52,14 @@ function streamReply(reply: AgentReply, model: string, res: http.ServerResponse,
         send('content_block_stop', { type: 'content_block_stop', index: 0 });
         finish('end_turn');
       });
-    case 'command': {
-      const input = JSON.stringify({ command: reply.command, description: 'Run the command' });
+    case 'command':
+    case 'write': {
+      const [name, input] = toolUseOf(reply);
       const half = Math.floor(input.length / 2);
       send('content_block_start', {
         type: 'content_block_start',
         index: 0,
-        content_block: { type: 'tool_use', id: `toolu_fake_${Math.random().toString(36).slice(2, 10)}`, name: 'Bash', input: {} },
+        content_block: { type: 'tool_use', id: `toolu_fake_${Math.random().toString(36).slice(2, 10)}`, name, input: {} },
       });
       for (const part of [input.slice(0, half), input.slice(half)]) {
         send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: part } });
@@ -71,8 +72,8 @@ function streamReply(reply: AgentReply, model: string, res: http.ServerResponse,
 
 function answerWhole(reply: AgentReply, model: string, res: http.ServerResponse): void {
   const content =
-    reply.kind === 'command'
-      ? [{ type: 'tool_use', id: 'toolu_fake_whole', name: 'Bash', input: { command: reply.command, description: 'Run the command' } }]
+    reply.kind === 'command' || reply.kind === 'write'
+      ? [{ type: 'tool_use', id: 'toolu_fake_whole', name: toolUseOf(reply)[0], input: JSON.parse(toolUseOf(reply)[1]) }]
       : [{ type: 'text', text: reply.chunks.join('') }];
   const message = {
     id: 'msg_fake_whole',
@@ -80,7 +81,7 @@ function answerWhole(reply: AgentReply, model: string, res: http.ServerResponse)
     role: 'assistant',
     model,
     content,
-    stop_reason: reply.kind === 'command' ? 'tool_use' : 'end_turn',
+    stop_reason: reply.kind === 'command' || reply.kind === 'write' ? 'tool_use' : 'end_turn',
     stop_sequence: null,
     usage: USAGE,
   };
@@ -102,4 +103,11 @@ function textOf(content: unknown): string {
   return content
     .map((block: { type?: unknown; text?: unknown }) => (block?.type === 'text' && typeof block.text === 'string' ? block.text : ''))
     .join('\n');
+}
+
+/** Claude Code's tool for a step, and its input as JSON text. */
+function toolUseOf(reply: Extract<AgentReply, { kind: 'command' | 'write' }>): [string, string] {
+  return reply.kind === 'command'
+    ? ['Bash', JSON.stringify({ command: reply.command, description: 'Run the command' })]
+    : ['Write', JSON.stringify({ file_path: reply.path, content: reply.content })];
 }

@@ -41,6 +41,7 @@ function streamReply(reply: AgentReply, body: Record<string, unknown>, res: http
     });
     res.end();
   };
+  if (reply.kind === 'write') throw new Error('the Responses fake has no file-writing tool');
   if (reply.kind === 'command') return complete(shellCall(reply.command, body['tools']));
   const itemId = `msg_fake_${Math.random().toString(36).slice(2, 10)}`;
   const message = (text: string, status: string) => ({

@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../../src/daemon/providers/acp';
@@ -53,6 +53,7 @@ for (const { agent, adapter, startModel, envOf } of AGENTS) {
     });
     const tempDir = suiteTempDirs();
     let root: string;
+    let projectDir: string;
     // Claude Code may still write into its HOME while its process tree ends after the server closed: remove the
     // folder again once it has settled.
     after(async () => {
@@ -61,10 +62,12 @@ for (const { agent, adapter, startModel, envOf } of AGENTS) {
     });
 
     before(async () => {
-      model = await startModel(SCRIPTS);
       root = await tempDir(`ats-${agent}-e2e-`);
-      const projectDir = path.join(root, 'project');
+      projectDir = path.join(root, 'project');
       await mkdir(projectDir);
+      // Claude's Write tool takes an absolute path: the script names the file in this suite's project folder.
+      const write = { kind: 'write' as const, path: path.join(projectDir, 'notes.txt'), content: 'hello\n' };
+      model = await startModel({ ...SCRIPTS, 'Write notes': [write, { kind: 'text', chunks: ['Wrote it.'] }] });
       const provider = createAcpProvider({
         name: agent,
         spec: BUILT_IN_ACP_AGENTS[agent],
@@ -143,6 +146,23 @@ for (const { agent, adapter, startModel, envOf } of AGENTS) {
       expect(messages(events.slice(events.indexOf(done!)))).to.include('Ran it.');
       expect(completions(events).map((event) => event.data.status)).to.deep.equal(['completed']);
     });
+
+    if (agent === 'claude') {
+      it('a file edit is a fileChange item with its diff, allowed by the accept-edits policy, and the file is written', async () => {
+        const thread = await createThread('Write notes');
+        const events = await eventsUntil(thread.id, completedTurns(1));
+        const fileRows = events.filter((event) => event.data.item?.type === 'fileChange');
+        expect(
+          fileRows.map((event) => event.type),
+          logs.join('\n'),
+        ).to.deep.equal(['item/started', 'item/completed']);
+        expect(fileRows[0]!.data.item).to.deep.include({ tool: 'edit', path: path.join(projectDir, 'notes.txt'), status: 'inProgress' });
+        expect(fileRows[1]!.data.item).to.deep.include({ status: 'completed' });
+        expect(fileRows[1]!.data.item.diff).to.contain('+hello');
+        expect(await readFile(path.join(projectDir, 'notes.txt'), 'utf8')).to.equal('hello\n');
+        expect(completions(events).map((event) => event.data.status)).to.deep.equal(['completed']);
+      });
+    }
 
     it('stop mid-stream ends the turn exactly once, interrupted, and the next prompt works', async () => {
       const thread = await createThread('Think slowly');
