@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -178,6 +179,28 @@ for (const { agent, adapter, startModel, envOf } of AGENTS) {
         completions(events).map((event) => event.data.status),
         logs.join('\n'),
       ).to.deep.equal(['interrupted', 'completed']);
+    });
+
+    it('the agent killed mid-turn fails the turn once with how it ended, and the next prompt starts it again', async () => {
+      const thread = await createThread('Think slowly');
+      await eventsUntil(thread.id, (events) => events.some((event) => event.type === 'item/agentMessage/delta'));
+      // The adapter is a child of this process (the embedded daemon spawned it).
+      const pids = execFileSync('pgrep', ['-P', String(process.pid), '-f', BUILT_IN_ACP_AGENTS[agent].command])
+        .toString()
+        .trim()
+        .split('\n');
+      for (const pid of pids) process.kill(Number(pid), 'SIGKILL');
+
+      const failed = completions(await eventsUntil(thread.id, completedTurns(1)));
+      expect(failed.map((event) => event.data.status)).to.deep.equal(['failed']);
+      expect(failed[0]!.data.error.message).to.match(new RegExp(`^the ${agent} agent exited \\(signal SIGKILL\\)`));
+      await t.json(`/threads/${thread.id}/messages`, { body: { prompt: 'Say hello' } });
+      const events = await eventsUntil(thread.id, completedTurns(2));
+      expect(
+        completions(events).map((event) => event.data.status),
+        logs.join('\n'),
+      ).to.deep.equal(['failed', 'completed']);
+      expect(messages(events)).to.include('Hello there');
     });
   });
 }
