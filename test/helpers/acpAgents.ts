@@ -24,7 +24,7 @@ export function describeWithAgents(title: string, body: (this: Mocha.Suite) => v
     before(function () {
       const missing = (Object.keys(BIN_OF) as TestAgent[]).filter((agent) => !existsSync(testAgentBin(agent)));
       if (missing.length === 0) return;
-      const reason = `${missing.map((agent) => BIN_OF[agent]).join(' and ')} not installed in test/agents (run npm run agents:install)`;
+      const reason = `${missing.map((agent) => BIN_OF[agent]).join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not installed in test/agents (run npm run agents:install)`;
       if (process.env.ATS_REQUIRE_AGENTS === '1') throw new Error(`the ACP agents are required (ATS_REQUIRE_AGENTS=1) but ${reason}`);
       if (!saidSo) console.log(`  (${reason}, so the real-agent tests are skipped)`);
       saidSo = true;
