@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { map } from 'rxjs';
+import { from, lastValueFrom, map, toArray } from 'rxjs';
 import { threadEvents } from '../../pipelines/thread-events';
 import { THREAD_STOP_METHOD } from '../../src/protocol/signals';
 import { createMemoryEventStore } from '../../src/store/memoryEventStore';
@@ -252,5 +252,21 @@ describe('thread-events pipeline: ACP agents', () => {
       { jsonrpc: '2.0', method: 'pi/prompt/started', params: { threadId: T } },
     ]);
     expect(typesOf(rows)).to.deep.equal(['turn/started', 'turn/completed']);
+  });
+
+  it("names the thread's agent in provider/unhandled rows when the daemon knows it, pi otherwise", async () => {
+    const frames = [a.started(T), a.update(T, 'brand_new_kind'), a.update('thr_other', 'brand_new_kind')];
+    const steps = await lastValueFrom(
+      from(frames.map((frame, i) => ({ correlationId: i + 1, frame }))).pipe(
+        threadEvents({
+          store: createMemoryEventStore(),
+          newId: sequentialIds('t'),
+          providerIdFor: (threadId) => (threadId === T ? 'claude' : undefined),
+        }),
+        toArray(),
+      ),
+    );
+    const unhandled = steps.flatMap((step) => (step.ok ? step.value.rows : [])).filter((row) => row.type === 'provider/unhandled');
+    expect(unhandled.map((row) => (row.data as { providerId: string }).providerId)).to.deep.equal(['claude', 'pi']);
   });
 });
