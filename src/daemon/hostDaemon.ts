@@ -24,6 +24,7 @@ export interface HostDaemonDeps {
     providerThreadIdFor(threadId: string): string;
     contextWindowFor(threadId: string): number | undefined;
     checkpointIdFor(threadId: string): string | undefined;
+    providerIdFor(threadId: string): string | undefined;
     turnGraceMs?: number;
   }): ThreadIngest;
   /** How long a stop or a failed settle waits for the run's `agent_end` (the ingest's default when unset). */
@@ -43,6 +44,7 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
   const providers = createProviderRegistry(deps.providers);
   const providerThreadIds = new Map<string, string>();
   const agents = new Map<string, AgentThread>();
+  const providerIds = new Map<string, string>();
   const ingest = deps.createIngest({
     store: deps.store,
     // Threads nobody opened here (intake-only) use their own id, so rows always name a providerThreadId.
@@ -51,9 +53,11 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
     // Read synchronously while the frame that closes a turn (the run's agent_end) passes the pipeline; pi has
     // stored the run's last message by then and nothing newer (docs/pi.md "Sessions … checkpoints").
     checkpointIdFor: (threadId) => agents.get(threadId)?.checkpointId?.(),
+    // provider/unhandled rows name the thread's agent (a host may run pi, claude and codex side by side).
+    providerIdFor: (threadId) => providerIds.get(threadId),
     ...(deps.turnGraceMs === undefined ? {} : { turnGraceMs: deps.turnGraceMs }),
   });
-  const threads = createThreadHandlers({ ingest, providers, dataDir: deps.dataDir, providerThreadIds, agents, log });
+  const threads = createThreadHandlers({ ingest, providers, dataDir: deps.dataDir, providerThreadIds, agents, providerIds, log });
   const { dispose, ...threadHandlers } = threads;
   const dispatch = createHostDispatcher(
     { ...createHostFileHandlers(deps.files), ...threadHandlers, ...createModelHandlers(providers) },

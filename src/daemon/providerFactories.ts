@@ -1,3 +1,4 @@
+import { BUILT_IN_ACP_AGENTS, createAcpProvider, declaredAcpAgents } from './providers/acp';
 import { isolateProvider } from './providers/isolated';
 import { createPiProvider, listPiModels, PI_PROVIDER_ID, piProviderModule, type PiProviderOptions } from './providers/pi';
 import type { AgentProvider } from './providers/agentProvider';
@@ -18,6 +19,10 @@ type ProviderFactory = (log: (message: string) => void, isolation: AgentIsolatio
  */
 const PROVIDER_FACTORIES = {
   pi: (log, isolation) => (isolation === 'process' ? createIsolatedPiProvider({}, log) : createPiProvider({ log })),
+  // ACP agents are processes of their own whatever the isolation (docs/agents.md).
+  claude: (log) => createAcpProvider({ name: 'claude', spec: BUILT_IN_ACP_AGENTS.claude, log }),
+  codex: (log) => createAcpProvider({ name: 'codex', spec: BUILT_IN_ACP_AGENTS.codex, log }),
+  gemini: (log) => createAcpProvider({ name: 'gemini', spec: BUILT_IN_ACP_AGENTS.gemini, log }),
 } satisfies Record<string, ProviderFactory>;
 
 export type AgentProviderId = keyof typeof PROVIDER_FACTORIES;
@@ -29,11 +34,21 @@ export function createProviders(
   ids: readonly string[],
   log: (message: string) => void,
   isolation: AgentIsolation = 'process',
+  env: NodeJS.ProcessEnv = process.env,
 ): AgentProvider[] {
+  const declared = declaredAcpAgents(env);
   return ids.map((id) => {
-    if (!Object.hasOwn(PROVIDER_FACTORIES, id)) throw new Error(`unknown agent provider "${id}" (known: ${AGENT_PROVIDER_IDS.join(', ')})`);
+    // An agent the host's owner declared (ATS_ACP_AGENTS) wins over a built-in of the same name.
+    if (Object.hasOwn(declared, id)) return createAcpProvider({ name: id, spec: declared[id]!, log });
+    if (!Object.hasOwn(PROVIDER_FACTORIES, id))
+      throw new Error(`unknown agent provider "${id}" (known: ${knownProviderIds(env).join(', ')})`);
     return PROVIDER_FACTORIES[id as AgentProviderId](log, isolation);
   });
+}
+
+/** The built-in ids and the ACP agents declared in `ATS_ACP_AGENTS`: what `agentProviders` may name. */
+export function knownProviderIds(env: NodeJS.ProcessEnv = process.env): string[] {
+  return [...new Set([...AGENT_PROVIDER_IDS, ...Object.keys(declaredAcpAgents(env))])];
 }
 
 /**

@@ -15,6 +15,8 @@ export interface ThreadAgentDeps {
   providerThreadIds: Map<string, string>;
   /** threadId → its running agent, shared with the ingest (context window, checkpoint). */
   agents: Map<string, AgentThread>;
+  /** threadId → the id of the provider running it, shared with the ingest (named in provider/unhandled rows). */
+  providerIds?: Map<string, string>;
   log(message: string): void;
 }
 
@@ -45,6 +47,7 @@ export async function startThreadAgent(deps: ThreadAgentDeps, params: ThreadOpen
     });
     deps.providerThreadIds.set(threadId, agent.providerThreadId);
     deps.agents.set(threadId, agent);
+    deps.providerIds?.set(threadId, provider.id);
     reportedFailures(deps.ingest).delete(threadId);
     return agent;
   } catch (error) {

@@ -39,6 +39,8 @@ export interface ThreadIngestDeps {
   newId?(): string;
   /** Named in `provider/unhandled` rows; defaults to `pi`. */
   providerId?: string;
+  /** The agent running the thread, named in those rows instead when known (a daemon with several agents). */
+  providerIdFor?(threadId: string): string | undefined;
   /** How long a stop or a failed settle waits for the run's `agent_end` (`turnGraceMs`, default 5 s). */
   turnGraceMs?: number;
   /** The clock of the graces; default `asyncScheduler` (tests: virtual time). */

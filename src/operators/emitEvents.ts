@@ -14,6 +14,8 @@ export interface EmitEventsDeps {
   checkpointIdFor?(threadId: string): string | undefined;
   /** Named in `provider/unhandled` and `provider/error` rows. */
   providerId?: string;
+  /** The agent running the thread (`claude`, `codex`, …), named in those rows instead of `providerId` when known. */
+  providerIdFor?(threadId: string): string | undefined;
   /**
    * The ingest's process, stamped on `turn/started` (`processEpoch`): a run belongs to a process, so a later
    * process that finds the turn open knows its run was lost (`onRestored`). Left out when not given.
@@ -61,7 +63,6 @@ export function emitEvents(deps: EmitEventsDeps = {}): OperatorFunction<Step<Thr
 function eventOf(fact: TurnFact, threadId: string, providerThreadId: string, deps: EmitEventsDeps): NewThreadEvent {
   const { turnId } = fact;
   const scope: EventScope = turnId === null ? { kind: 'thread' } : { kind: 'turn', turnId };
-  const providerId = deps.providerId ?? DEFAULT_PROVIDER_ID;
   const T = THREAD_EVENT_TYPE;
   switch (fact.kind) {
     case 'turnStarted':
@@ -121,7 +122,7 @@ function eventOf(fact: TurnFact, threadId: string, providerThreadId: string, dep
         type: T.providerUnhandled,
         turnId,
         scope,
-        data: { providerThreadId, providerId, rawType: fact.rawType, rawEvent: fact.rawEvent },
+        data: { providerThreadId, providerId: providerIdOf(threadId, deps), rawType: fact.rawType, rawEvent: fact.rawEvent },
       };
     case 'providerError':
       return {
@@ -129,7 +130,7 @@ function eventOf(fact: TurnFact, threadId: string, providerThreadId: string, dep
         type: T.providerError,
         turnId,
         scope,
-        data: { providerThreadId, providerId, message: fact.message, willRetry: fact.willRetry },
+        data: { providerThreadId, providerId: providerIdOf(threadId, deps), message: fact.message, willRetry: fact.willRetry },
       };
   }
 }
@@ -141,4 +142,8 @@ function checkpointIdOf(threadId: string, deps: EmitEventsDeps): string | undefi
   } catch {
     return undefined; // a broken lookup must not cost the turn its completion (errors are values)
   }
+}
+
+function providerIdOf(threadId: string, deps: EmitEventsDeps): string {
+  return deps.providerIdFor?.(threadId) ?? deps.providerId ?? DEFAULT_PROVIDER_ID;
 }

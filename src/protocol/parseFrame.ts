@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { issuesAt, JSON_RPC_ERROR, JsonRpcEnvelopeSchema, jsonRpcError } from './jsonRpc';
+import { acpInputOf } from './parseAcpFrame';
 import { plainFrameOf } from './plainFrame';
 import {
   PromptSettledParamsSchema,
@@ -63,6 +64,9 @@ function inputOf(method: string, params: unknown, value: unknown, read: ReadPara
   if (method === SDK_MESSAGE_METHOD) {
     return read(SdkMessageParamsSchema, params, (p) => ({ kind: 'sdk', threadId: p.threadId, event: p.message, envelope: value }));
   }
+  // ACP frames are always checked by zod: the quick check knows nothing of their params.
+  const acp = acpInputOf(method, params, value);
+  if (acp) return 'error' in acp ? acp : { input: acp.input };
   if (method === THREAD_STOP_METHOD) {
     return read(ThreadStopSignalParamsSchema, params, (p) => ({ kind: 'stop', threadId: p.threadId }));
   }

@@ -1,3 +1,4 @@
+import type { AcpEvent } from './acpFrames';
 import type { SdkEvent } from './sdkEvents';
 
 /** A validated frame, in the words of the turn rules. Every kind names the thread it belongs to. */
@@ -5,4 +6,6 @@ export type TurnInput =
   | { kind: 'sdk'; threadId: string; event: SdkEvent; /** the original envelope, kept for `provider/unhandled` */ envelope: unknown }
   | { kind: 'promptStarted'; threadId: string; providerId: string }
   | { kind: 'promptSettled'; threadId: string; providerId: string; error?: unknown }
-  | { kind: 'stop'; threadId: string };
+  | { kind: 'stop'; threadId: string }
+  /** A frame of an ACP agent (acpFrames.ts); `envelope` as for `sdk`. */
+  | { kind: 'acp'; threadId: string; event: AcpEvent; envelope: unknown };

@@ -1,5 +1,6 @@
 import { AgentEndSchema, AgentSettledSchema, messageRoleOf, textDeltaOf, type SdkEvent } from '../protocol/sdkEvents';
 import { errorMessageOf } from '../protocol/errorMessages';
+import { onAcpEvent } from './acpRules';
 import { addTokens, runOutcomeOf, type RunOutcome } from './runOutcome';
 import { closeIfDue, onGraceElapsed, onPromptSettled, onPromptStarted, onRestored, onStop } from './promptRules';
 import type { RuleInput } from './ruleInput';
@@ -48,6 +49,9 @@ export function reduceTurn(state: ThreadTurnState, input: RuleInput, newId: () =
       break;
     case 'stop':
       onStop(t);
+      break;
+    case 'acp':
+      onAcpEvent(t, input.event, input.envelope);
       break;
     case 'restored':
       onRestored(t, input.processEpoch);

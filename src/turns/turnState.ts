@@ -5,6 +5,8 @@ export interface OpenItem {
   id: string;
   text: string;
   completed: boolean;
+  /** The agent's id of the message the text belongs to (ACP `messageId`): a new id starts a new item. */
+  messageId?: string;
 }
 
 export interface OpenTurn {
@@ -45,7 +47,18 @@ export type OpenToolItem = ToolSubject & {
   /** bash: the last output snapshot pi sent and pi's count of output bytes so far (see commandOutput.ts). */
   output: string;
   outputBytes: number;
+  /** An ACP agent's tool call: what later updates need that the subject does not keep (acpToolRules.ts). */
+  acp?: AcpToolFacts;
 };
+
+export interface AcpToolFacts {
+  /** The ACP `ToolKind` the call was announced with (an update may leave it out). */
+  kind: string;
+  /** `item/started` was emitted: held back while an `execute` call has no command line yet (Claude sends it later). */
+  announced: boolean;
+  /** The latest diff an update carried, for the completed `fileChange`. */
+  diff?: string;
+}
 
 /** How a tool item ended, read from `tool_execution_end` (or its output so far when its turn ended first). */
 export interface ToolOutcome {

@@ -23,7 +23,7 @@ export class TurnTransition {
     const { turn, item } = previous;
     this.state = {
       turn: turn && copyTurn(turn),
-      item: item && { id: item.id, text: item.text, completed: item.completed },
+      item: item && (item.messageId === undefined ? { id: item.id, text: item.text, completed: item.completed } : { ...item }),
       tools: previous.tools, // immutable: toolRules replaces the array and its items
       promptsForNextTurn: previous.promptsForNextTurn,
       promptStartedSeen: previous.promptStartedSeen,
@@ -134,7 +134,10 @@ export class TurnTransition {
    * A later `tool_execution_end` for it finds no turn and no open item and is ignored (toolRules).
    */
   private abandonTools(): void {
-    for (const tool of this.state.tools) this.emit({ kind: 'toolCompleted', tool, outcome: { status: 'failed', text: tool.output } });
+    for (const tool of this.state.tools) {
+      if (tool.acp?.announced === false) this.emit({ kind: 'toolStarted', tool }); // never shown yet: shown as it ends
+      this.emit({ kind: 'toolCompleted', tool, outcome: { status: 'failed', text: tool.output } });
+    }
     this.state.tools = [];
   }
 }

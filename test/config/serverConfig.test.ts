@@ -26,7 +26,7 @@ describe('server config: flags and ATS_* env vars', () => {
     [['--token', 'short'], {}, /--token/],
     [['--nope', '1'], {}, /unknown option --nope/],
     [['--port'], {}, /needs a value/],
-    [[], { ATS_AGENT_PROVIDERS: 'claude' }, /--agent-providers/],
+    [[], { ATS_AGENT_PROVIDERS: 'not-an-agent' }, /--agent-providers/],
     [[], { ATS_AGENT_ISOLATION: 'thread' }, /--agent-isolation \/ ATS_AGENT_ISOLATION/],
   ];
   for (const [argv, env, message] of cases) {

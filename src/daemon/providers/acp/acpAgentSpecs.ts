@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+/**
+ * How to start an ACP agent: a command speaking ACP on stdio. Three are built in; the host's owner declares
+ * any other (`ATS_ACP_AGENTS='{"opencode":{"command":"opencode","args":["acp"]}}'`, docs/agents.md).
+ */
+export const AcpAgentSpecSchema = z.strictObject({
+  /** A name found on PATH (or in node_modules/.bin), or an absolute path. */
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  /** Added to the daemon's environment for this agent only (e.g. a base URL). */
+  env: z.record(z.string(), z.string()).default({}),
+});
+export type AcpAgentSpec = z.infer<typeof AcpAgentSpecSchema> & {
+  /** What a user runs to get the agent, said in the error when it is missing. */
+  install?: string;
+  /** What the agent needs to log in or find its model, said when it fails to start. */
+  setup?: string;
+};
+
+/** Agent names are thread `provider` values and prefixes of their frames' methods: a plain word. */
+export const AcpAgentNameSchema = z.string().regex(/^[a-z][a-z0-9_-]*$/, 'a lowercase name (letters, digits, - and _)');
+
+export const BUILT_IN_ACP_AGENTS = {
+  claude: {
+    command: 'claude-agent-acp',
+    args: [],
+    env: {},
+    install: 'npm i -g @agentclientprotocol/claude-agent-acp (or npm run agents:install for the pinned test copy)',
+    setup: 'ANTHROPIC_API_KEY in the daemon environment, or a Claude Code login of the user the daemon runs as',
+  },
+  codex: {
+    command: 'codex-acp',
+    args: [],
+    env: {},
+    install: 'npm i -g @agentclientprotocol/codex-acp (or npm run agents:install for the pinned test copy)',
+    setup: 'OPENAI_API_KEY in the daemon environment, or a Codex login (codex login) of the user the daemon runs as',
+  },
+  gemini: {
+    command: 'gemini',
+    args: ['--acp'],
+    env: {},
+    install: 'npm i -g @google/gemini-cli',
+    setup: 'GEMINI_API_KEY in the daemon environment, or a Gemini CLI login of the user the daemon runs as',
+  },
+} as const satisfies Record<string, AcpAgentSpec>;
+
+export type BuiltInAcpAgent = keyof typeof BUILT_IN_ACP_AGENTS;
+
+/** `ATS_ACP_AGENTS`: a JSON object of name → spec; a name of a built-in agent replaces it. */
+export const DeclaredAcpAgentsSchema = z
+  .string()
+  .transform((text, context) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      context.addIssue({ code: 'custom', message: 'not JSON: expected {"name":{"command":"…","args":["…"]}}' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.record(AcpAgentNameSchema, AcpAgentSpecSchema));
+export type DeclaredAcpAgents = z.infer<typeof DeclaredAcpAgentsSchema>;
+
+export const DECLARED_ACP_AGENTS_ENV = 'ATS_ACP_AGENTS';
+
+/** The agents declared in the environment (none when unset); throws naming the variable when it is malformed. */
+export function declaredAcpAgents(env: NodeJS.ProcessEnv): DeclaredAcpAgents {
+  const text = env[DECLARED_ACP_AGENTS_ENV];
+  if (text === undefined || text.trim() === '') return {};
+  const parsed = DeclaredAcpAgentsSchema.safeParse(text);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new Error(`${DECLARED_ACP_AGENTS_ENV} is invalid at ${issue.path.join('.') || '(top)'}: ${issue.message}`);
+}

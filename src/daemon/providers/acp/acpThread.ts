@@ -1,0 +1,133 @@
+import { acpPromptEndedFrame, acpPromptStartedFrame, acpUpdateFrame } from '../../../protocol/acpFrames';
+import type { AgentThread } from '../agentProvider';
+import type { AcpThreadOptions } from './acpThreadOptions';
+import type { AcpAgentProcess } from './spawnAcpAgent';
+import { startAgentSession } from './startAgentSession';
+
+/** How long a dispose waits for a cancelled prompt's answer before it closes the agent anyway. */
+const DISPOSE_CANCEL_WAIT_MS = 2_000;
+/** How long a failed prompt waits for the agent's exit, so the error can say how it ended. */
+const EXIT_REASON_WAIT_MS = 500;
+
+/**
+ * One thread's ACP agent behind the AgentThread port: one process, one session. Each prompt is one
+ * `session/prompt`, sent one at a time (a prompt while one runs waits as a follow-up), bracketed by
+ * `acp/prompt/started` and `acp/prompt/ended`; every `session/update` goes out as `acp/update` in wire order.
+ * An agent that died is started again, on the same session where it can resume, by the next prompt.
+ */
+export async function startAcpThread(options: AcpThreadOptions): Promise<AgentThread> {
+  const { threadId, log } = options;
+  let disposed = false;
+  let replaying = false;
+  let contextWindow: number | undefined;
+  let agent: AcpAgentProcess | undefined;
+  let sessionId = options.resumeSessionId;
+  /** The prompt whose answer is awaited: its end is emitted once, from the wire or from the request's failure. */
+  let current: { answered: boolean; done: Promise<void> } | undefined;
+  const waiting: string[] = [];
+
+  const emit = (frame: unknown) => {
+    if (disposed && current === undefined) return;
+    try {
+      options.emit(frame);
+    } catch (error) {
+      log(`${options.name} thread ${threadId}: emitting a frame failed: ${String(error)}`);
+    }
+  };
+  const endPrompt = (answer: { stopReason?: string; usage?: unknown; error?: unknown }) => {
+    if (!current || current.answered) return;
+    current.answered = true;
+    emit(acpPromptEndedFrame(threadId, answer));
+  };
+
+  const start = async (): Promise<AcpAgentProcess> => {
+    const started = await startAgentSession(options, sessionId, {
+      update(update) {
+        if (replaying) return;
+        if (update['sessionUpdate'] === 'usage_update' && typeof update['size'] === 'number') contextWindow = update['size'];
+        emit(acpUpdateFrame(threadId, update));
+      },
+      promptAnswered: endPrompt,
+      replaying: (on) => (replaying = on),
+      exited(process, how) {
+        if (agent === process) agent = undefined; // the next prompt starts it again
+        if (!disposed) log(`${options.name} agent of thread ${threadId} exited (${how})`);
+      },
+    });
+    sessionId = started.sessionId;
+    agent = started.agent;
+    return started.agent;
+  };
+
+  const runPrompt = async (text: string): Promise<void> => {
+    let finish!: () => void;
+    current = { answered: false, done: new Promise<void>((resolve) => (finish = resolve)) };
+    emit(acpPromptStartedFrame(threadId));
+    let running: AcpAgentProcess;
+    try {
+      running = agent ?? (await start()); // it died after this prompt was accepted: start it again
+    } catch (error) {
+      endPrompt({ error: { message: error instanceof Error ? error.message : String(error) } });
+      current = undefined;
+      return finish();
+    }
+    try {
+      await running.connection.agent.request(options.sdk.methods.agent.session.prompt, {
+        sessionId: sessionId!,
+        prompt: [{ type: 'text', text }],
+      });
+    } catch (error) {
+      // No answer on the wire: the agent died or the connection closed. Say how the process ended.
+      const how = await Promise.race([running.exited, new Promise<undefined>((resolve) => setTimeout(resolve, EXIT_REASON_WAIT_MS))]);
+      const stderr = running.stderrTail().split('\n').at(-1);
+      endPrompt({
+        error: { message: how ? `the ${options.name} agent exited (${how})${stderr ? `: ${stderr}` : ''}` : String(error) },
+      });
+    } finally {
+      current = undefined;
+      finish();
+    }
+  };
+
+  let draining: Promise<void> | undefined;
+  const drain = async () => {
+    for (let text = waiting.shift(); text !== undefined && !disposed; text = waiting.shift()) await runPrompt(text);
+    draining = undefined;
+  };
+
+  await start();
+
+  return {
+    get providerThreadId() {
+      return sessionId!;
+    },
+    async prompt(text) {
+      if (disposed) throw new Error(`thread ${threadId} is closed`);
+      if (!agent) await start(); // a start failure rejects this prompt with what to do
+      waiting.push(text);
+      draining ??= drain();
+    },
+    async stop() {
+      waiting.length = 0; // a stop ends the work, queued follow-ups included
+      // An agent that no longer answers is not waited for: the turn's grace closes the turn (promptRules.ts).
+      if (current && agent && sessionId) {
+        await agent.connection.agent
+          .notify(options.sdk.methods.agent.session.cancel, { sessionId })
+          .catch((error: unknown) => log(`${options.name} thread ${threadId}: session/cancel failed: ${String(error)}`));
+      }
+    },
+    contextWindow: () => contextWindow,
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      waiting.length = 0;
+      const open = current;
+      if (open && agent && sessionId) {
+        await agent.connection.agent.notify(options.sdk.methods.agent.session.cancel, { sessionId }).catch(() => undefined);
+        await Promise.race([open.done, new Promise((resolve) => setTimeout(resolve, DISPOSE_CANCEL_WAIT_MS))]);
+      }
+      await agent?.close();
+      agent = undefined;
+    },
+  };
+}

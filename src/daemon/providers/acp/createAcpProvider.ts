@@ -1,0 +1,77 @@
+import path from 'node:path';
+import type { AgentModel } from '../../../protocol/hostModelCommands';
+import type { AgentProvider, AgentThread, OpenThreadOptions } from '../agentProvider';
+import { acpModelIdOf, DEFAULT_ACP_MODEL } from './acpModel';
+import type { AcpAgentSpec } from './acpAgentSpecs';
+import { startAcpThread } from './acpThread';
+import { explainAcpStartFailure, missingAgentError } from './explainAcpError';
+import { findAgentCommand } from './findAgentCommand';
+import { loadAcpSdk } from './loadAcpSdk';
+import { checkPermissionMode } from './permissionPolicy';
+
+export interface AcpProviderOptions {
+  /** The agent's name: the thread's `provider` and the id this provider is registered under. */
+  name: string;
+  spec: AcpAgentSpec;
+  /**
+   * The agent's environment. Default: the daemon's own (its PATH, keys and logins), plus the spec's `env`.
+   * Tests give a whole one (a fresh HOME, a fake model's base URL).
+   */
+  env?: NodeJS.ProcessEnv;
+  /** Folders searched after PATH for the command. Default: the project's node_modules/.bin (PROJECT_BIN_DIRS). */
+  binDirs?: readonly string[];
+  log?(message: string): void;
+}
+
+/**
+ * The node_modules/.bin folders Node would search from here (this project's, run from src/ or dist/), where
+ * `npm i @agentclientprotocol/claude-agent-acp` puts the adapter.
+ */
+export const PROJECT_BIN_DIRS: readonly string[] = (require.resolve.paths('.bin') ?? []).map((folder) => path.join(folder, '.bin'));
+
+/**
+ * An ACP agent as a provider: one agent process per thread, spawned over stdio in the thread's folder and
+ * spoken to through the official SDK's client. The agent is looked for when a thread opens, so a daemon
+ * offering an agent that is not installed still starts and says what to install when a thread needs it.
+ */
+export function createAcpProvider(options: AcpProviderOptions): AgentProvider {
+  const { name, spec } = options;
+  const log = options.log ?? ((message: string) => console.error(message));
+  const env = { ...(options.env ?? process.env), ...spec.env };
+  const find = () => findAgentCommand(spec.command, { path: env['PATH'], binDirs: options.binDirs ?? PROJECT_BIN_DIRS });
+
+  return {
+    id: name,
+    async listModels(): Promise<AgentModel[]> {
+      // At least one entry per agent, so a picker can offer it; which models an agent has needs its session.
+      return [
+        {
+          provider: name,
+          model: `${name}/${DEFAULT_ACP_MODEL}`,
+          name: `${name} (the agent's own default model)`,
+          available: find() !== undefined,
+        },
+      ];
+    },
+    async openThread(thread: OpenThreadOptions): Promise<AgentThread> {
+      checkPermissionMode(thread.permissionMode);
+      const executable = find();
+      if (executable === undefined) throw missingAgentError(name, spec);
+      const sdk = await loadAcpSdk();
+      return startAcpThread({
+        sdk,
+        name,
+        executable,
+        args: spec.args,
+        env,
+        threadId: thread.threadId,
+        cwd: thread.cwd,
+        modelId: acpModelIdOf(name, thread.model),
+        resumeSessionId: thread.resumeProviderThreadId,
+        emit: thread.emit,
+        log,
+        explainStartFailure: (error, stderr) => explainAcpStartFailure(name, spec, error, stderr),
+      });
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import type { ClientConnection, SessionConfigOption } from '@agentclientprotocol/sdk';
+import type { AcpSdk } from './loadAcpSdk';
+
+export interface AcpSessionRequest {
+  cwd: string;
+  /** The session of an earlier run of this thread, to continue. */
+  resumeSessionId?: string;
+  /** A model id to switch to, when the agent offers one by that id. */
+  modelId?: string;
+  /** Called while `session/load` replays the conversation: those updates are history, never stored again. */
+  replaying(on: boolean): void;
+  log(message: string): void;
+}
+
+/**
+ * `initialize` (ACP v1) and the thread's session: the earlier one resumed where the agent can (`session/resume`,
+ * else `session/load`, whose replayed history is dropped), else a new one; then the thread's model. Resolves
+ * with the session id, the thread's `providerThreadId`.
+ */
+export async function openAcpSession(sdk: AcpSdk, connection: ClientConnection, request: AcpSessionRequest): Promise<string> {
+  const agent = connection.agent;
+  const init = await agent.request(sdk.methods.agent.initialize, {
+    protocolVersion: sdk.PROTOCOL_VERSION,
+    clientCapabilities: {},
+    clientInfo: { name: 'agent-thread-service', version: '0.1.0' },
+  });
+  if (init.protocolVersion !== sdk.PROTOCOL_VERSION) {
+    throw new Error(`the agent speaks ACP version ${init.protocolVersion}; this service speaks version ${sdk.PROTOCOL_VERSION}`);
+  }
+  const { cwd, resumeSessionId } = request;
+  let sessionId: string | undefined;
+  let configOptions: SessionConfigOption[] | null | undefined;
+  if (resumeSessionId !== undefined) {
+    try {
+      if (init.agentCapabilities?.sessionCapabilities?.resume) {
+        configOptions = (await agent.request(sdk.methods.agent.session.resume, { sessionId: resumeSessionId, cwd, mcpServers: [] }))
+          .configOptions;
+        sessionId = resumeSessionId;
+      } else if (init.agentCapabilities?.loadSession) {
+        request.replaying(true);
+        configOptions = (await agent.request(sdk.methods.agent.session.load, { sessionId: resumeSessionId, cwd, mcpServers: [] }))
+          ?.configOptions;
+        sessionId = resumeSessionId;
+      }
+    } catch (error) {
+      request.log(`session ${resumeSessionId} could not be resumed, starting a new one: ${String(error)}`);
+    } finally {
+      request.replaying(false);
+    }
+  }
+  if (sessionId === undefined) {
+    const created = await agent.request(sdk.methods.agent.session.new, { cwd, mcpServers: [] });
+    sessionId = created.sessionId;
+    configOptions = created.configOptions;
+  }
+  if (request.modelId !== undefined) await selectModel(sdk, connection, sessionId, request.modelId, configOptions);
+  return sessionId;
+}
+
+async function selectModel(
+  sdk: AcpSdk,
+  connection: ClientConnection,
+  sessionId: string,
+  modelId: string,
+  configOptions: SessionConfigOption[] | null | undefined,
+): Promise<void> {
+  const option = configOptions?.find((candidate) => candidate.id === 'model' || candidate.category === 'model');
+  const offered =
+    option?.type === 'select'
+      ? option.options.flatMap((entry) => ('value' in entry ? [entry.value] : entry.options.map((o) => o.value)))
+      : [];
+  if (!option || !offered.includes(modelId)) {
+    throw new Error(`the agent offers no model "${modelId}"${offered.length ? ` (it offers: ${offered.join(', ')})` : ''}`);
+  }
+  await connection.agent.request(sdk.methods.agent.session.setConfigOption, { sessionId, configId: option.id, value: modelId });
+}

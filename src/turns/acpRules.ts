@@ -1,0 +1,77 @@
+import type { AcpEvent, AcpUpdate } from '../protocol/acpFrames';
+import { chunkTextOf } from '../protocol/acpToolCalls';
+import { onAcpPromptEnded, onAcpPromptStarted } from './acpPromptRules';
+import { onAcpToolCall } from './acpToolRules';
+import type { TurnTransition } from './turnTransition';
+
+/**
+ * ACP updates that need no thread event: the session's title, mode, commands and config, which agents send
+ * outside turns too (after `session/new`, after a prompt's answer). Anything not listed and not handled below
+ * is kept as `provider/unhandled`, and never ends the stream.
+ */
+export const SILENT_ACP_UPDATES: ReadonlySet<string> = new Set([
+  'available_commands_update',
+  'current_mode_update',
+  'config_option_update',
+  'session_info_update',
+  // Reasoning has no item yet, for pi either (its thinking deltas are silent `message_update`s): one row per
+  // thought chunk would flood the log. It becomes the reasoning item when thread events get one.
+  'agent_thought_chunk',
+  // What the user sent, echoed by some agents; the prompt itself is the turn's input.
+  'user_message_chunk',
+]);
+
+/** The turn rules for an ACP agent's frames (acpFrames.ts), beside pi's `sdk/message` rules in turnRules.ts. */
+export function onAcpEvent(t: TurnTransition, event: AcpEvent, envelope: unknown): void {
+  switch (event.type) {
+    case 'promptStarted':
+      return onAcpPromptStarted(t);
+    case 'promptEnded':
+      return onAcpPromptEnded(t, event, envelope);
+    case 'update':
+      return onAcpUpdate(t, event.update, envelope);
+  }
+}
+
+function onAcpUpdate(t: TurnTransition, update: AcpUpdate, envelope: unknown): void {
+  // An update of a prompt whose turn was closed without its answer (grace, restart) stays outside that turn.
+  if (!t.state.turn && t.state.orphanRun && !SILENT_ACP_UPDATES.has(update.sessionUpdate)) {
+    return t.emit({ kind: 'unhandled', rawType: `acp/${update.sessionUpdate}`, rawEvent: envelope });
+  }
+  switch (update.sessionUpdate) {
+    case 'agent_message_chunk': {
+      const text = chunkTextOf(update);
+      if (text !== undefined) return text === '' ? undefined : onMessageChunk(t, text, update['messageId']);
+      break; // an image or resource block: kept below
+    }
+    case 'tool_call':
+    case 'tool_call_update':
+      return onAcpToolCall(t, update, envelope);
+    case 'usage_update':
+      return onUsageUpdate(t, update, envelope);
+    default:
+      if (SILENT_ACP_UPDATES.has(update.sessionUpdate)) return;
+  }
+  t.emit({ kind: 'unhandled', rawType: `acp/${update.sessionUpdate}`, rawEvent: envelope });
+}
+
+/** `usage_update {used, size}`: the context in use now (the provider reports `size` as the model's window). */
+function onUsageUpdate(t: TurnTransition, update: AcpUpdate, envelope: unknown): void {
+  const used = update['used'];
+  if (typeof used !== 'number' || !Number.isFinite(used) || used < 0) {
+    return t.emit({ kind: 'unhandled', rawType: 'acp/usage_update', rawEvent: envelope });
+  }
+  t.emit({ kind: 'contextWindowUsage', usedTokens: Math.round(used), estimated: false });
+}
+
+/**
+ * Chunks of one agent message are one item; a chunk of another message starts the next: its `messageId`
+ * differs, or only one of the two has one (Claude's notices come without an id between its messages).
+ */
+function onMessageChunk(t: TurnTransition, text: string, messageId: unknown): void {
+  const id = typeof messageId === 'string' && messageId !== '' ? messageId : undefined;
+  const item = t.state.item;
+  if (item && !item.completed && item.messageId !== id) t.completeItem();
+  t.appendText(text);
+  if (id !== undefined) t.state.item!.messageId = id;
+}

@@ -1,0 +1,80 @@
+// An ACP agent written with the SDK's agent side, for the edges real agents rarely show. Run with node; what it
+// does is chosen by the prompt's text: "say hi", "race" (updates racing the answer), "unknown kind", "die"
+// (exits mid-turn), "hang" (answers only a cancel), "ask" (asks permission for a command, says the outcome).
+import { Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+
+const cancels = new Map();
+let sessions = 0;
+
+const chunk = (text, messageId = 'm1') => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text }, messageId });
+
+acp
+  .agent({ name: 'in-repo-agent' })
+  .onRequest(acp.methods.agent.initialize, () => ({
+    protocolVersion: acp.PROTOCOL_VERSION,
+    // IN_REPO_AGENT_RESUME=load: the agent can only load a session, replaying its history as updates.
+    agentCapabilities:
+      process.env.IN_REPO_AGENT_RESUME === 'load' ? { loadSession: true } : { loadSession: false, sessionCapabilities: { resume: {} } },
+    authMethods: [],
+  }))
+  .onRequest(acp.methods.agent.session.new, () => ({ sessionId: `in-repo-session-${++sessions}-${process.pid}` }))
+  .onRequest(acp.methods.agent.session.resume, () => ({}))
+  .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+    const update = (u) => client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: u });
+    await update({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'say hi' } });
+    await update(chunk('Hi there (replayed)'));
+    return {};
+  })
+  .onNotification(acp.methods.agent.session.cancel, ({ params }) => cancels.get(params.sessionId)?.())
+  .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
+    const { sessionId } = params;
+    const text = params.prompt.map((block) => (block.type === 'text' ? block.text : '')).join('');
+    const update = (u) => client.notify(acp.methods.client.session.update, { sessionId, update: u });
+    if (text.includes('race')) {
+      // Not awaited: the answer goes out right behind the updates, as fast as the pipe takes them.
+      for (let i = 0; i < 50; i++) void update(chunk(`${i},`));
+      return { stopReason: 'end_turn' };
+    }
+    if (text.includes('unknown kind')) {
+      await update({ sessionUpdate: 'brand_new_kind', detail: 1 });
+      await update(chunk('still here'));
+      return { stopReason: 'end_turn' };
+    }
+    if (text.includes('die')) {
+      await update(chunk('about to die'));
+      setTimeout(() => process.exit(3), 50);
+      return new Promise(() => undefined);
+    }
+    if (text.includes('hang')) {
+      await update(chunk('waiting'));
+      await new Promise((resolve) => cancels.set(sessionId, resolve));
+      return { stopReason: 'cancelled' };
+    }
+    if (text.includes('ask')) {
+      const toolCall = {
+        toolCallId: 'call_ask',
+        title: 'rm -rf build',
+        kind: 'execute',
+        status: 'pending',
+        rawInput: { command: 'rm -rf build' },
+      };
+      await update({ sessionUpdate: 'tool_call', ...toolCall });
+      const answer = await client.request(acp.methods.client.session.requestPermission, {
+        sessionId,
+        toolCall,
+        options: [
+          { optionId: 'yes', name: 'Allow', kind: 'allow_once' },
+          { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+        ],
+      });
+      const chosen = answer.outcome.outcome === 'selected' ? answer.outcome.optionId : 'cancelled';
+      await update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_ask', status: chosen === 'yes' ? 'completed' : 'failed' });
+      await update(chunk(`permission: ${chosen}`, 'm2'));
+      return { stopReason: 'end_turn' };
+    }
+    await update(chunk('Hi'));
+    await update(chunk(' there'));
+    return { stopReason: 'end_turn', usage: { inputTokens: 10, outputTokens: 2, totalTokens: 12 } };
+  })
+  .connect(acp.ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin)));

@@ -1,0 +1,28 @@
+import { expect } from 'chai';
+import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../../src/daemon/providers/acp';
+import { startTestServer, type TestServer } from '../../helpers/serverHarness';
+
+describe('ACP agents in a host’s model catalog (GET /hosts/:id/models)', () => {
+  let t: TestServer;
+  before(async () => {
+    const log = () => undefined;
+    t = await startTestServer({
+      providers: [
+        // Installed or not, each agent has its entry, so a picker can offer it; `available` says whether it is found.
+        createAcpProvider({ name: 'claude', spec: BUILT_IN_ACP_AGENTS.claude, env: { PATH: '/nonexistent' }, binDirs: [], log }),
+        createAcpProvider({ name: 'mine', spec: { command: process.execPath, args: [], env: {} }, log }),
+      ],
+    });
+  });
+  after(() => t.close());
+
+  it('lists one <agent>/default entry per agent, available when its command is found', async () => {
+    const { models, errors } = await t.json(`/hosts/${t.server.hostId}/models`);
+    expect(errors).to.deep.equal([]);
+    expect(models).to.deep.equal([
+      { provider: 'claude', model: 'claude/default', name: "claude (the agent's own default model)", available: false },
+      { provider: 'mine', model: 'mine/default', name: "mine (the agent's own default model)", available: true },
+    ]);
+    expect((await t.json(`/hosts/${t.server.hostId}/models?provider=mine`)).models).to.have.length(1);
+  });
+});
