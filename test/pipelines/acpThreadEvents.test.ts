@@ -4,9 +4,9 @@ import { threadEvents } from '../../pipelines/thread-events';
 import { THREAD_STOP_METHOD } from '../../src/protocol/signals';
 import { createMemoryEventStore } from '../../src/store/memoryEventStore';
 import type { StoredThreadEvent } from '../../src/store/eventStore';
-import { sequentialIds, testScheduler } from '../helpers/marbles';
-import * as a from '../helpers/pipelineAcp';
-import { runPipeline, typesOf } from '../helpers/pipelineRun';
+import { sequentialIds, testScheduler } from '../helpers/pipeline/marbles';
+import * as a from '../helpers/pipeline/acp';
+import { runPipeline, typesOf } from '../helpers/pipeline/run';
 
 const T = 'thr_acp';
 const marbleFrames = (frames: unknown[]) =>

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../../src/daemon/providers/acp';
-import { startTestServer, type TestServer } from '../../helpers/serverHarness';
+import { startTestServer, type TestServer } from '../../helpers/server/harness';
 
 describe('ACP agents in a host’s model catalog (GET /hosts/:id/models)', () => {
   let t: TestServer;

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { createAcpProvider } from '../../../src/daemon/providers/acp';
 import type { AgentThread } from '../../../src/daemon/providers/agentProvider';
 import { ACP_METHOD } from '../../../src/protocol/acpFrames';
-import { runPipeline, typesOf } from '../../helpers/pipelineRun';
+import { runPipeline, typesOf } from '../../helpers/pipeline/run';
 
 const AGENT_SCRIPT = path.join(__dirname, '..', '..', 'helpers', 'inRepoAcpAgent.mjs');
 

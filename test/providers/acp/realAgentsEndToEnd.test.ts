@@ -3,12 +3,12 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../../src/daemon/providers/acp';
-import { claudeAgentEnv, codexAgentEnv, describeWithAgents, TEST_AGENTS_BIN, type TestAgent } from '../../helpers/acpAgents';
-import type { AgentScripts, FakeAgentModel } from '../../helpers/fakeAgentModel';
-import { startFakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
-import { startFakeResponsesServer } from '../../helpers/fakeResponsesServer';
-import { startTestServer, type TestServer } from '../../helpers/serverHarness';
-import { suiteTempDirs } from '../../helpers/tempDirs';
+import { claudeAgentEnv, codexAgentEnv, describeWithAgents, TEST_AGENTS_BIN, type TestAgent } from '../../helpers/agents/acpAgents';
+import type { AgentScripts, FakeAgentModel } from '../../helpers/fakes/agentModel';
+import { startFakeAnthropicServer } from '../../helpers/fakes/anthropicServer';
+import { startFakeResponsesServer } from '../../helpers/fakes/responsesServer';
+import { startTestServer, type TestServer } from '../../helpers/server/harness';
+import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
 
 const SCRIPTS: AgentScripts = {
   'Say hello': [{ kind: 'text', chunks: ['Hello', ' there'] }],

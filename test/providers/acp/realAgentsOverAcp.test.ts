@@ -2,12 +2,19 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import * as acp from '@agentclientprotocol/sdk';
-import { claudeAgentEnv, codexAgentEnv, CODEX_TEST_MODEL, describeWithAgents, testAgentBin, type TestAgent } from '../../helpers/acpAgents';
-import { startAcpTestClient, type AcpTestClient } from '../../helpers/acpTestClient';
-import type { AgentScripts, FakeAgentModel } from '../../helpers/fakeAgentModel';
-import { startFakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
-import { startFakeResponsesServer } from '../../helpers/fakeResponsesServer';
-import { suiteTempDirs } from '../../helpers/tempDirs';
+import {
+  claudeAgentEnv,
+  codexAgentEnv,
+  CODEX_TEST_MODEL,
+  describeWithAgents,
+  testAgentBin,
+  type TestAgent,
+} from '../../helpers/agents/acpAgents';
+import { startAcpTestClient, type AcpTestClient } from '../../helpers/agents/acpTestClient';
+import type { AgentScripts, FakeAgentModel } from '../../helpers/fakes/agentModel';
+import { startFakeAnthropicServer } from '../../helpers/fakes/anthropicServer';
+import { startFakeResponsesServer } from '../../helpers/fakes/responsesServer';
+import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
 
 /**
  * The offline setup every ACP test stands on: each real agent, driven by the SDK's own client, runs a whole

@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { holdOpen, scriptStep, sse, startFakeAgentModel, type AgentReply, type AgentScripts, type FakeAgentModel } from './fakeAgentModel';
+import { holdOpen, scriptStep, sse, startFakeAgentModel, type AgentReply, type AgentScripts, type FakeAgentModel } from './agentModel';
 
 /**
  * A fake Anthropic Messages API (`POST /v1/messages`, streamed as SSE or answered whole) for Claude Code

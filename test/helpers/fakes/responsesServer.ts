@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { holdOpen, scriptStep, sse, startFakeAgentModel, type AgentReply, type AgentScripts, type FakeAgentModel } from './fakeAgentModel';
+import { holdOpen, scriptStep, sse, startFakeAgentModel, type AgentReply, type AgentScripts, type FakeAgentModel } from './agentModel';
 
 /**
  * A fake OpenAI Responses API (`POST /v1/responses`, streamed) for Codex behind codex-acp: a custom

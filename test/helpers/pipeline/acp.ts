@@ -1,4 +1,4 @@
-import { acpPromptEndedFrame, acpPromptStartedFrame, acpUpdateFrame } from '../../src/protocol/acpFrames';
+import { acpPromptEndedFrame, acpPromptStartedFrame, acpUpdateFrame } from '../../../src/protocol/acpFrames';
 
 /**
  * ACP frames as the ACP provider sends them, with updates shaped as claude-agent-acp 0.101 and codex-acp 2.6
