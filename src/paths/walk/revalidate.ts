@@ -5,12 +5,25 @@ import { isUnchanged, stampOf, statSyncOf } from './directoryStamps';
 import type { RevalidationStart, WalkContext } from './revalidationStart';
 
 /**
- * Stats known directories and re-reads the ones that are new, moved, or racy. Both go to the directory
- * reader in batches, enough in flight to keep its threads busy; the root is stat'ed before, following a
- * symlink (nothing below it is followed).
+ * How a revalidation shares the machine. `'foreground'`: a call waits for it, so enough batches are in flight to
+ * keep every reading thread busy. `'background'`: nobody waits (calls are answered from the last listing), so one
+ * batch at a time, and the main thread is given back between batches: with every reading thread busy, keystrokes
+ * ranked meanwhile and a watch's start shared two cores with it (issue 26).
  */
-export function revalidate(start: RevalidationStart, context: WalkContext): Promise<{ changed: boolean; unstamped: DirectoryNode[] }> {
+export type RevalidationPace = 'foreground' | 'background';
+
+/**
+ * Stats known directories and re-reads the ones that are new, moved, or racy. Both go to the directory
+ * reader in batches (how many in flight: `pace`); the root is stat'ed before, following a symlink (nothing
+ * below it is followed).
+ */
+export function revalidate(
+  start: RevalidationStart,
+  context: WalkContext,
+  pace: RevalidationPace = 'foreground',
+): Promise<{ changed: boolean; unstamped: DirectoryNode[] }> {
   const { reader, racyWindowMs } = context;
+  const mostInFlight = pace === 'background' ? 1 : reader.parallelism;
   const { trustKnown } = start;
   return new Promise((resolve) => {
     const unstamped: DirectoryNode[] = [];
@@ -57,11 +70,12 @@ export function revalidate(start: RevalidationStart, context: WalkContext): Prom
     };
     const done = (): void => {
       batchesInFlight -= 1;
-      step();
+      if (pace === 'background') setImmediate(step);
+      else step();
     };
     const step = (): void => {
       // Reads first: they find more work; stats mostly confirm what is known.
-      while (batchesInFlight < reader.parallelism && (toRead.length > 0 || toStat.length > 0)) {
+      while (batchesInFlight < mostInFlight && (toRead.length > 0 || toStat.length > 0)) {
         batchesInFlight += 1;
         if (toRead.length > 0) startRead();
         else startStat();

@@ -2,7 +2,7 @@ import { stat, type Stats } from 'node:fs';
 import { HostCommandError } from '../../protocol/hostErrors';
 import { excludedDirectories, flatten, newNode, type DirectoryNode } from './directoryNode';
 import { sharedDirectoryReader, type DirectoryReader } from './directoryReader';
-import { revalidate, stampAll } from './revalidate';
+import { revalidate, stampAll, type RevalidationPace } from './revalidate';
 import { fullRevalidation, watchedRevalidation, type WalkContext, type WatchedChanges } from './revalidationStart';
 import type { Listing, WalkEntry } from './walkEntry';
 
@@ -21,7 +21,7 @@ export interface TreeSnapshot {
    * directory is revalidated by its stamps. With them, only what a file watcher reported is looked at: the
    * caller vouches that the watch covered the whole tree since before this snapshot's last full refresh.
    */
-  refresh(changes?: WatchedChanges): Promise<Listing>;
+  refresh(changes?: WatchedChanges, pace?: RevalidationPace): Promise<Listing>;
   /** Directory reads so far (a fresh walk reads every directory once). */
   readonly directoriesRead: number;
   /** The `.git` and `node_modules` directories the last refresh skipped (absolute paths). */
@@ -70,7 +70,10 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
   // One refresh at a time per root: two concurrent revalidations would race on the same nodes.
   let tail: Promise<unknown> = Promise.resolve();
 
-  const refreshNow = async (changes: WatchedChanges | undefined): Promise<{ listing: Listing; unstamped: DirectoryNode[] }> => {
+  const refreshNow = async (
+    changes: WatchedChanges | undefined,
+    pace: RevalidationPace | undefined,
+  ): Promise<{ listing: Listing; unstamped: DirectoryNode[] }> => {
     const rootStats = await statRoot(root);
     if (top === null || topIno !== rootStats.ino) {
       if (top !== null) options.onRootReplaced?.();
@@ -79,7 +82,7 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
       changes = undefined;
     }
     const start = changes === undefined ? fullRevalidation(top, context.racyWindowMs) : await watchedRevalidation(top, changes, context);
-    const { changed, unstamped } = await revalidate(start, context);
+    const { changed, unstamped } = await revalidate(start, context, pace);
     if (changed) {
       const previous = flat;
       flat = flatten(top);
@@ -89,8 +92,8 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
   };
 
   return {
-    refresh(changes) {
-      const result = tail.then(() => refreshNow(changes));
+    refresh(changes, pace) {
+      const result = tail.then(() => refreshNow(changes, pace));
       // Stamps are taken after the answer is out, so a first call costs one read per directory and
       // nothing more; the next call waits for them (it is queued behind).
       tail = result
