@@ -141,10 +141,13 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
     const trusts = trusting;
     if (!trusts) untrusted = false;
     named = new Set();
-    background = kept(snapshot.refresh())
+    background = kept(snapshot.refresh(undefined, 'background'))
       .catch(() => undefined)
       .finally(() => {
         background = null;
+        // It may have found a `.git` or `node_modules` folder made before the watch was up, which the watch then
+        // took in whole and sends no event for: the next call watches anew without it.
+        if (watch !== null && snapshot.excludedDirectories().some((path) => !unwatched.has(path))) rewatch = true;
         if (trusts && trusting) untrusted = false;
         if (trusts) trusting = false;
       });
@@ -243,7 +246,13 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
         debug(`paths: ${root} has a new .git or node_modules folder; watching it anew without it`);
         void stopWatching(); // the answer does not wait for the old watch to end
       }
+      const watchWasStarting = starting !== null;
       startWatching();
+      // The listing just given is as old as its walk, and under load its answer reached the client more than
+      // `staleMs` after that (issue 26: the first keystroke then revalidated by stamps itself, 370–800 ms). A
+      // revalidation starts now in the background instead: the keystrokes right after are answered from this
+      // listing while it runs, and a change made meanwhile is shown once it ends, as when a call waited for it.
+      if (!watchWasStarting && starting !== null && staleMs > 0) revalidateInBackground();
       return listing;
     },
     get directoriesRead() {
