@@ -22,7 +22,8 @@ export function revalidate(
   context: WalkContext,
   pace: RevalidationPace = 'foreground',
 ): Promise<{ changed: boolean; unstamped: DirectoryNode[] }> {
-  const { reader, racyWindowMs } = context;
+  const { racyWindowMs } = context;
+  const reader = pace === 'background' ? context.backgroundReader : context.reader;
   const mostInFlight = pace === 'background' ? 1 : reader.parallelism;
   const { trustKnown } = start;
   return new Promise((resolve) => {

@@ -1,7 +1,7 @@
 import { stat, type Stats } from 'node:fs';
 import { HostCommandError } from '../../protocol/hostErrors';
 import { excludedDirectories, flatten, newNode, type DirectoryNode } from './directoryNode';
-import { sharedDirectoryReader, type DirectoryReader } from './directoryReader';
+import { sharedBackgroundDirectoryReader, sharedDirectoryReader, type DirectoryReader } from './directoryReader';
 import { revalidate, stampAll, type RevalidationPace } from './revalidate';
 import { fullRevalidation, watchedRevalidation, type WalkContext, type WatchedChanges } from './revalidationStart';
 import type { Listing, WalkEntry } from './walkEntry';
@@ -44,6 +44,11 @@ export interface TreeSnapshotOptions {
   clock?: () => number;
   /** Where directories are read; default: the process's worker pool. */
   reader?: DirectoryReader;
+  /**
+   * Where a revalidation nobody waits for reads; default: `reader` when one is given, else the process's
+   * low-priority background thread.
+   */
+  backgroundReader?: DirectoryReader;
   /** Record directory stamps for the next refresh (default). A one-off walk has no next refresh. */
   keepStamps?: boolean;
   /**
@@ -62,6 +67,7 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
     racyWindowMs: options.racyWindowMs ?? RACY_WINDOW_MS,
     clock: options.clock ?? Date.now,
     reader: options.reader ?? sharedDirectoryReader(),
+    backgroundReader: options.backgroundReader ?? options.reader ?? sharedBackgroundDirectoryReader(),
     counters: { directoriesRead: 0 },
   };
   let top: DirectoryNode | null = null;
