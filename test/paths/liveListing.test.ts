@@ -305,6 +305,23 @@ describe('live listings: while the watch starts (issue 26)', () => {
     expect(lister.servedBy(root)).to.equal('watch');
   });
 
+  it('a root listed once is not watched; its second call starts the watch and is answered from the listing the first left', async () => {
+    root = createTempTree({ src: { 'index.ts': '' }, 'README.md': '' });
+    const logs: string[] = [];
+    const watcher = scriptedWatcher();
+    lister = createPathLister({ watcher: watcher.factory, isNetworkFileSystem: async () => false, debug: (message) => logs.push(message) });
+    await lister.listPaths({ path: root });
+    await pause(50);
+    expect(watcher.opened).to.equal(0);
+    logs.length = 0;
+    await lister.listPaths({ path: root, query: 'index' });
+    expect(logs.filter((line) => line.startsWith(`paths: ${root} answered `))).to.deep.equal([
+      `paths: ${root} answered from the last listing while the watch starts`,
+    ]);
+    await untilWatched(lister, root);
+    expect(watcher.opened).to.equal(1);
+  });
+
   it('the first call after the first listing is answered from it even when it comes later than the allowed age, and a change made meanwhile then shows', async () => {
     root = createTempTree({ src: { 'index.ts': '' }, 'README.md': '' });
     const logs: string[] = [];
@@ -340,7 +357,7 @@ describe('live listings: while the watch starts (issue 26)', () => {
       await lister.listPaths({ path: root, query: 'c' });
       // Before, this call found the listing 150 ms old with nothing revalidating, and waited for its own
       // revalidation behind the first listing's stamps.
-      expect(logs.filter((line) => line.includes(' answered '))).to.deep.equal([
+      expect(logs.filter((line) => line.startsWith(`paths: ${root} answered `))).to.deep.equal([
         `paths: ${root} answered from the last listing while the watch starts`,
       ]);
       expect(await untilFresh(lister, root)).to.equal('stamps');
