@@ -113,6 +113,11 @@ export async function coldKeystrokes(): Promise<ColdRoundResult> {
       return index < 0 ? 'not up' : `${((logAt[index]! - typingFrom) / 1000).toFixed(1)} s`;
     });
     console.log(`  watches up, from the first keystroke: ${watchedAt.join(', ')} (the typed root last)`);
+    const packed = log
+      .map((said, i) => ({ said, at: logAt[i]! }))
+      .filter(({ said }) => said.startsWith(`paths: ${typedRoot} names packed`))
+      .map(({ said, at }) => `${said.replace(/^.* in /, '')} ending at ${(at - typingFrom).toFixed(0)} ms`);
+    console.log(`  the typed root's names packed while idle, from the first keystroke: ${packed.join(', ') || 'never'}`);
     console.log(`  first 40 keystrokes: ${line(firstCalls)} (targets p99 ≤ 40 ms, worst ≤ 80 ms)`);
     console.log(`    slowest, with what they overlapped: ${slowest(firstCalls, 5)}`);
     console.log(`    per keystroke: ${firstCalls.map((call) => `${call.query} ${call.ms.toFixed(0)}`).join(', ')}`);
