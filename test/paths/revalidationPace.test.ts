@@ -53,4 +53,21 @@ describe('revalidation pace', () => {
     expect(background.entries.map((entry) => entry.path)).to.deep.equal(first.entries.map((entry) => entry.path));
     expect(waited.entries.map((entry) => entry.path)).to.deep.equal(first.entries.map((entry) => entry.path));
   });
+
+  it("a fresh read's stamps at the background pace: one batch at a time (2,100 directories: three batches)", async () => {
+    removeTempTree(root);
+    root = createTempTree(Object.fromEntries(Array.from({ length: 2_100 }, (_, i) => [`d${i}`, {}])));
+    for (const [stampPace, most] of [
+      ['foreground', 3],
+      ['background', 1],
+    ] as const) {
+      const counting = countingReader();
+      const snapshot = createTreeSnapshot(root, { reader: counting.reader, stampPace });
+      await snapshot.refresh(); // the walk reads, it stats nothing
+      expect(counting.mostInFlight()).to.equal(0);
+      // Queued behind the first read's stamps; itself one batch at a time, so the most in flight is the stamps'.
+      await snapshot.refresh(undefined, 'background');
+      expect(counting.mostInFlight(), stampPace).to.equal(most);
+    }
+  });
 });

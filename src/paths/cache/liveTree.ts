@@ -90,6 +90,8 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
   let unwatched = new Set<string>();
 
   const snapshot = createTreeSnapshot(root, {
+    // Calls after a fresh read are answered from the last listing while its stamps are taken (below).
+    stampPace: staleMs > 0 && options.watcher !== null ? 'background' : 'foreground',
     ...snapshotOptions,
     onRootReplaced: () => {
       snapshotOptions.onRootReplaced?.();

@@ -91,16 +91,30 @@ export function revalidate(
 const READ_BATCH = 256;
 const STAT_BATCH = 1_024;
 
-/** Records what each freshly read directory looks like (`readAt` was taken before its read). */
-export async function stampAll(top: DirectoryNode, nodes: DirectoryNode[], reader: DirectoryReader): Promise<void> {
+/**
+ * Records what each freshly read directory looks like (`readAt` was taken before its read). At the background
+ * pace one batch at a time, the main thread given back between them (`reader` is then the background one).
+ */
+export async function stampAll(
+  top: DirectoryNode,
+  nodes: DirectoryNode[],
+  reader: DirectoryReader,
+  pace: RevalidationPace = 'foreground',
+): Promise<void> {
   const below = nodes.filter((node) => node !== top);
   if (below.length < nodes.length) top.stamp = stampOf(statSyncOf(top.absolute));
   const batches: DirectoryNode[][] = [];
   for (let start = 0; start < below.length; start += STAT_BATCH) batches.push(below.slice(start, start + STAT_BATCH));
-  await Promise.all(
-    batches.map(async (batch) => {
-      const stamps = await reader.stat(batch.map((node) => node.absolute));
-      batch.forEach((node, index) => (node.stamp = stamps[index] ?? null));
-    }),
-  );
+  const stampBatch = async (batch: DirectoryNode[]): Promise<void> => {
+    const stamps = await reader.stat(batch.map((node) => node.absolute));
+    batch.forEach((node, index) => (node.stamp = stamps[index] ?? null));
+  };
+  if (pace === 'foreground') {
+    await Promise.all(batches.map(stampBatch));
+    return;
+  }
+  for (const batch of batches) {
+    await stampBatch(batch);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }

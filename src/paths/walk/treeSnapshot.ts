@@ -52,6 +52,12 @@ export interface TreeSnapshotOptions {
   /** Record directory stamps for the next refresh (default). A one-off walk has no next refresh. */
   keepStamps?: boolean;
   /**
+   * How a fresh read's stamps are taken after its answer is out (default `'foreground'`: the next call waits for
+   * them). `'background'` when the next calls are answered from the last listing meanwhile (`liveTree.ts`): the
+   * first keystrokes after a first listing then do not share both cores with its 29k `lstat`s (issue 26).
+   */
+  stampPace?: RevalidationPace;
+  /**
    * Runs on a kept listing once its stamps are taken, before the next keystroke: the cache packs the names
    * for the ranker here while the person has not typed yet.
    */
@@ -109,7 +115,8 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
           // after a first listing found them unpacked behind 29k stamps and packed them itself (issue 26).
           await new Promise((resolve) => setImmediate(resolve));
           options.whileIdle?.(listing);
-          await stampAll(top!, unstamped, context.reader);
+          const pace = options.stampPace ?? 'foreground';
+          await stampAll(top!, unstamped, pace === 'background' ? context.backgroundReader : context.reader, pace);
         })
         .catch(() => undefined);
       return result.then(({ listing }) => listing);
