@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks';
@@ -26,14 +26,28 @@ export interface ColdRoundResult {
  * path lister logged meanwhile (a revalidation by stamps, a watch starting, a name index built).
  */
 export async function coldKeystrokes(): Promise<ColdRoundResult> {
-  const roots = Array.from({ length: OTHER_ROOTS + 1 }, () => mkdtempSync(join(tmpdir(), 'bench-paths-cold-')));
+  // `BENCH_PATHS_COLD_TREES=<dir>`: the four trees are built there once and kept, so runs of old and new code
+  // can alternate within minutes on a loaded machine (building them takes most of a run).
+  const kept = process.env.BENCH_PATHS_COLD_TREES;
+  const roots = Array.from({ length: OTHER_ROOTS + 1 }, (_, i) =>
+    kept === undefined ? mkdtempSync(join(tmpdir(), 'bench-paths-cold-')) : join(kept, `root-${i}`),
+  );
   const gcPauses: Array<{ at: number; ms: number; kind: string }> = [];
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) gcPauses.push({ at: entry.startTime, ms: entry.duration, kind: gcKind(entry) });
   });
   let server: PathsServer | null = null;
   try {
-    const built = await timeIt(() => roots.map((root) => buildPathsBenchTree(root)));
+    const built = await timeIt(() =>
+      roots.map((root) => {
+        const done = `${root}.built.json`;
+        if (kept !== undefined && existsSync(done)) return JSON.parse(readFileSync(done, 'utf8')) as { files: number; directories: number };
+        if (kept !== undefined) mkdirSync(root, { recursive: true });
+        const { files, directories } = buildPathsBenchTree(root);
+        if (kept !== undefined) writeFileSync(done, JSON.stringify({ files, directories }));
+        return { files, directories };
+      }),
+    );
     const typedRoot = roots[OTHER_ROOTS]!;
     console.log(
       `cold keystrokes (issue 26): ${roots.length} roots of ${built.value[0]!.files + built.value[0]!.directories} entries ` +
@@ -93,6 +107,17 @@ export async function coldKeystrokes(): Promise<ColdRoundResult> {
       `  4 roots listed and 120 keystrokes in ${ms(tookAll)}; the typed root's first listing ${ms(firstListing.ms)}; ` +
         `GC while typing the first 40: ${firstGc.length} pauses, ${ms(firstGc.reduce((sum, p) => sum + p.ms, 0))} (major ${ms(majorMs(firstGc))})`,
     );
+    const typingFrom = firstCalls[0]!.at;
+    const watchedAt = roots.map((root) => {
+      const index = log.findIndex((said) => said.startsWith(`paths: ${root} is watched`));
+      return index < 0 ? 'not up' : `${((logAt[index]! - typingFrom) / 1000).toFixed(1)} s`;
+    });
+    console.log(`  watches up, from the first keystroke: ${watchedAt.join(', ')} (the typed root last)`);
+    const packed = log
+      .map((said, i) => ({ said, at: logAt[i]! }))
+      .filter(({ said }) => said.startsWith(`paths: ${typedRoot} names packed`))
+      .map(({ said, at }) => `${said.replace(/^.* in /, '')} ending at ${(at - typingFrom).toFixed(0)} ms`);
+    console.log(`  the typed root's names packed while idle, from the first keystroke: ${packed.join(', ') || 'never'}`);
     console.log(`  first 40 keystrokes: ${line(firstCalls)} (targets p99 ≤ 40 ms, worst ≤ 80 ms)`);
     console.log(`    slowest, with what they overlapped: ${slowest(firstCalls, 5)}`);
     console.log(`    per keystroke: ${firstCalls.map((call) => `${call.query} ${call.ms.toFixed(0)}`).join(', ')}`);
@@ -102,7 +127,7 @@ export async function coldKeystrokes(): Promise<ColdRoundResult> {
   } finally {
     observer.disconnect();
     await server?.close();
-    for (const root of roots) rmSync(root, { recursive: true, force: true });
+    if (kept === undefined) for (const root of roots) rmSync(root, { recursive: true, force: true });
   }
 }
 

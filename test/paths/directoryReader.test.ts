@@ -1,8 +1,14 @@
 import { expect } from 'chai';
-import { lstatSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import type { DirectoryContents } from '../../src/paths/walk/directoryFacts';
-import { createWorkerDirectoryReader, readDirectoriesSync } from '../../src/paths/walk/directoryReader';
+import {
+  BACKGROUND_NICENESS,
+  createWorkerDirectoryReader,
+  readDirectoriesSync,
+  sharedBackgroundDirectoryReader,
+} from '../../src/paths/walk/directoryReader';
 import { createTempTree, removeTempTree } from '../helpers/temp/tree';
 
 /** name → kind code, so assertions do not depend on the order the disk returned entries in. */
@@ -84,5 +90,20 @@ describe('directory reader (walk reads on worker threads)', () => {
     const stats = lstatSync(join(root, 'src'));
     expect(src).to.deep.equal({ ino: stats.ino, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs });
     expect([file, link, gone]).to.deep.equal([null, null, null]);
+  });
+
+  it('the background reader runs on a thread of lower priority (Linux: per thread), and the process keeps its own', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const niceOfThreads = (): number[] =>
+      readdirSync('/proc/self/task').flatMap((thread) => {
+        const stat = readFileSync(`/proc/self/task/${thread}/stat`, 'utf8');
+        // Fields after the command's closing parenthesis; the nice value is the 19th field of the line.
+        return [Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
+      });
+    const before = getPriority();
+    await sharedBackgroundDirectoryReader().stat([root]);
+    expect(getPriority()).to.equal(before);
+    expect(niceOfThreads()).to.include(BACKGROUND_NICENESS);
+    expect(niceOfThreads().filter((nice) => nice === before).length).to.be.greaterThan(1);
   });
 });

@@ -3,6 +3,7 @@ import { mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync }
 import { join } from 'node:path';
 import { createPathLister, type PathLister, type PathListerOptions } from '../../src/daemon/pathLister';
 import type { TreeWatchListener, TreeWatcherFactory } from '../../src/paths/cache/treeWatcher';
+import { sharedDirectoryReader, type DirectoryReader } from '../../src/paths/walk/directoryReader';
 import type { ListPathsRequest } from '../../src/protocol/hostFiles';
 import { createTempTree, removeTempTree } from '../helpers/temp/tree';
 
@@ -302,6 +303,67 @@ describe('live listings: while the watch starts (issue 26)', () => {
     await untilWatched(lister, root);
     expect(await answers(lister, root)).to.deep.equal(await freshAnswers(root));
     expect(lister.servedBy(root)).to.equal('watch');
+  });
+
+  it('a root listed once is not watched; its second call starts the watch and is answered from the listing the first left', async () => {
+    root = createTempTree({ src: { 'index.ts': '' }, 'README.md': '' });
+    const logs: string[] = [];
+    const watcher = scriptedWatcher();
+    lister = createPathLister({ watcher: watcher.factory, isNetworkFileSystem: async () => false, debug: (message) => logs.push(message) });
+    await lister.listPaths({ path: root });
+    await pause(50);
+    expect(watcher.opened).to.equal(0);
+    logs.length = 0;
+    await lister.listPaths({ path: root, query: 'index' });
+    expect(logs.filter((line) => line.startsWith(`paths: ${root} answered `))).to.deep.equal([
+      `paths: ${root} answered from the last listing while the watch starts`,
+    ]);
+    await untilWatched(lister, root);
+    expect(watcher.opened).to.equal(1);
+  });
+
+  it('the first call after the first listing is answered from it even when it comes later than the allowed age, and a change made meanwhile then shows', async () => {
+    root = createTempTree({ src: { 'index.ts': '' }, 'README.md': '' });
+    const logs: string[] = [];
+    const reader = sharedDirectoryReader();
+    // Stats take 300 ms, as 29k of them do under load: the first listing's stamps and the revalidation after them
+    // outlast the 100 ms a listing may be old.
+    const slowReader: DirectoryReader = {
+      parallelism: reader.parallelism,
+      read: (paths) => reader.read(paths),
+      stat: async (paths) => {
+        await pause(300);
+        return reader.stat(paths);
+      },
+    };
+    // A watch that is not up before the test's end.
+    let openGate: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    lister = createPathLister({
+      watcher: async (...args) => {
+        await gate;
+        return scriptedWatcher().factory(...args);
+      },
+      reader: slowReader,
+      staleWhileWatchStartsMs: 100,
+      isNetworkFileSystem: async () => false,
+      debug: (message) => logs.push(message),
+    });
+    try {
+      await lister.listPaths({ path: root });
+      writeFileSync(join(root, 'src', 'after-the-first-listing.ts'), '');
+      await pause(150);
+      logs.length = 0;
+      await lister.listPaths({ path: root, query: 'c' });
+      // Before, this call found the listing 150 ms old with nothing revalidating, and waited for its own
+      // revalidation behind the first listing's stamps.
+      expect(logs.filter((line) => line.startsWith(`paths: ${root} answered `))).to.deep.equal([
+        `paths: ${root} answered from the last listing while the watch starts`,
+      ]);
+      expect(await untilFresh(lister, root)).to.equal('stamps');
+    } finally {
+      openGate();
+    }
   });
 });
 

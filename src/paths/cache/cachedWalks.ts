@@ -1,4 +1,5 @@
 import { defer, type Observable } from 'rxjs';
+import { warmRankingOnce } from '../rank/warmRanking';
 import { followsListing, nameIndexOf } from '../score/nameIndex';
 import type { TreeSnapshotOptions } from '../walk/treeSnapshot';
 import type { Listing } from '../walk/walkEntry';
@@ -39,8 +40,15 @@ export function createCachedWalks(options: CachedWalksOptions = {}): CachedWalks
     const existing = trees.get(root);
     if (existing !== undefined) trees.delete(root);
     // Packing the names while idle makes the first keystroke reuse them (the same array → a cached index);
-    // after a change, the new listing's names are copied from the old one's index, not folded again.
-    const packing = { whileIdle: (listing: Listing) => void nameIndexOf(listing.entries), onListingChanged: followsListing };
+    // after a change, the new listing's names are copied from the old one's index, not folded again. The
+    // process's first listing also warms the scorer, so the first keystrokes do not run it unoptimised.
+    const whileIdle = (listing: Listing): void => {
+      const began = performance.now();
+      nameIndexOf(listing.entries);
+      warmRankingOnce(listing);
+      options.debug?.(`paths: ${listing.root} names packed while idle in ${(performance.now() - began).toFixed(0)} ms`);
+    };
+    const packing = { whileIdle, onListingChanged: followsListing };
     const tree = existing ?? createLiveTree(root, { ...packing, ...options }, liveOptions);
     trees.set(root, tree);
     while (trees.size > maxRoots) {

@@ -59,7 +59,7 @@ export interface LiveTree {
  * cannot start (inotify's watch limit, a network file system) and once it ended for idleness, calls
  * revalidate by stamps as before: the answer is the same either way, only its cost differs.
  *
- * The watch starts after the first answer. A change before the watch was in place is found by the first
+ * The watch starts with the second call (after the first answer with `staleWhileWatchStartsMs` 0). A change before the watch was in place is found by the first
  * full revalidation that starts after it; from then on only directories the watcher named are read again.
  */
 export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOptions, options: LiveTreeOptions): LiveTree {
@@ -84,10 +84,14 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
   let background: Promise<unknown> | null = null;
   /** The watch is up and the revalidation that makes it trusted runs in the background. */
   let trusting = false;
+  /** A call was answered: the next one starts the watch. */
+  let listed = false;
   /** The `.git` and `node_modules` folders the current watch leaves out. */
   let unwatched = new Set<string>();
 
   const snapshot = createTreeSnapshot(root, {
+    // Calls after a fresh read are answered from the last listing while its stamps are taken (below).
+    stampPace: staleMs > 0 && options.watcher !== null ? 'background' : 'foreground',
     ...snapshotOptions,
     onRootReplaced: () => {
       snapshotOptions.onRootReplaced?.();
@@ -141,10 +145,13 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
     const trusts = trusting;
     if (!trusts) untrusted = false;
     named = new Set();
-    background = kept(snapshot.refresh())
+    background = kept(snapshot.refresh(undefined, 'background'))
       .catch(() => undefined)
       .finally(() => {
         background = null;
+        // It may have found a `.git` or `node_modules` folder made before the watch was up, which the watch then
+        // took in whole and sends no event for: the next call watches anew without it.
+        if (watch !== null && snapshot.excludedDirectories().some((path) => !unwatched.has(path))) rewatch = true;
         if (trusts && trusting) untrusted = false;
         if (trusts) trusting = false;
       });
@@ -231,6 +238,12 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
   return {
     async refresh() {
       keepAlive();
+      // The watch starts with a root's second call, before it is answered (from the listing the first left): a
+      // root listed once and not searched is not crawled. Four 135k-entry roots registered in a minute crawled
+      // at once on two cores, beside the keystrokes typed into one of them (issue 26). The strict way
+      // (`staleMs` 0), where each call before the watch is trusted waits for a revalidation, starts it after the
+      // first answer, as before.
+      if (listed && staleMs > 0) startWatching();
       const [how, refreshed] = refreshNow();
       const listing = await refreshed;
       const servedBy = how === 'watch' ? 'watch' : 'stamps';
@@ -243,7 +256,15 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
         debug(`paths: ${root} has a new .git or node_modules folder; watching it anew without it`);
         void stopWatching(); // the answer does not wait for the old watch to end
       }
-      startWatching();
+      if (listed || staleMs <= 0) startWatching();
+      if (!listed) {
+        listed = true;
+        // The listing just given is as old as its walk, and under load its answer reached the client more than
+        // `staleMs` after that (issue 26: the first keystroke then revalidated by stamps itself, 370–800 ms). A
+        // revalidation starts now in the background instead: the keystrokes right after are answered from this
+        // listing while it runs, and a change made meanwhile is shown once it ends, as when a call waited for it.
+        if (options.watcher !== null && staleMs > 0) revalidateInBackground();
+      }
       return listing;
     },
     get directoriesRead() {

@@ -84,7 +84,11 @@ function answer({ op, paths }: ReaderRequest): ReaderAnswer {
 const WORKER_SOURCE = `
 const readDirectoriesSync = ${readDirectoriesSync.toString()};
 const statDirectoriesSync = ${statDirectoriesSync.toString()};
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
+// Linux keeps a nice value per thread, so this lowers only this worker (elsewhere it would be the whole process).
+if (workerData.niceness > 0 && process.platform === 'linux') {
+  try { require('node:os').setPriority(workerData.niceness); } catch {}
+}
 parentPort.on('message', ({ op, paths }) => {
   const answer = op === 'stat' ? statDirectoriesSync(paths) : readDirectoriesSync(paths);
   parentPort.postMessage(answer, answer instanceof Float64Array ? [answer.buffer] : []);
@@ -97,7 +101,7 @@ parentPort.on('message', ({ op, paths }) => {
  * and both trail `fd`, which walks on every core). Workers do that part in parallel and hand back one
  * string per directory. If a worker cannot start or dies, reads fall back to this thread.
  */
-export function createWorkerDirectoryReader(workerCount = defaultWorkerCount()): DirectoryReader {
+export function createWorkerDirectoryReader(workerCount = defaultWorkerCount(), niceness = 0): DirectoryReader {
   const pool: PooledWorker[] = [];
   let broken = false;
 
@@ -105,7 +109,7 @@ export function createWorkerDirectoryReader(workerCount = defaultWorkerCount()):
     if (broken) return null;
     if (pool.length < workerCount) {
       try {
-        pool.push(startWorker(() => (broken = true)));
+        pool.push(startWorker(niceness, () => (broken = true)));
       } catch {
         broken = true;
         return null;
@@ -132,8 +136,8 @@ interface PooledWorker {
   send(request: ReaderRequest): Promise<ReaderAnswer>;
 }
 
-function startWorker(onBroken: () => void): PooledWorker {
-  const worker = new Worker(WORKER_SOURCE, { eval: true });
+function startWorker(niceness: number, onBroken: () => void): PooledWorker {
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { niceness } });
   const pending: PooledWorker['pending'] = [];
   worker.on('message', (answer: ReaderAnswer) => {
     pending.shift()?.resolve(answer);
@@ -184,9 +188,25 @@ function defaultWorkerCount(): number {
 }
 
 let shared: DirectoryReader | null = null;
+let background: DirectoryReader | null = null;
 
 /** One pool per process: every root's walks share it. */
 export function sharedDirectoryReader(): DirectoryReader {
   shared ??= createWorkerDirectoryReader();
   return shared;
+}
+
+/**
+ * The nice value of the background reader's thread (Linux): the scheduler gives the main thread, ranking a
+ * keystroke, the core first when both want it.
+ */
+export const BACKGROUND_NICENESS = 10;
+
+/**
+ * One thread, at a lower priority, for revalidations nobody waits for (`revalidate.ts`, pace `'background'`):
+ * while a watch starts they run back to back, and on two cores they took CPU from the keystrokes (issue 26).
+ */
+export function sharedBackgroundDirectoryReader(): DirectoryReader {
+  background ??= createWorkerDirectoryReader(1, BACKGROUND_NICENESS);
+  return background;
 }

@@ -5,12 +5,26 @@ import { isUnchanged, stampOf, statSyncOf } from './directoryStamps';
 import type { RevalidationStart, WalkContext } from './revalidationStart';
 
 /**
- * Stats known directories and re-reads the ones that are new, moved, or racy. Both go to the directory
- * reader in batches, enough in flight to keep its threads busy; the root is stat'ed before, following a
- * symlink (nothing below it is followed).
+ * How a revalidation shares the machine. `'foreground'`: a call waits for it, so enough batches are in flight to
+ * keep every reading thread busy. `'background'`: nobody waits (calls are answered from the last listing), so one
+ * batch at a time, and the main thread is given back between batches: with every reading thread busy, keystrokes
+ * ranked meanwhile and a watch's start shared two cores with it (issue 26).
  */
-export function revalidate(start: RevalidationStart, context: WalkContext): Promise<{ changed: boolean; unstamped: DirectoryNode[] }> {
-  const { reader, racyWindowMs } = context;
+export type RevalidationPace = 'foreground' | 'background';
+
+/**
+ * Stats known directories and re-reads the ones that are new, moved, or racy. Both go to the directory
+ * reader in batches (how many in flight: `pace`); the root is stat'ed before, following a symlink (nothing
+ * below it is followed).
+ */
+export function revalidate(
+  start: RevalidationStart,
+  context: WalkContext,
+  pace: RevalidationPace = 'foreground',
+): Promise<{ changed: boolean; unstamped: DirectoryNode[] }> {
+  const { racyWindowMs } = context;
+  const reader = pace === 'background' ? context.backgroundReader : context.reader;
+  const mostInFlight = pace === 'background' ? 1 : reader.parallelism;
   const { trustKnown } = start;
   return new Promise((resolve) => {
     const unstamped: DirectoryNode[] = [];
@@ -57,11 +71,12 @@ export function revalidate(start: RevalidationStart, context: WalkContext): Prom
     };
     const done = (): void => {
       batchesInFlight -= 1;
-      step();
+      if (pace === 'background') setImmediate(step);
+      else step();
     };
     const step = (): void => {
       // Reads first: they find more work; stats mostly confirm what is known.
-      while (batchesInFlight < reader.parallelism && (toRead.length > 0 || toStat.length > 0)) {
+      while (batchesInFlight < mostInFlight && (toRead.length > 0 || toStat.length > 0)) {
         batchesInFlight += 1;
         if (toRead.length > 0) startRead();
         else startStat();
@@ -76,16 +91,30 @@ export function revalidate(start: RevalidationStart, context: WalkContext): Prom
 const READ_BATCH = 256;
 const STAT_BATCH = 1_024;
 
-/** Records what each freshly read directory looks like (`readAt` was taken before its read). */
-export async function stampAll(top: DirectoryNode, nodes: DirectoryNode[], reader: DirectoryReader): Promise<void> {
+/**
+ * Records what each freshly read directory looks like (`readAt` was taken before its read). At the background
+ * pace one batch at a time, the main thread given back between them (`reader` is then the background one).
+ */
+export async function stampAll(
+  top: DirectoryNode,
+  nodes: DirectoryNode[],
+  reader: DirectoryReader,
+  pace: RevalidationPace = 'foreground',
+): Promise<void> {
   const below = nodes.filter((node) => node !== top);
   if (below.length < nodes.length) top.stamp = stampOf(statSyncOf(top.absolute));
   const batches: DirectoryNode[][] = [];
   for (let start = 0; start < below.length; start += STAT_BATCH) batches.push(below.slice(start, start + STAT_BATCH));
-  await Promise.all(
-    batches.map(async (batch) => {
-      const stamps = await reader.stat(batch.map((node) => node.absolute));
-      batch.forEach((node, index) => (node.stamp = stamps[index] ?? null));
-    }),
-  );
+  const stampBatch = async (batch: DirectoryNode[]): Promise<void> => {
+    const stamps = await reader.stat(batch.map((node) => node.absolute));
+    batch.forEach((node, index) => (node.stamp = stamps[index] ?? null));
+  };
+  if (pace === 'foreground') {
+    await Promise.all(batches.map(stampBatch));
+    return;
+  }
+  for (const batch of batches) {
+    await stampBatch(batch);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }

@@ -16,6 +16,8 @@ export interface WalkContext {
   racyWindowMs: number;
   clock: () => number;
   reader: DirectoryReader;
+  /** Where a revalidation nobody waits for reads (`revalidate.ts`, pace `'background'`). */
+  backgroundReader: DirectoryReader;
   counters: { directoriesRead: number };
 }
 

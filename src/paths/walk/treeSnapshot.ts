@@ -1,8 +1,8 @@
 import { stat, type Stats } from 'node:fs';
 import { HostCommandError } from '../../protocol/hostErrors';
 import { excludedDirectories, flatten, newNode, type DirectoryNode } from './directoryNode';
-import { sharedDirectoryReader, type DirectoryReader } from './directoryReader';
-import { revalidate, stampAll } from './revalidate';
+import { sharedBackgroundDirectoryReader, sharedDirectoryReader, type DirectoryReader } from './directoryReader';
+import { revalidate, stampAll, type RevalidationPace } from './revalidate';
 import { fullRevalidation, watchedRevalidation, type WalkContext, type WatchedChanges } from './revalidationStart';
 import type { Listing, WalkEntry } from './walkEntry';
 
@@ -21,7 +21,7 @@ export interface TreeSnapshot {
    * directory is revalidated by its stamps. With them, only what a file watcher reported is looked at: the
    * caller vouches that the watch covered the whole tree since before this snapshot's last full refresh.
    */
-  refresh(changes?: WatchedChanges): Promise<Listing>;
+  refresh(changes?: WatchedChanges, pace?: RevalidationPace): Promise<Listing>;
   /** Directory reads so far (a fresh walk reads every directory once). */
   readonly directoriesRead: number;
   /** The `.git` and `node_modules` directories the last refresh skipped (absolute paths). */
@@ -44,8 +44,19 @@ export interface TreeSnapshotOptions {
   clock?: () => number;
   /** Where directories are read; default: the process's worker pool. */
   reader?: DirectoryReader;
+  /**
+   * Where a revalidation nobody waits for reads; default: `reader` when one is given, else the process's
+   * low-priority background thread.
+   */
+  backgroundReader?: DirectoryReader;
   /** Record directory stamps for the next refresh (default). A one-off walk has no next refresh. */
   keepStamps?: boolean;
+  /**
+   * How a fresh read's stamps are taken after its answer is out (default `'foreground'`: the next call waits for
+   * them). `'background'` when the next calls are answered from the last listing meanwhile (`liveTree.ts`): the
+   * first keystrokes after a first listing then do not share both cores with its 29k `lstat`s (issue 26).
+   */
+  stampPace?: RevalidationPace;
   /**
    * Runs on a kept listing once its stamps are taken, before the next keystroke: the cache packs the names
    * for the ranker here while the person has not typed yet.
@@ -62,6 +73,7 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
     racyWindowMs: options.racyWindowMs ?? RACY_WINDOW_MS,
     clock: options.clock ?? Date.now,
     reader: options.reader ?? sharedDirectoryReader(),
+    backgroundReader: options.backgroundReader ?? options.reader ?? sharedBackgroundDirectoryReader(),
     counters: { directoriesRead: 0 },
   };
   let top: DirectoryNode | null = null;
@@ -70,7 +82,10 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
   // One refresh at a time per root: two concurrent revalidations would race on the same nodes.
   let tail: Promise<unknown> = Promise.resolve();
 
-  const refreshNow = async (changes: WatchedChanges | undefined): Promise<{ listing: Listing; unstamped: DirectoryNode[] }> => {
+  const refreshNow = async (
+    changes: WatchedChanges | undefined,
+    pace: RevalidationPace | undefined,
+  ): Promise<{ listing: Listing; unstamped: DirectoryNode[] }> => {
     const rootStats = await statRoot(root);
     if (top === null || topIno !== rootStats.ino) {
       if (top !== null) options.onRootReplaced?.();
@@ -79,7 +94,7 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
       changes = undefined;
     }
     const start = changes === undefined ? fullRevalidation(top, context.racyWindowMs) : await watchedRevalidation(top, changes, context);
-    const { changed, unstamped } = await revalidate(start, context);
+    const { changed, unstamped } = await revalidate(start, context, pace);
     if (changed) {
       const previous = flat;
       flat = flatten(top);
@@ -89,8 +104,8 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
   };
 
   return {
-    refresh(changes) {
-      const result = tail.then(() => refreshNow(changes));
+    refresh(changes, pace) {
+      const result = tail.then(() => refreshNow(changes, pace));
       // Stamps are taken after the answer is out, so a first call costs one read per directory and
       // nothing more; the next call waits for them (it is queued behind).
       tail = result
@@ -100,7 +115,8 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
           // after a first listing found them unpacked behind 29k stamps and packed them itself (issue 26).
           await new Promise((resolve) => setImmediate(resolve));
           options.whileIdle?.(listing);
-          await stampAll(top!, unstamped, context.reader);
+          const pace = options.stampPace ?? 'foreground';
+          await stampAll(top!, unstamped, pace === 'background' ? context.backgroundReader : context.reader, pace);
         })
         .catch(() => undefined);
       return result.then(({ listing }) => listing);
