@@ -6,7 +6,7 @@ import path from 'node:path';
  * dependencies by `npm run agents:install` into test/agents (~840 MB). A suite that needs them is skipped with
  * one line saying so when they are missing, unless `ATS_REQUIRE_AGENTS=1` (CI), which makes that a failure.
  */
-export const TEST_AGENTS_DIR = path.resolve(__dirname, '..', 'agents');
+export const TEST_AGENTS_DIR = path.resolve(__dirname, '..', '..', 'agents');
 export const TEST_AGENTS_BIN = path.join(TEST_AGENTS_DIR, 'node_modules', '.bin');
 
 export type TestAgent = 'claude' | 'codex';

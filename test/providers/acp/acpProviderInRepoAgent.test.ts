@@ -7,7 +7,7 @@ import type { AgentThread } from '../../../src/daemon/providers/agentProvider';
 import { ACP_METHOD } from '../../../src/protocol/acpFrames';
 import { runPipeline, typesOf } from '../../helpers/pipeline/run';
 
-const AGENT_SCRIPT = path.join(__dirname, '..', '..', 'helpers', 'inRepoAcpAgent.mjs');
+const AGENT_SCRIPT = path.join(__dirname, '..', '..', 'helpers', 'agents', 'inRepoAcpAgent.mjs');
 
 interface Frame {
   method: string;
@@ -20,7 +20,7 @@ interface Frame {
 }
 
 /**
- * The ACP provider against an agent of our own written with the SDK's agent side (test/helpers/inRepoAcpAgent.mjs):
+ * The ACP provider against an agent of our own written with the SDK's agent side (test/helpers/agents/inRepoAcpAgent.mjs):
  * the edges real agents rarely show, with no install needed.
  */
 describe('ACP provider with an in-repo ACP agent', function () {
