@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
+import { groupGone } from '../server/process';
 
 /**
  * A bare ACP client over the official SDK for tests that check an agent itself (not the service): spawns it
@@ -13,12 +14,15 @@ export interface AcpTestClient {
   readonly permissionRequests: acp.RequestPermissionRequest[];
   /** What the agent wrote to stderr, for a failure message. */
   stderr(): string;
-  /** Closes stdin (the agents exit on it) and waits for the process to end. */
+  /**
+   * Closes stdin (the agents exit on it) and waits until no process of its group is left: Claude Code's own
+   * children outlived the adapter and wrote into the suite's temp HOME after it was removed (a CI failure).
+   */
   close(): Promise<void>;
 }
 
 export function startAcpTestClient(command: string, options: { cwd: string; env: Record<string, string> }): AcpTestClient {
-  const child = spawn(command, [], { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(command, [], { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-8000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -50,6 +54,8 @@ export function startAcpTestClient(command: string, options: { cwd: string; env:
       const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited;
       clearTimeout(killer);
+      await groupGone(child.pid!, 3_000);
+      await groupGone(child.pid!, 3_000); // after a SIGKILL, until the kernel has reaped them
     },
   };
 }

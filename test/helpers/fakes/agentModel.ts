@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenFake } from './listenFake';
 
 /**
  * What the fake model servers for the real ACP agents (fakeAnthropicServer, fakeResponsesServer) share: a
@@ -61,19 +61,7 @@ export async function startFakeAgentModel(answer: Answer): Promise<FakeAgentMode
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    requests,
-    releaseSlow: () => [...openSlow].forEach((release) => release()),
-    close: () =>
-      new Promise<void>((resolve) => {
-        [...openSlow].forEach((release) => release());
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenFake(server, openSlow)), requests };
 }
 
 /** Holds an SSE answer open until released (then `finish` runs) or the client goes away. */

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenFake } from './listenFake';
 
 /**
  * A fake OpenAI-compatible chat-completions server on 127.0.0.1 (port 0) that streams scripted replies as SSE,
@@ -80,20 +80,8 @@ export async function startFakeModelServer(respond: Responder): Promise<FakeMode
       serveReply(reply, request, res, openSlow);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    requests,
-    authorizations,
-    releaseSlow: () => [...openSlow].forEach((release) => release()),
-    close: () =>
-      new Promise<void>((resolve) => {
-        [...openSlow].forEach((release) => release());
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { origin, releaseSlow, close } = await listenFake(server, openSlow);
+  return { baseUrl: `${origin}/v1`, requests, authorizations, releaseSlow, close };
 }
 
 function serveReply(reply: ScriptedReply, request: ChatRequest, res: http.ServerResponse, openSlow: Set<() => void>): void {

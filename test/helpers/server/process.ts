@@ -54,7 +54,7 @@ export function npmStart(args: string[], env: NodeJS.ProcessEnv = {}): Promise<S
 }
 
 /** Waits until no process of the group `pgid` is left, SIGKILLing the rest after `timeoutMs`. */
-async function groupGone(pgid: number, timeoutMs: number): Promise<void> {
+export async function groupGone(pgid: number, timeoutMs: number): Promise<void> {
   const alive = () => {
     try {
       process.kill(-pgid, 0);
