@@ -9,6 +9,7 @@ import { startFakeAnthropicServer } from '../../helpers/fakes/anthropicServer';
 import { startFakeResponsesServer } from '../../helpers/fakes/responsesServer';
 import { startTestServer, type TestServer } from '../../helpers/server/harness';
 import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
+import { commandRows, completedTurns, completions, eventsUntil, type ThreadEvent } from '../../helpers/server/threadRows';
 
 const SCRIPTS: AgentScripts = {
   'Say hello': [{ kind: 'text', chunks: ['Hello', ' there'] }],
@@ -18,13 +19,6 @@ const SCRIPTS: AgentScripts = {
   ],
   'Think slowly': [{ kind: 'slow', chunks: ['Thinking'] }],
 };
-
-interface ThreadEvent {
-  seq: number;
-  type: string;
-  turnId: string | null;
-  data: Record<string, any>;
-}
 
 const AGENTS: Array<{
   agent: TestAgent;
@@ -89,15 +83,6 @@ for (const { agent, adapter, startModel, envOf } of AGENTS) {
         body: { projectId, provider: agent, model: `${agent}/default`, title: 'e2e', permissionMode: 'accept-edits', prompt },
       });
 
-    async function eventsUntil(threadId: string, done: (events: ThreadEvent[]) => boolean): Promise<ThreadEvent[]> {
-      for (;;) {
-        const events: ThreadEvent[] = await t.json(`/threads/${threadId}/events?limit=1000`);
-        if (done(events)) return events;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    }
-    const completions = (events: ThreadEvent[]) => events.filter((event) => event.type === 'turn/completed');
-    const completedTurns = (count: number) => (events: ThreadEvent[]) => completions(events).length >= count;
     const messages = (events: ThreadEvent[]) =>
       events
         .filter((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')
@@ -105,7 +90,7 @@ for (const { agent, adapter, startModel, envOf } of AGENTS) {
 
     it('a streamed answer: the turn completes with the text as the agent message, the thread is idle, providerThreadId is the ACP session', async () => {
       const thread = await createThread('Say hello');
-      const events = await eventsUntil(thread.id, completedTurns(1));
+      const events = await eventsUntil(t, thread.id, completedTurns(1));
 
       expect(events[0]!.type).to.equal('turn/started');
       expect(events.filter((event) => event.type === 'item/agentMessage/delta').map((event) => event.data.delta)).to.include.members([
@@ -121,14 +106,11 @@ for (const { agent, adapter, startModel, envOf } of AGENTS) {
 
     it('a command runs in the thread folder and is a commandExecution item with its output, between the texts, as in a pi thread', async () => {
       const thread = await createThread('Run echo');
-      const events = await eventsUntil(thread.id, completedTurns(1));
-      const commandRows = events.filter(
-        (event) =>
-          (event.data.item?.type ?? (event.type === 'item/commandExecution/outputDelta' ? 'commandExecution' : '')) === 'commandExecution',
-      );
+      const events = await eventsUntil(t, thread.id, completedTurns(1));
+      const commands = commandRows(events);
 
-      expect(commandRows.map((event) => event.type)).to.deep.equal(['item/started', 'item/commandExecution/outputDelta', 'item/completed']);
-      const [started, delta, done] = commandRows;
+      expect(commands.map((event) => event.type)).to.deep.equal(['item/started', 'item/commandExecution/outputDelta', 'item/completed']);
+      const [started, delta, done] = commands;
       expect(started!.data.item).to.deep.equal({
         type: 'commandExecution',
         id: started!.data.item.id,
@@ -151,7 +133,7 @@ for (const { agent, adapter, startModel, envOf } of AGENTS) {
     if (agent === 'claude') {
       it('a file edit is a fileChange item with its diff, allowed by the accept-edits policy, and the file is written', async () => {
         const thread = await createThread('Write notes');
-        const events = await eventsUntil(thread.id, completedTurns(1));
+        const events = await eventsUntil(t, thread.id, completedTurns(1));
         const fileRows = events.filter((event) => event.data.item?.type === 'fileChange');
         expect(
           fileRows.map((event) => event.type),
@@ -167,14 +149,14 @@ for (const { agent, adapter, startModel, envOf } of AGENTS) {
 
     it('stop mid-stream ends the turn exactly once, interrupted, and the next prompt works', async () => {
       const thread = await createThread('Think slowly');
-      await eventsUntil(thread.id, (events) => events.some((event) => event.type === 'item/agentMessage/delta'));
+      await eventsUntil(t, thread.id, (events) => events.some((event) => event.type === 'item/agentMessage/delta'));
       expect((await t.json(`/threads/${thread.id}`)).status).to.equal('active');
 
       await t.json(`/threads/${thread.id}/stop`, { method: 'POST' });
-      await eventsUntil(thread.id, completedTurns(1));
+      await eventsUntil(t, thread.id, completedTurns(1));
       expect((await t.json(`/threads/${thread.id}`)).status).to.equal('idle');
       await t.json(`/threads/${thread.id}/messages`, { body: { prompt: 'Say hello' } });
-      const events = await eventsUntil(thread.id, completedTurns(2));
+      const events = await eventsUntil(t, thread.id, completedTurns(2));
       expect(
         completions(events).map((event) => event.data.status),
         logs.join('\n'),
@@ -183,7 +165,7 @@ for (const { agent, adapter, startModel, envOf } of AGENTS) {
 
     it('the agent killed mid-turn fails the turn once with how it ended, and the next prompt starts it again', async () => {
       const thread = await createThread('Think slowly');
-      await eventsUntil(thread.id, (events) => events.some((event) => event.type === 'item/agentMessage/delta'));
+      await eventsUntil(t, thread.id, (events) => events.some((event) => event.type === 'item/agentMessage/delta'));
       // The adapter is a child of this process (the embedded daemon spawned it).
       const pids = execFileSync('pgrep', ['-P', String(process.pid), '-f', BUILT_IN_ACP_AGENTS[agent].command])
         .toString()
@@ -191,11 +173,11 @@ for (const { agent, adapter, startModel, envOf } of AGENTS) {
         .split('\n');
       for (const pid of pids) process.kill(Number(pid), 'SIGKILL');
 
-      const failed = completions(await eventsUntil(thread.id, completedTurns(1)));
+      const failed = completions(await eventsUntil(t, thread.id, completedTurns(1)));
       expect(failed.map((event) => event.data.status)).to.deep.equal(['failed']);
       expect(failed[0]!.data.error.message).to.match(new RegExp(`^the ${agent} agent exited \\(signal SIGKILL\\)`));
       await t.json(`/threads/${thread.id}/messages`, { body: { prompt: 'Say hello' } });
-      const events = await eventsUntil(thread.id, completedTurns(2));
+      const events = await eventsUntil(t, thread.id, completedTurns(2));
       expect(
         completions(events).map((event) => event.data.status),
         logs.join('\n'),

@@ -6,6 +6,7 @@ import { createPiProvider } from '../../../src/daemon/providers/pi';
 import { scriptByPrompt, startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../../helpers/fakes/modelServer';
 import { startTestServer, type TestServer } from '../../helpers/server/harness';
 import { createPiSandbox, FAKE_CONTEXT_WINDOW, FAKE_MODEL, TRIGGER_EXTENSION, type PiSandbox } from './piSandbox';
+import { commandRows, completedTurns, completions, eventsUntil, type ThreadEvent } from '../../helpers/server/threadRows';
 
 const text = (...chunks: string[]): ScriptedReply => ({ kind: 'text', chunks });
 
@@ -21,13 +22,6 @@ const SCRIPTS: Record<string, ScriptedReply[]> = {
   'Remember the word kiwi': [text('Noted: kiwi.')],
   'Which word': [text('The word was kiwi.')],
 };
-
-interface ThreadEvent {
-  seq: number;
-  type: string;
-  turnId: string | null;
-  data: Record<string, any>;
-}
 
 describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake model', function () {
   let model: FakeModelServer;
@@ -68,14 +62,6 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
       },
     });
 
-  /** The agent's frames are stored asynchronously to the HTTP answer: poll the events route until `done`. */
-  async function eventsUntil(threadId: string, done: (events: ThreadEvent[]) => boolean): Promise<ThreadEvent[]> {
-    for (;;) {
-      const events: ThreadEvent[] = await t.json(`/threads/${threadId}/events?limit=1000`);
-      if (done(events)) return events;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
   /** The id of the last entry pi wrote to the thread's session file (`<daemon dataDir>/providers/pi/…_<id>.jsonl`). */
   const lastSessionEntryId = (providerThreadId: string): string => {
     const folder = path.join(t.dataDir, 'daemon', 'providers', 'pi');
@@ -87,12 +73,10 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
       .map((line) => JSON.parse(line) as { id?: string });
     return entries.at(-1)!.id!;
   };
-  const completions = (events: ThreadEvent[]) => events.filter((event) => event.type === 'turn/completed');
-  const completedTurns = (count: number) => (events: ThreadEvent[]) => completions(events).length >= count;
 
   it('a client turn with text: turn completes with the streamed answer, the thread is idle, providerThreadId is the pi session', async () => {
     const thread = await createThread('Say hello');
-    const events = await eventsUntil(thread.id, completedTurns(1));
+    const events = await eventsUntil(t, thread.id, completedTurns(1));
 
     const types = events.map((event) => event.type);
     expect(types[0]).to.equal('turn/started');
@@ -111,26 +95,23 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
 
   it("providerCheckpointId on turn/completed is the pi session's leaf entry after the run (the last entry of its session file)", async () => {
     const thread = await createThread('Say hello');
-    const [first] = completions(await eventsUntil(thread.id, completedTurns(1)));
+    const [first] = completions(await eventsUntil(t, thread.id, completedTurns(1)));
     expect(first.data.providerCheckpointId).to.equal(lastSessionEntryId(first.data.providerThreadId));
 
     await t.json(`/threads/${thread.id}/messages`, { body: { prompt: 'Say hello' } });
-    const [, second] = completions(await eventsUntil(thread.id, completedTurns(2)));
+    const [, second] = completions(await eventsUntil(t, thread.id, completedTurns(2)));
     expect(second.data.providerCheckpointId).to.equal(lastSessionEntryId(second.data.providerThreadId));
     expect(second.data.providerCheckpointId).to.not.equal(first.data.providerCheckpointId);
   });
 
   it('a turn with a bash tool call runs the command in the environment folder and shows it as a commandExecution item with its output', async () => {
     const thread = await createThread('Run echo');
-    const events = await eventsUntil(thread.id, completedTurns(1));
+    const events = await eventsUntil(t, thread.id, completedTurns(1));
     const [completed] = completions(events);
-    const commandRows = events.filter(
-      (event) =>
-        (event.data.item?.type ?? (event.type === 'item/commandExecution/outputDelta' ? 'commandExecution' : '')) === 'commandExecution',
-    );
+    const commands = commandRows(events);
 
-    expect(commandRows.map((event) => event.type)).to.deep.equal(['item/started', 'item/commandExecution/outputDelta', 'item/completed']);
-    const [started, delta, done] = commandRows;
+    expect(commands.map((event) => event.type)).to.deep.equal(['item/started', 'item/commandExecution/outputDelta', 'item/completed']);
+    const [started, delta, done] = commands;
     expect(started!.data.item).to.deep.equal({
       type: 'commandExecution',
       id: started!.data.item.id,
@@ -140,7 +121,7 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
     });
     expect(delta!.data).to.deep.include({ itemId: started!.data.item.id, delta: 'e2e\n' });
     expect(done!.data.item).to.deep.equal({ ...started!.data.item, status: 'completed', aggregatedOutput: 'e2e\n', exitCode: 0 });
-    expect(commandRows.every((event) => event.turnId === completed.turnId)).to.equal(true);
+    expect(commands.every((event) => event.turnId === completed.turnId)).to.equal(true);
     // The item sits between the two assistant messages of the run: the tool call, then the answer.
     const doneAt = events.indexOf(done!);
     expect(
@@ -155,7 +136,7 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
 
   it('a model error ends the turn with turn/completed failed and the model message', async () => {
     const thread = await createThread('Fail please');
-    const events = await eventsUntil(thread.id, completedTurns(1));
+    const events = await eventsUntil(t, thread.id, completedTurns(1));
 
     const [completed] = completions(events);
     expect(completed.data.status).to.equal('failed');
@@ -165,7 +146,7 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
 
   it('a stream cut mid-answer with retries off ends the turn with turn/completed failed, and the thread is idle', async () => {
     const thread = await createThread('Cut me off');
-    const events = await eventsUntil(thread.id, completedTurns(1));
+    const events = await eventsUntil(t, thread.id, completedTurns(1));
 
     const [completed] = completions(events);
     expect(completed.data.status).to.equal('failed');
@@ -176,25 +157,25 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
 
   it('stop mid-stream ends the turn exactly once, interrupted, and the thread is idle', async () => {
     const thread = await createThread('Think slowly');
-    await eventsUntil(thread.id, (events) => events.some((event) => event.type === 'item/agentMessage/delta'));
+    await eventsUntil(t, thread.id, (events) => events.some((event) => event.type === 'item/agentMessage/delta'));
     expect((await t.json(`/threads/${thread.id}`)).status).to.equal('active');
 
     await t.json(`/threads/${thread.id}/stop`, { method: 'POST' });
-    await eventsUntil(thread.id, completedTurns(1));
+    await eventsUntil(t, thread.id, completedTurns(1));
     expect((await t.json(`/threads/${thread.id}`)).status).to.equal('idle');
     // Frames are stored in order: a second completion of the stopped turn would show up before the next turn.
     await t.json(`/threads/${thread.id}/messages`, { body: { prompt: 'Say hello' } });
-    const events = await eventsUntil(thread.id, completedTurns(2));
+    const events = await eventsUntil(t, thread.id, completedTurns(2));
     expect(completions(events).map((event) => event.data.status)).to.deep.equal(['interrupted', 'completed']);
   });
 
   it('stop while a command runs: the command item completes failed before the turn completes interrupted', async () => {
     const thread = await createThread('Run a long command');
     const outputSeen = (events: ThreadEvent[]) => events.some((event) => event.type === 'item/commandExecution/outputDelta');
-    await eventsUntil(thread.id, outputSeen);
+    await eventsUntil(t, thread.id, outputSeen);
 
     await t.json(`/threads/${thread.id}/stop`, { method: 'POST' });
-    const events = await eventsUntil(thread.id, completedTurns(1));
+    const events = await eventsUntil(t, thread.id, completedTurns(1));
     const done = events.find((event) => event.type === 'item/completed' && event.data.item.type === 'commandExecution')!;
     const [completed] = completions(events);
     expect(done.data.item).to.deep.include({ command: 'echo started; sleep 30', status: 'failed' });
@@ -209,13 +190,13 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
     const thread = await createThread(undefined, extensionProjectId);
 
     extensionSandbox.triggerAgentRun('Check the build, please.');
-    await eventsUntil(thread.id, (events) => events.some((event) => event.type === 'item/agentMessage/delta'));
+    await eventsUntil(t, thread.id, (events) => events.some((event) => event.type === 'item/agentMessage/delta'));
     const whileStreaming = await t.json(`/threads/${thread.id}`);
     expect(whileStreaming.status).to.equal('active');
     expect(whileStreaming.runtime.displayStatus).to.equal('active');
 
     model.releaseSlow();
-    const turn = await eventsUntil(thread.id, completedTurns(1));
+    const turn = await eventsUntil(t, thread.id, completedTurns(1));
     expect(turn.map((event) => event.type)).to.deep.equal(agentStartedTurnTypes(2));
     expect(turn[0].data.origin).to.equal('agent');
     expect(turn[1].data.rawType).to.equal('sdk/message_start');
@@ -230,14 +211,14 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
   it('two threads run at once, each with its own pi session, and both complete', async () => {
     const [first, second] = await Promise.all([createThread('Think slowly'), createThread('Think slowly')]);
     const streaming = (events: ThreadEvent[]) => events.some((event) => event.type === 'item/agentMessage/delta');
-    await Promise.all([eventsUntil(first.id, streaming), eventsUntil(second.id, streaming)]);
+    await Promise.all([eventsUntil(t, first.id, streaming), eventsUntil(t, second.id, streaming)]);
     const views = await Promise.all([t.json(`/threads/${first.id}`), t.json(`/threads/${second.id}`)]);
     expect(views.map((view) => view.status)).to.deep.equal(['active', 'active']);
 
     model.releaseSlow();
     const [firstEvents, secondEvents] = await Promise.all([
-      eventsUntil(first.id, completedTurns(1)),
-      eventsUntil(second.id, completedTurns(1)),
+      eventsUntil(t, first.id, completedTurns(1)),
+      eventsUntil(t, second.id, completedTurns(1)),
     ]);
     for (const events of [firstEvents, secondEvents]) {
       expect(completions(events).map((event) => event.data.status)).to.deep.equal(['completed']);
