@@ -20,7 +20,10 @@ interface ThreadSession {
   agent?: Promise<AgentThread>;
 }
 
-type ThreadHandlers = Pick<HostHandlers, 'thread.open' | 'thread.prompt' | 'thread.stop' | 'thread.ingest' | 'thread.status'>;
+type ThreadHandlers = Pick<
+  HostHandlers,
+  'thread.open' | 'thread.prompt' | 'thread.stop' | 'thread.ingest' | 'thread.status' | 'thread.approve' | 'thread.configure'
+>;
 
 /**
  * Thread commands of the daemon: knows each thread's agent, feeds it prompts and stops, and pushes every
@@ -107,7 +110,11 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
       if (providerThreadId && threadId && !providerThreadIds.has(threadId)) providerThreadIds.set(threadId, providerThreadId);
       return { seqs: await ingestFrame(frame, threadId) };
     },
-    'thread.status': async ({ threadId }) => ({ status: await deps.ingest.threadStatus(threadId) }),
+    'thread.status': async ({ threadId }) => ({ status: await deps.ingest.threadStatus(threadId), pendingApprovalIds: [] }),
+    'thread.approve': async () => ({ outcome: 'unknown' }),
+    'thread.configure': async () => {
+      throw new HostCommandError('thread_busy', 'changing the permission mode is not built yet');
+    },
     async dispose() {
       closing = true;
       // Agents still starting are awaited too, so none is left running behind a closed daemon.

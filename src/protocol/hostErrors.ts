@@ -19,6 +19,10 @@ export const HostErrorCodeSchema = z.enum([
   'no_agent_provider',
   'agent_failed',
   'ingest_rejected',
+  /** `thread.configure` while a turn is open: the mode changes only between turns. */
+  'thread_busy',
+  /** A permission mode the host's owner did not allow (`full-access` without `ATS_ALLOW_FULL_ACCESS=1`). */
+  'mode_not_allowed',
   /** The daemon is closing: it starts no agent it could not dispose of. */
   'host_closing',
 ]);
@@ -42,6 +46,8 @@ export const HOST_ERROR_HTTP_STATUS: Readonly<Record<Exclude<HostErrorCode, 'hos
   no_agent_provider: 409,
   agent_failed: 502,
   ingest_rejected: 400,
+  thread_busy: 409,
+  mode_not_allowed: 403,
 };
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApprovalOptionKindSchema, PermissionModeSchema } from './approvals';
 import { ThreadStatusSchema } from './threadEvents';
 
 /**
@@ -18,7 +19,7 @@ export const ThreadOpenParamsSchema = z.strictObject({
   cwd: z.string().min(1),
   provider: z.string().min(1),
   model: z.string().min(1),
-  permissionMode: z.string().optional(),
+  permissionMode: PermissionModeSchema.optional(),
   /** The thread's providerThreadId from an earlier run, so an agent session resumes after a restart. */
   resumeProviderThreadId: z.string().optional(),
 });
@@ -62,8 +63,32 @@ export const ThreadIngestResultSchema = Seqs;
 export type ThreadIngestResult = z.infer<typeof ThreadIngestResultSchema>;
 
 export const ThreadStatusParamsSchema = z.strictObject({ threadId: ThreadId });
-export const ThreadStatusResultSchema = z.strictObject({ status: ThreadStatusSchema });
+export const ThreadStatusResultSchema = z.strictObject({
+  status: ThreadStatusSchema,
+  /** Questions of the open turn no one has answered yet (approvals.ts), oldest first. */
+  pendingApprovalIds: z.array(z.string()),
+});
 export type ThreadStatusResult = z.infer<typeof ThreadStatusResultSchema>;
+
+/**
+ * The user's answer to an agent's question (`POST /threads/:id/approvals/:approvalId`). `answered`: the agent
+ * has it; `unknown`: this daemon never asked it (404); `already-answered`: someone (the user, a stop) did (409).
+ */
+export const ThreadApproveParamsSchema = z.strictObject({ threadId: ThreadId, approvalId: z.string().min(1), optionId: z.string().min(1) });
+export type ThreadApproveParams = z.infer<typeof ThreadApproveParamsSchema>;
+export const ThreadApproveResultSchema = z.discriminatedUnion('outcome', [
+  z.strictObject({ outcome: z.literal('answered'), optionId: z.string(), optionKind: ApprovalOptionKindSchema }),
+  z.strictObject({ outcome: z.literal('unknown') }),
+  z.strictObject({ outcome: z.literal('already-answered') }),
+  /** The option id is not one the agent offered (400). */
+  z.strictObject({ outcome: z.literal('unknown-option'), optionIds: z.array(z.string()) }),
+]);
+export type ThreadApproveResult = z.infer<typeof ThreadApproveResultSchema>;
+
+/** Changes an open thread's permission mode while no turn is open; the agent's own mode follows where it has one. */
+export const ThreadConfigureParamsSchema = z.strictObject({ threadId: ThreadId, permissionMode: PermissionModeSchema });
+export type ThreadConfigureParams = z.infer<typeof ThreadConfigureParamsSchema>;
+export const ThreadConfigureResultSchema = z.strictObject({ permissionMode: PermissionModeSchema });
 
 export const threadCommands = {
   'thread.open': { params: ThreadOpenParamsSchema, result: ThreadOpenResultSchema },
@@ -71,4 +96,6 @@ export const threadCommands = {
   'thread.stop': { params: ThreadStopParamsSchema, result: ThreadStopResultSchema },
   'thread.ingest': { params: ThreadIngestParamsSchema, result: ThreadIngestResultSchema },
   'thread.status': { params: ThreadStatusParamsSchema, result: ThreadStatusResultSchema },
+  'thread.approve': { params: ThreadApproveParamsSchema, result: ThreadApproveResultSchema },
+  'thread.configure': { params: ThreadConfigureParamsSchema, result: ThreadConfigureResultSchema },
 } as const;

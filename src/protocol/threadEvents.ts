@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import {
+  ApprovalDeciderSchema,
+  ApprovalOptionKindSchema,
+  ApprovalOptionSchema,
+  ApprovalSubjectSchema,
+  PermissionModeSchema,
+} from './approvals';
 
 /** Every thread event type the pipeline writes (spec part 6, plus `provider/error`). */
 export const THREAD_EVENT_TYPE = {
@@ -12,6 +19,12 @@ export const THREAD_EVENT_TYPE = {
   contextWindowUsage: 'thread/contextWindowUsage/updated',
   providerUnhandled: 'provider/unhandled',
   providerError: 'provider/error',
+  /** An agent's reasoning text, streamed into a `reasoning` item (ACP `agent_thought_chunk`). */
+  reasoningDelta: 'item/reasoning/delta',
+  /** The agent's plan, whole each time it changes (ACP `plan`); the page shows the latest in place. */
+  planUpdated: 'turn/plan/updated',
+  approvalRequested: 'approval/requested',
+  approvalResolved: 'approval/resolved',
 } as const;
 export type ThreadEventType = (typeof THREAD_EVENT_TYPE)[keyof typeof THREAD_EVENT_TYPE];
 
@@ -87,9 +100,22 @@ export const ToolCallItemSchema = z.object({
 });
 export type ToolCallItem = z.infer<typeof ToolCallItemSchema>;
 
+/** The agent's reasoning (thinking) text, built from `item/reasoning/delta` rows like an agent message. */
+export const ReasoningItemSchema = z.object({ type: z.literal('reasoning'), id: z.string(), text: z.string() });
+export type ReasoningItem = z.infer<typeof ReasoningItemSchema>;
+
+/** One step of an agent's plan, in Codex's words (`turn/plan/updated`); ACP's `in_progress` reads `inProgress`. */
+export const PlanStepSchema = z.object({
+  step: z.string(),
+  status: z.enum(['pending', 'inProgress', 'completed']),
+  priority: z.string().optional(),
+});
+export type PlanStep = z.infer<typeof PlanStepSchema>;
+
 export const ThreadItemSchema = z.discriminatedUnion('type', [
   UserMessageItemSchema,
   AgentMessageItemSchema,
+  ReasoningItemSchema,
   CommandExecutionItemSchema,
   FileChangeItemSchema,
   ToolCallItemSchema,
@@ -136,6 +162,24 @@ export const ThreadEventDataSchemas = {
     message: z.string(),
     willRetry: z.boolean(),
   }),
+  [THREAD_EVENT_TYPE.reasoningDelta]: z.object({ ...base, itemId: z.string(), delta: z.string() }),
+  [THREAD_EVENT_TYPE.planUpdated]: z.object({ ...base, plan: z.array(PlanStepSchema) }),
+  /** The question (src/protocol/approvals.ts); pending until an `approval/resolved` with its id. */
+  [THREAD_EVENT_TYPE.approvalRequested]: z.object({
+    ...base,
+    approvalId: z.string(),
+    subject: ApprovalSubjectSchema,
+    options: z.array(ApprovalOptionSchema),
+    permissionMode: PermissionModeSchema,
+  }),
+  [THREAD_EVENT_TYPE.approvalResolved]: z.object({
+    ...base,
+    approvalId: z.string(),
+    decidedBy: ApprovalDeciderSchema,
+    optionId: z.string().optional(),
+    optionKind: ApprovalOptionKindSchema.optional(),
+    reason: z.string().optional(),
+  }),
 } satisfies Record<ThreadEventType, z.ZodType>;
 
 /**
@@ -180,6 +224,10 @@ export const NewThreadEventSchema = z.discriminatedUnion('type', [
   rowOf(T.contextWindowUsage, D[T.contextWindowUsage]),
   rowOf(T.providerUnhandled, D[T.providerUnhandled]),
   rowOf(T.providerError, D[T.providerError]),
+  rowOf(T.reasoningDelta, D[T.reasoningDelta]),
+  rowOf(T.planUpdated, D[T.planUpdated]),
+  rowOf(T.approvalRequested, D[T.approvalRequested]),
+  rowOf(T.approvalResolved, D[T.approvalResolved]),
 ]);
 export type NewThreadEvent = z.infer<typeof NewThreadEventSchema>;
 

@@ -1,4 +1,12 @@
+import type { ApprovalDecision, ApprovalQuestion, PermissionMode } from '../../protocol/approvals';
 import type { AgentModel } from '../../protocol/hostModelCommands';
+
+/**
+ * Asks whether a tool call may run. The daemon answers by the thread's permission mode (policy) or waits for
+ * the user (`POST /threads/:id/approvals/:approvalId`), and stores the question and its answer as rows. Never
+ * rejects: a stop, a dispose or `signal` (abort it when the agent died) resolves it `cancelled`.
+ */
+export type AskUser = (question: ApprovalQuestion, signal?: AbortSignal) => Promise<ApprovalDecision>;
 
 /**
  * The boundary between the host daemon and one kind of coding agent. A second agent is one new folder under
@@ -26,7 +34,13 @@ export interface OpenThreadOptions {
   cwd: string;
   /** `provider/modelId`. */
   model: string;
-  permissionMode?: string;
+  /** The thread's mode at open; `setPermissionMode` changes it later. Absent means `accept-edits`. */
+  permissionMode?: PermissionMode;
+  /**
+   * How the agent asks its user; the mode's policy is applied by the daemon, not by the provider. The daemon
+   * always passes it; tests that drive a provider alone may leave it out, and then every question is refused.
+   */
+  askUser?: AskUser;
   /** Where the daemon keeps this provider's sessions, so a thread resumes after a restart. */
   dataDir: string;
   /** Id of a session to resume (the thread's providerThreadId), when the thread ran before. */
@@ -50,6 +64,11 @@ export interface AgentThread {
    * for `turn/completed.providerCheckpointId`; read it after the run's `agent_end`.
    */
   checkpointId?(): string | undefined;
+  /**
+   * Optional: the thread's mode changed while idle. A provider whose agent has modes of its own switches the
+   * agent's to match (Claude Code `default`/`acceptEdits`/`auto`); the daemon's policy follows in any case.
+   */
+  setPermissionMode?(mode: PermissionMode): Promise<void>;
   /** Optional: the model's context window in tokens, from the agent's model catalog. */
   contextWindow?(): number | undefined;
 }

@@ -1,3 +1,4 @@
+import { PermissionModeSchema } from '../../protocol/approvals';
 import type { ThreadOpenResult } from '../../protocol/hostContract';
 import type { Registry } from '../../registry/registry';
 import type { ThreadRecord } from '../../registry/records';
@@ -20,7 +21,7 @@ export async function openThreadOnHost(deps: ThreadOnHostDeps, thread: ThreadRec
     cwd: environment.path,
     provider: thread.provider,
     model: thread.model,
-    permissionMode: thread.permissionMode,
+    permissionMode: PermissionModeSchema.optional().catch(undefined).parse(thread.permissionMode),
     resumeProviderThreadId: thread.providerThreadId,
   });
 }

@@ -242,7 +242,7 @@ describe('pi provider (real pi SDK, fake model)', function () {
     const unknownModel = await provider.openThread({ ...base, model: 'fake/no-such-model' }).catch((error: Error) => error);
     expect(String(unknownModel)).to.contain('unknown model "fake/no-such-model"').and.contain('models.json');
     const badMode = await provider
-      .openThread({ ...base, model: FAKE_MODEL, permissionMode: 'ask-every-time' })
+      .openThread({ ...base, model: FAKE_MODEL, permissionMode: 'ask-every-time' as 'ask' })
       .catch((error: Error) => error);
     expect(String(badMode)).to.contain('permission mode "ask-every-time" is not supported');
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PermissionModeSchema } from '../../../protocol/approvals';
 
 /**
  * The messages between the host daemon and one thread's agent process (Node IPC, JSON). The daemon sends
@@ -11,7 +12,7 @@ export const AgentOpenOptionsSchema = z.strictObject({
   threadId: z.string().min(1),
   cwd: z.string().min(1),
   model: z.string().min(1),
-  permissionMode: z.string().optional(),
+  permissionMode: PermissionModeSchema.optional(),
   dataDir: z.string().min(1),
   resumeProviderThreadId: z.string().optional(),
 });
