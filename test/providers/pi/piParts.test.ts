@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import type { AgentSessionEvent } from '@mariozechner/pi-coding-agent';
 import { announceRetries } from '../../../src/daemon/providers/pi/announceRetries';
 import { parseModelRef } from '../../../src/daemon/providers/pi/modelRef';
-import { toolsForPermissionMode } from '../../../src/daemon/providers/pi/permissionMode';
+import { asksFirst, toolsForPermissionMode } from '../../../src/daemon/providers/pi/permissionMode';
+import { toolCallSubject } from '../../../src/daemon/providers/pi/toolCallSubject';
 import { promptSettledFrame } from '../../../src/daemon/providers/pi/piFrames';
 
 const event = (type: string, extra: Record<string, unknown> = {}) => ({ type, ...extra }) as unknown as AgentSessionEvent;
@@ -58,6 +59,29 @@ describe('pi provider parts', () => {
     expect(toolsForPermissionMode('accept-edits')).to.deep.equal(['read', 'bash', 'edit', 'write']);
     expect(toolsForPermissionMode(undefined)).to.deep.equal(['read', 'bash', 'edit', 'write']);
     expect(() => toolsForPermissionMode('plan')).to.throw(/not supported/);
+  });
+
+  it('every mode runs pi with its default tools; only ask asks, and never before reading', () => {
+    expect(toolsForPermissionMode('ask')).to.deep.equal(['read', 'bash', 'edit', 'write']);
+    expect(toolsForPermissionMode('full-access')).to.deep.equal(['read', 'bash', 'edit', 'write']);
+    const tools = ['bash', 'edit', 'write', 'my_extension_tool', 'read', 'ls', 'grep', 'find'];
+    expect(tools.filter((tool) => asksFirst('ask', tool))).to.deep.equal(['bash', 'edit', 'write', 'my_extension_tool']);
+    expect(tools.filter((tool) => asksFirst('accept-edits', tool))).to.deep.equal([]);
+    expect(tools.filter((tool) => asksFirst('full-access', tool))).to.deep.equal([]);
+  });
+
+  describe('toolCallSubject', () => {
+    const cases: Array<[string, Record<string, unknown>, { kind: string; title: string; paths: string[] }]> = [
+      ['read', { path: 'src/a.ts' }, { kind: 'read', title: 'read /work/p/src/a.ts', paths: ['/work/p/src/a.ts'] }],
+      ['ls', { path: '@docs' }, { kind: 'read', title: 'ls /work/p/docs', paths: ['/work/p/docs'] }],
+      ['grep', { pattern: 'x', path: '/etc' }, { kind: 'search', title: 'grep /etc', paths: ['/etc'] }],
+      ['my_extension_tool', { query: 'q' }, { kind: 'other', title: 'my_extension_tool', paths: [] }],
+    ];
+    for (const [toolName, input, expected] of cases) {
+      it(`${toolName} ${JSON.stringify(input)} → ${expected.kind}`, () => {
+        expect(toolCallSubject({ toolName, toolCallId: 'call_1', input }, '/work/p')).to.deep.equal({ ...expected, toolCallId: 'call_1' });
+      });
+    }
   });
 
   it('a settle carries only a message for an error, so any thrown value becomes readable', () => {

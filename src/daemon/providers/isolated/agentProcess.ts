@@ -1,11 +1,15 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import type { ApprovalDecision } from '../../../protocol/approvals';
+import type { AskUser } from '../agentProvider';
 import { AgentReportSchema, type AgentCommand, type AgentFacts } from './agentProcessMessages';
 import type { ProviderFactoryRef } from './providerFactoryRef';
+import { createQuestionRelay } from './questionRelay';
 
-/** A command as the caller writes it; the process handle numbers it. */
-type Command = AgentCommand extends infer C ? (C extends AgentCommand ? Omit<C, 'id'> : never) : never;
+/** A request as the caller writes it; the process handle numbers it. (`answer`s are not requests.) */
+type Request = Exclude<AgentCommand, { type: 'answer' }>;
+type Command = Request extends infer C ? (C extends Request ? Omit<C, 'id'> : never) : never;
 
 /** One running agent process of one thread, seen from the daemon. */
 export interface AgentProcess {
@@ -21,6 +25,8 @@ export interface AgentProcessOptions {
   factory: ProviderFactoryRef;
   threadId: string;
   onFrame(frame: unknown, facts: AgentFacts): void;
+  /** Where the agent's questions go; without it each is answered `cancelled`. */
+  askUser?: AskUser;
   log(message: string): void;
 }
 
@@ -47,6 +53,12 @@ export function spawnAgentProcess(options: AgentProcessOptions): AgentProcess {
   let lastErrorLine: string | undefined;
 
   // Whatever the agent prints (pi, its extensions) stays visible in the daemon's log, named by thread.
+  const questions = createQuestionRelay(options.askUser ?? nobodyToAsk, (questionId, decision) => {
+    if (!running) return;
+    const answer: AgentCommand = { type: 'answer', questionId, decision };
+    child.send(answer, (error) => error && log(`agent ${threadId}: an answer could not be sent: ${error.message}`));
+  });
+
   createInterface({ input: child.stdout! }).on('line', (line) => log(`agent ${threadId}: ${line}`));
   createInterface({ input: child.stderr! }).on('line', (line) => {
     if (line.trim()) lastErrorLine = line.trim();
@@ -73,6 +85,10 @@ export function spawnAgentProcess(options: AgentProcessOptions): AgentProcess {
         waiting.get(message.id)?.reject(new Error(message.message));
         waiting.delete(message.id);
         return;
+      case 'ask':
+        return questions.ask(message.questionId, message.question);
+      case 'askAborted':
+        return questions.abort(message.questionId);
     }
   });
 
@@ -85,6 +101,7 @@ export function spawnAgentProcess(options: AgentProcessOptions): AgentProcess {
       const reason = endReason(code, signal, fatal ?? lastErrorLine);
       for (const { reject } of waiting.values()) reject(new Error(reason));
       waiting.clear();
+      questions.abortAll();
       resolve(reason);
     });
   });
@@ -111,6 +128,12 @@ export function spawnAgentProcess(options: AgentProcessOptions): AgentProcess {
     },
   };
 }
+
+const nobodyToAsk: AskUser = async (): Promise<ApprovalDecision> => ({
+  outcome: 'cancelled',
+  decidedBy: 'cancelled',
+  reason: 'nobody can answer approvals here',
+});
 
 function endReason(code: number | null, signal: NodeJS.Signals | null, detail: string | undefined): string {
   if (signal) return `the agent process for this thread was killed (${signal})`;

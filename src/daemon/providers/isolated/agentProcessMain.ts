@@ -2,6 +2,7 @@ import { firstLineOf } from '../../../protocol/errorMessages';
 import type { AgentProvider, AgentThread } from '../agentProvider';
 import { AgentCommandSchema, type AgentCommand, type AgentFacts, type AgentReport } from './agentProcessMessages';
 import { ProviderFactoryRefSchema } from './providerFactoryRef';
+import { createRemoteAskUser } from './remoteAskUser';
 
 /**
  * The entry of one thread's agent process (forked by `agentProcess.ts`): builds the provider named on the
@@ -44,6 +45,7 @@ const factory = ProviderFactoryRefSchema.parse(JSON.parse(process.argv[2] ?? '{}
 const create = (require(factory.module) as Record<string, unknown>)[factory.exportName] as (options: unknown) => AgentProvider;
 const provider = create({ ...factory.options, log: (message: string) => report({ type: 'log', message }) });
 
+const questions = createRemoteAskUser(report);
 let thread: AgentThread | undefined;
 const factsOf = (): AgentFacts => ({
   providerThreadId: thread?.providerThreadId,
@@ -54,20 +56,29 @@ const factsOf = (): AgentFacts => ({
 async function shutDown(): Promise<void> {
   const closing = thread;
   thread = undefined;
+  questions.cancelAll('the thread was closed');
   await closing?.dispose();
 }
 
-async function run(command: AgentCommand): Promise<void> {
+async function run(command: Exclude<AgentCommand, { type: 'answer' }>): Promise<void> {
   switch (command.type) {
-    case 'open':
-      thread = await provider.openThread({ ...command.options, emit: (frame) => report({ type: 'frame', frame, facts: factsOf() }) });
+    case 'open': {
+      const { canAskUser, ...options } = command.options;
+      thread = await provider.openThread({
+        ...options,
+        ...(canAskUser ? { askUser: questions.askUser } : {}),
+        emit: (frame) => report({ type: 'frame', frame, facts: factsOf() }),
+      });
       return;
+    }
     case 'prompt':
       return mustHaveThread().prompt(command.text);
     case 'stop':
       return thread?.stop();
     case 'dispose':
       return shutDown();
+    case 'setPermissionMode':
+      return mustHaveThread().setPermissionMode?.(command.mode);
   }
 }
 
@@ -83,6 +94,7 @@ process.on('message', (raw) => {
     return;
   }
   const command = parsed.data;
+  if (command.type === 'answer') return questions.answer(command.questionId, command.decision);
   run(command).then(
     () => {
       report({ type: 'reply', id: command.id, facts: factsOf() });

@@ -31,6 +31,8 @@ export async function openIsolatedThread(options: IsolatedThreadOptions, thread:
   let current: Incarnation | undefined;
   let starting: Promise<Incarnation> | undefined;
   let disposed = false;
+  // A fresh agent (after a crash) opens in the mode the thread has now, not the one it was opened with.
+  let permissionMode = thread.permissionMode;
 
   const emit = (frame: unknown) => {
     try {
@@ -65,6 +67,7 @@ export async function openIsolatedThread(options: IsolatedThreadOptions, thread:
         factory: options.factory,
         threadId,
         log,
+        ...(thread.askUser ? { askUser: thread.askUser } : {}),
         onFrame: (frame, frameFacts) => {
           facts = { ...facts, ...frameFacts };
           countPrompts(incarnation, frame);
@@ -73,13 +76,13 @@ export async function openIsolatedThread(options: IsolatedThreadOptions, thread:
       }),
     };
     void incarnation.process.ended.then((reason) => onEnded(incarnation, reason));
-    const { threadId: id, cwd, model, permissionMode, dataDir } = thread;
+    const { threadId: id, cwd, model, dataDir } = thread;
     try {
       facts = {
         ...facts,
         ...(await incarnation.process.request({
           type: 'open',
-          options: { threadId: id, cwd, model, permissionMode, dataDir, resumeProviderThreadId },
+          options: { threadId: id, cwd, model, permissionMode, dataDir, resumeProviderThreadId, canAskUser: thread.askUser !== undefined },
         })),
       };
     } catch (error) {
@@ -112,6 +115,14 @@ export async function openIsolatedThread(options: IsolatedThreadOptions, thread:
       if (!incarnation?.process.running) return;
       await incarnation.process.request({ type: 'stop' }).catch((error: unknown) => {
         if (incarnation.process.running) throw error; // a stop the agent refused; one it died during is done
+      });
+    },
+    async setPermissionMode(mode) {
+      permissionMode = mode;
+      const incarnation = current ?? (await starting?.catch(() => undefined));
+      if (!incarnation?.process.running) return;
+      await incarnation.process.request({ type: 'setPermissionMode', mode }).catch((error: unknown) => {
+        if (incarnation.process.running) throw error; // an agent that died meanwhile: its successor opens in `mode`
       });
     },
     checkpointId: () => facts.checkpointId,

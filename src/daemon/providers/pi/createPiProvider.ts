@@ -1,4 +1,6 @@
+import { DEFAULT_PERMISSION_MODE } from '../../../protocol/approvals';
 import type { AgentProvider, AgentThread, OpenThreadOptions } from '../agentProvider';
+import { createApprovalGate } from './approvalGate';
 import { explainPiError } from './explainPiError';
 import { listPiModels } from './listPiModels';
 import { guardAgentFailures } from './guardAgentFailures';
@@ -39,6 +41,7 @@ export function createPiProvider(options: PiProviderOptions = {}): AgentProvider
       const agentDir = options.agentDir ?? sdk.getAgentDir();
       const { provider } = parseModelRef(thread.model);
       const explainError = (error: unknown) => explainPiError(error, { agentDir, provider });
+      const approvals = createApprovalGate({ mode: thread.permissionMode ?? DEFAULT_PERMISSION_MODE, askUser: thread.askUser });
       const { session, extensionErrors } = await openPiSession(sdk, {
         cwd: thread.cwd,
         model: thread.model,
@@ -46,6 +49,7 @@ export function createPiProvider(options: PiProviderOptions = {}): AgentProvider
         agentDir,
         sessionDir: thread.dataDir,
         resumeSessionId: thread.resumeProviderThreadId,
+        extensionFactories: [approvals.extension],
       }).catch((error: unknown) => {
         throw explainError(error);
       });
@@ -56,6 +60,7 @@ export function createPiProvider(options: PiProviderOptions = {}): AgentProvider
           threadId: thread.threadId,
           providerId: PI_PROVIDER_ID,
           emit: thread.emit,
+          approvals,
           log,
           explainError,
         });

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { AgentSession } from '@mariozechner/pi-coding-agent';
+import type { AgentSession, ExtensionFactory } from '@mariozechner/pi-coding-agent';
 import type { PiSdk } from './loadPiSdk';
 import { parseModelRef } from './modelRef';
 import { toolsForPermissionMode } from './permissionMode';
@@ -17,6 +17,8 @@ export interface PiSessionOptions {
   sessionDir: string;
   /** A pi session id to continue; a new session gets this id when no file exists for it yet. */
   resumeSessionId?: string;
+  /** The daemon's own extensions (approvals), loaded after the user's and the project's; nothing is written to disk. */
+  extensionFactories?: ExtensionFactory[];
 }
 
 /**
@@ -44,6 +46,15 @@ export async function openPiSession(sdk: PiSdk, options: PiSessionOptions): Prom
     );
   }
   mkdirSync(options.sessionDir, { recursive: true });
+  const settingsManager = sdk.SettingsManager.create(options.cwd, options.agentDir);
+  // What createAgentSession builds when given no loader, plus the daemon's inline extensions.
+  const resourceLoader = new sdk.DefaultResourceLoader({
+    cwd: options.cwd,
+    agentDir: options.agentDir,
+    settingsManager,
+    extensionFactories: options.extensionFactories ?? [],
+  });
+  await resourceLoader.reload();
   const { session, extensionsResult } = await sdk.createAgentSession({
     cwd: options.cwd,
     agentDir: options.agentDir,
@@ -52,7 +63,8 @@ export async function openPiSession(sdk: PiSdk, options: PiSessionOptions): Prom
     model,
     tools,
     sessionManager: sessionManagerFor(sdk, options),
-    settingsManager: sdk.SettingsManager.create(options.cwd, options.agentDir),
+    settingsManager,
+    resourceLoader,
   });
   return { session, extensionErrors: extensionsResult.errors };
 }

@@ -1,5 +1,6 @@
 import type { AgentSession } from '@mariozechner/pi-coding-agent';
 import type { AgentThread } from '../agentProvider';
+import type { ApprovalGate } from './approvalGate';
 import { announceRetries } from './announceRetries';
 import { promptSettledFrame, promptStartedFrame, sdkMessageFrame } from './piFrames';
 import { createRunTracker } from './runTracker';
@@ -9,6 +10,8 @@ export interface PiThreadOptions {
   threadId: string;
   providerId: string;
   emit(frame: unknown): void;
+  /** The thread's approvals extension, already loaded into `session`. */
+  approvals: ApprovalGate;
   log(message: string): void;
   /** Says a pi error in the service's terms (explainPiError); the settle and the prompt's rejection carry it. */
   explainError(error: unknown): Error;
@@ -85,10 +88,15 @@ export async function startPiThread(options: PiThreadOptions): Promise<AgentThre
       if (session.pendingMessageCount > 0) session.clearQueue();
       await session.abort();
     },
+    async setPermissionMode(mode) {
+      options.approvals.setMode(mode);
+    },
     checkpointId: () => session.sessionManager.getLeafId() ?? undefined,
     contextWindow: () => session.model?.contextWindow,
     async dispose() {
       if (disposed) return;
+      // Open questions end first: a run held by one could otherwise never reach its abort.
+      options.approvals.dispose();
       try {
         if (!tracker.isIdle()) {
           await session.abort();
