@@ -19,7 +19,16 @@ export const SILENT_ACP_UPDATES: ReadonlySet<string> = new Set([
   'user_message_chunk',
 ]);
 
-/** The turn rules for an ACP agent's frames (acpFrames.ts), beside pi's `sdk/message` rules in turnRules.ts. */
+/**
+ * The turn rules for an ACP agent's frames (acpFrames.ts), beside pi's `sdk/message` rules in turnRules.ts.
+ *
+ * ```
+ * agent_message_chunk* ─▶ item/started {agentMessage}, item/agentMessage/delta*   (one item per messageId)
+ * agent_thought_chunk* ─▶ item/started {reasoning}, item/reasoning/delta*        (completed by what follows)
+ * plan {entries}       ─▶ turn/plan/updated {plan}                               (the whole plan each time)
+ * tool_call(_update)   ─▶ tool items (acpToolRules.ts) · usage_update ─▶ thread/contextWindowUsage/updated
+ * ```
+ */
 export function onAcpEvent(t: TurnTransition, event: AcpEvent, envelope: unknown): void {
   switch (event.type) {
     case 'promptStarted':
