@@ -21,6 +21,8 @@ export interface ThreadIngest {
   ingest(frame: unknown, threadId?: string): Promise<IngestOutcome>;
   /** `active` while a turn is open (spec part 3). */
   threadStatus(threadId: string): Promise<ThreadStatus>;
+  /** The ids of the thread's questions nobody answered yet (`approval/requested` without its resolve), in the order asked. */
+  pendingApprovalIds(threadId: string): Promise<string[]>;
   /**
    * Ends every pending turn grace now, as if its time had passed, and resolves once their rows are stored
    * (replay: at the end of a recording nothing more can arrive).
@@ -60,6 +62,8 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
   const processEpoch = deps.processEpoch ?? randomUUID();
   const waiting = new Map<number, (outcome: IngestOutcome) => void>();
   const statuses = new Map<string, ThreadStatus>();
+  /** Only threads with questions open: a thread leaves the map when its last one is answered. */
+  const pendingApprovals = new Map<string, readonly string[]>();
   let nextCorrelationId = 1;
   let closing: Promise<void> | undefined;
   let frames$ = new Subject<IngestFrame>();
@@ -109,8 +113,10 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
     frames$.pipe(threadEvents({ ...deps, newId, processEpoch, storeFailed: (threadIds) => hydration.forget(threadIds) })).subscribe({
       next: (step) => {
         if (!step.ok) return answer(step.correlationId, { ok: false, error: step.error });
-        const { threadId, turnOpen, graceFor, rows } = step.value;
+        const { threadId, turnOpen, graceFor, rows, pendingApprovalIds } = step.value;
         statuses.set(threadId, turnOpen ? 'active' : 'idle');
+        if (pendingApprovalIds) pendingApprovals.set(threadId, pendingApprovalIds);
+        else pendingApprovals.delete(threadId);
         // Timed from when the stop (or failed settle) is stored: the grace is what the run gets after that.
         if (graceFor !== undefined && !closing) timers.start(threadId, graceFor);
         answer(step.correlationId, { ok: true, rows });
@@ -145,6 +151,10 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
     async threadStatus(threadId) {
       await hydration.restored(threadId);
       return statuses.get(threadId) ?? 'idle';
+    },
+    async pendingApprovalIds(threadId) {
+      await hydration.restored(threadId);
+      return [...(pendingApprovals.get(threadId) ?? [])];
     },
     async elapseGraces() {
       timers.elapseAll();

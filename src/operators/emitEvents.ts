@@ -39,12 +39,13 @@ export const UNKNOWN_CONTEXT_WINDOW = 0;
 export function emitEvents(deps: EmitEventsDeps = {}): OperatorFunction<Step<ThreadFacts>, Step<ThreadEvents>> {
   return map((step): Step<ThreadEvents> => {
     if (!step.ok) return step;
-    const { threadId, facts, turnOpen, graceFor } = step.value;
+    const { threadId, facts, turnOpen, graceFor, pendingApprovalIds } = step.value;
     try {
       const providerThreadId = deps.providerThreadIdFor?.(threadId) ?? threadId;
       const events = facts.map((fact) => eventOf(fact, threadId, providerThreadId, deps));
       const value: ThreadEvents = { threadId, events, turnOpen };
       if (graceFor !== undefined) value.graceFor = graceFor;
+      if (pendingApprovalIds !== undefined) value.pendingApprovalIds = pendingApprovalIds;
       return okStep(step.correlationId, value);
     } catch (cause) {
       return errorStep(
@@ -90,6 +91,22 @@ function eventOf(fact: TurnFact, threadId: string, providerThreadId: string, dep
       const item = { type: 'agentMessage' as const, id: fact.itemId, text: fact.text };
       return { threadId, type: T.itemCompleted, turnId, scope, data: { providerThreadId, item } };
     }
+    case 'reasoningStarted': {
+      const item = { type: 'reasoning' as const, id: fact.itemId, text: '' };
+      return { threadId, type: T.itemStarted, turnId, scope, data: { providerThreadId, item } };
+    }
+    case 'reasoningDelta':
+      return { threadId, type: T.reasoningDelta, turnId, scope, data: { providerThreadId, itemId: fact.itemId, delta: fact.delta } };
+    case 'reasoningCompleted': {
+      const item = { type: 'reasoning' as const, id: fact.itemId, text: fact.text };
+      return { threadId, type: T.itemCompleted, turnId, scope, data: { providerThreadId, item } };
+    }
+    case 'planUpdated':
+      return { threadId, type: T.planUpdated, turnId, scope, data: { providerThreadId, plan: fact.plan } };
+    case 'approvalRequested':
+      return { threadId, type: T.approvalRequested, turnId, scope, data: { providerThreadId, ...fact.request } };
+    case 'approvalResolved':
+      return { threadId, type: T.approvalResolved, turnId, scope, data: { providerThreadId, ...fact.resolution } };
     case 'toolStarted':
       return { threadId, type: T.itemStarted, turnId, scope, data: { providerThreadId, item: toolItemOf(fact.tool) } };
     case 'toolOutputDelta':

@@ -35,6 +35,7 @@ export function scanTurnState(deps: ScanTurnStateDeps): OperatorFunction<Step<Ru
             states.set(threadId, state);
             const value: ThreadFacts = { threadId, facts, turnOpen: state.turn !== null };
             if (graceFor !== undefined) value.graceFor = graceFor;
+            if (state.pendingApprovalIds.length > 0) value.pendingApprovalIds = state.pendingApprovalIds;
             return okStep(step.correlationId, value);
           } catch (cause) {
             return errorStep(

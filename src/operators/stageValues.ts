@@ -29,6 +29,8 @@ export interface ThreadFacts {
   turnOpen: boolean;
   /** The turn whose grace this input started: the ingest sends a `graceElapsed` for it after `turnGraceMs`. */
   graceFor?: string;
+  /** The thread's questions still waiting for an answer after the frame, in the order asked; absent when none. */
+  pendingApprovalIds?: readonly string[];
 }
 
 export interface ThreadEvents {
@@ -36,6 +38,7 @@ export interface ThreadEvents {
   events: NewThreadEvent[];
   turnOpen: boolean;
   graceFor?: string;
+  pendingApprovalIds?: readonly string[];
 }
 
 export interface PersistedEvents {
@@ -43,6 +46,7 @@ export interface PersistedEvents {
   rows: StoredThreadEvent[];
   turnOpen: boolean;
   graceFor?: string;
+  pendingApprovalIds?: readonly string[];
 }
 
 export function okStep<T>(correlationId: number, value: T): Step<T> {

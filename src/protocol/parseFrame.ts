@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { issuesAt, JSON_RPC_ERROR, JsonRpcEnvelopeSchema, jsonRpcError } from './jsonRpc';
 import { acpInputOf } from './parseAcpFrame';
+import { APPROVAL_METHOD, ApprovalRequestedParamsSchema, ApprovalResolvedParamsSchema } from './approvals';
 import { plainFrameOf } from './plainFrame';
 import {
   PromptSettledParamsSchema,
@@ -67,6 +68,13 @@ function inputOf(method: string, params: unknown, value: unknown, read: ReadPara
   // ACP frames are always checked by zod: the quick check knows nothing of their params.
   const acp = acpInputOf(method, params, value);
   if (acp) return 'error' in acp ? acp : { input: acp.input };
+  // Approval frames are always checked by zod too: the quick check only knows pi's frames.
+  if (method === APPROVAL_METHOD.requested) {
+    return withParams(ApprovalRequestedParamsSchema, params, (p) => ({ kind: 'approvalRequested', threadId: p.threadId, request: p }));
+  }
+  if (method === APPROVAL_METHOD.resolved) {
+    return withParams(ApprovalResolvedParamsSchema, params, (p) => ({ kind: 'approvalResolved', threadId: p.threadId, resolution: p }));
+  }
   if (method === THREAD_STOP_METHOD) {
     return read(ThreadStopSignalParamsSchema, params, (p) => ({ kind: 'stop', threadId: p.threadId }));
   }

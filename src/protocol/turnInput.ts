@@ -1,4 +1,5 @@
 import type { AcpEvent } from './acpFrames';
+import type { ApprovalRequestedParams, ApprovalResolvedParams } from './approvals';
 import type { SdkEvent } from './sdkEvents';
 
 /** A validated frame, in the words of the turn rules. Every kind names the thread it belongs to. */
@@ -8,4 +9,7 @@ export type TurnInput =
   | { kind: 'promptSettled'; threadId: string; providerId: string; error?: unknown }
   | { kind: 'stop'; threadId: string }
   /** A frame of an ACP agent (acpFrames.ts); `envelope` as for `sdk`. */
-  | { kind: 'acp'; threadId: string; event: AcpEvent; envelope: unknown };
+  | { kind: 'acp'; threadId: string; event: AcpEvent; envelope: unknown }
+  /** An agent asks whether a tool call may run (approvals.ts), and the answer to it, from any provider. */
+  | { kind: 'approvalRequested'; threadId: string; request: ApprovalRequestedParams }
+  | { kind: 'approvalResolved'; threadId: string; resolution: ApprovalResolvedParams };

@@ -1,5 +1,6 @@
 import type { AcpEvent, AcpUpdate } from '../protocol/acpFrames';
 import { chunkTextOf } from '../protocol/acpToolCalls';
+import { planOf } from './acpPlan';
 import { onAcpPromptEnded, onAcpPromptStarted } from './acpPromptRules';
 import { onAcpToolCall } from './acpToolRules';
 import type { TurnTransition } from './turnTransition';
@@ -14,14 +15,20 @@ export const SILENT_ACP_UPDATES: ReadonlySet<string> = new Set([
   'current_mode_update',
   'config_option_update',
   'session_info_update',
-  // Reasoning has no item yet, for pi either (its thinking deltas are silent `message_update`s): one row per
-  // thought chunk would flood the log. It becomes the reasoning item when thread events get one.
-  'agent_thought_chunk',
   // What the user sent, echoed by some agents; the prompt itself is the turn's input.
   'user_message_chunk',
 ]);
 
-/** The turn rules for an ACP agent's frames (acpFrames.ts), beside pi's `sdk/message` rules in turnRules.ts. */
+/**
+ * The turn rules for an ACP agent's frames (acpFrames.ts), beside pi's `sdk/message` rules in turnRules.ts.
+ *
+ * ```
+ * agent_message_chunk* ─▶ item/started {agentMessage}, item/agentMessage/delta*   (one item per messageId)
+ * agent_thought_chunk* ─▶ item/started {reasoning}, item/reasoning/delta*        (completed by what follows)
+ * plan {entries}       ─▶ turn/plan/updated {plan}                               (the whole plan each time)
+ * tool_call(_update)   ─▶ tool items (acpToolRules.ts) · usage_update ─▶ thread/contextWindowUsage/updated
+ * ```
+ */
 export function onAcpEvent(t: TurnTransition, event: AcpEvent, envelope: unknown): void {
   switch (event.type) {
     case 'promptStarted':
@@ -34,15 +41,24 @@ export function onAcpEvent(t: TurnTransition, event: AcpEvent, envelope: unknown
 }
 
 function onAcpUpdate(t: TurnTransition, update: AcpUpdate, envelope: unknown): void {
+  // Reasoning is part of a turn's run: outside any turn (after its answer, an orphaned run) it is not kept.
+  if (!t.state.turn && update.sessionUpdate === 'agent_thought_chunk') return;
   // An update of a prompt whose turn was closed without its answer (grace, restart) stays outside that turn.
   if (!t.state.turn && t.state.orphanRun && !SILENT_ACP_UPDATES.has(update.sessionUpdate)) {
     return t.emit({ kind: 'unhandled', rawType: `acp/${update.sessionUpdate}`, rawEvent: envelope });
   }
   switch (update.sessionUpdate) {
-    case 'agent_message_chunk': {
+    case 'agent_message_chunk':
+    case 'agent_thought_chunk': {
       const text = chunkTextOf(update);
-      if (text !== undefined) return text === '' ? undefined : onMessageChunk(t, text, update['messageId']);
+      const reasoning = update.sessionUpdate === 'agent_thought_chunk';
+      if (text !== undefined) return text === '' ? undefined : onTextChunk(t, text, update['messageId'], reasoning);
       break; // an image or resource block: kept below
+    }
+    case 'plan': {
+      const plan = planOf(update);
+      if (plan) return t.emit({ kind: 'planUpdated', plan });
+      break;
     }
     case 'tool_call':
     case 'tool_call_update':
@@ -67,11 +83,13 @@ function onUsageUpdate(t: TurnTransition, update: AcpUpdate, envelope: unknown):
 /**
  * Chunks of one agent message are one item; a chunk of another message starts the next: its `messageId`
  * differs, or only one of the two has one (Claude's notices come without an id between its messages).
+ * Thought chunks make `reasoning` items the same way; a message chunk after thoughts completes them, and back.
  */
-function onMessageChunk(t: TurnTransition, text: string, messageId: unknown): void {
+function onTextChunk(t: TurnTransition, text: string, messageId: unknown, reasoning: boolean): void {
   const id = typeof messageId === 'string' && messageId !== '' ? messageId : undefined;
   const item = t.state.item;
   if (item && !item.completed && item.messageId !== id) t.completeItem();
-  t.appendText(text);
+  if (reasoning) t.appendReasoning(text);
+  else t.appendText(text);
   if (id !== undefined) t.state.item!.messageId = id;
 }

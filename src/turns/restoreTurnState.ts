@@ -25,6 +25,7 @@ function applyRow(state: ThreadTurnState, row: StoredThreadEvent): ThreadTurnSta
       return {
         ...state,
         item: null,
+        pendingApprovalIds: [], // questions never outlive a turn boundary (turnTransition.ts)
         turn: {
           id: row.turnId ?? '',
           origin: TurnOriginSchema.catch('agent').parse(data['origin']),
@@ -38,16 +39,19 @@ function applyRow(state: ThreadTurnState, row: StoredThreadEvent): ThreadTurnSta
         },
       };
     case THREAD_EVENT_TYPE.turnCompleted:
-      return { ...state, turn: null, item: null, tools: [] };
+      return { ...state, turn: null, item: null, tools: [], pendingApprovalIds: [] };
     case THREAD_EVENT_TYPE.itemStarted: {
       // What the user sent is complete when stored: it opens nothing that later rows could continue.
       if (data['item']?.type === 'userMessage') return state;
       const running = { ...state, turn: turn && { ...turn, runActive: true, retryPending: false } };
       const tool = openToolOf(data['item']);
       if (tool) return { ...running, tools: [...state.tools, tool] };
-      return { ...running, item: { id: String(data['item']?.id), text: '', completed: false } };
+      const id = String(data['item']?.id);
+      const reasoning = data['item']?.type === 'reasoning';
+      return { ...running, item: reasoning ? { id, text: '', completed: false, reasoning } : { id, text: '', completed: false } };
     }
     case THREAD_EVENT_TYPE.itemDelta:
+    case THREAD_EVENT_TYPE.reasoningDelta:
       return item && item.id === data['itemId'] ? { ...state, item: { ...item, text: item.text + String(data['delta']) } } : state;
     case THREAD_EVENT_TYPE.commandOutputDelta: {
       const delta = String(data['delta']);
@@ -62,6 +66,10 @@ function applyRow(state: ThreadTurnState, row: StoredThreadEvent): ThreadTurnSta
       if (state.tools.some((tool) => tool.id === data['item']?.id))
         return { ...state, tools: state.tools.filter((tool) => tool.id !== data['item']?.id) };
       return item && item.id === data['item']?.id ? { ...state, item: { ...item, completed: true } } : state;
+    case THREAD_EVENT_TYPE.approvalRequested:
+      return { ...state, pendingApprovalIds: [...state.pendingApprovalIds, String(data['approvalId'])] };
+    case THREAD_EVENT_TYPE.approvalResolved:
+      return { ...state, pendingApprovalIds: state.pendingApprovalIds.filter((id) => id !== data['approvalId']) };
     case THREAD_EVENT_TYPE.tokenUsage: {
       const total = TokenCountsSchema.safeParse(data['tokenUsage']?.total);
       return total.success ? { ...state, totals: total.data } : state;

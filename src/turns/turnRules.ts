@@ -1,6 +1,7 @@
 import { AgentEndSchema, AgentSettledSchema, messageRoleOf, textDeltaOf, type SdkEvent } from '../protocol/sdkEvents';
 import { errorMessageOf } from '../protocol/errorMessages';
 import { onAcpEvent } from './acpRules';
+import { onApprovalRequested, onApprovalResolved } from './approvalRules';
 import { addTokens, runOutcomeOf, type RunOutcome } from './runOutcome';
 import { closeIfDue, onGraceElapsed, onPromptSettled, onPromptStarted, onRestored, onStop } from './promptRules';
 import type { RuleInput } from './ruleInput';
@@ -52,6 +53,12 @@ export function reduceTurn(state: ThreadTurnState, input: RuleInput, newId: () =
       break;
     case 'acp':
       onAcpEvent(t, input.event, input.envelope);
+      break;
+    case 'approvalRequested':
+      onApprovalRequested(t, input.request);
+      break;
+    case 'approvalResolved':
+      onApprovalResolved(t, input.resolution);
       break;
     case 'restored':
       onRestored(t, input.processEpoch);

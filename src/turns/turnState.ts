@@ -1,4 +1,12 @@
-import { ZERO_TOKENS, type TokenCounts, type TurnOrigin, type TurnStatus, type UserMessageItem } from '../protocol/threadEvents';
+import type { ApprovalRequestedParams, ApprovalResolvedParams } from '../protocol/approvals';
+import {
+  ZERO_TOKENS,
+  type PlanStep,
+  type TokenCounts,
+  type TurnOrigin,
+  type TurnStatus,
+  type UserMessageItem,
+} from '../protocol/threadEvents';
 
 /** The assistant text item being streamed; its text is built from deltas only (never from SDK snapshots). */
 export interface OpenItem {
@@ -7,6 +15,8 @@ export interface OpenItem {
   completed: boolean;
   /** The agent's id of the message the text belongs to (ACP `messageId`): a new id starts a new item. */
   messageId?: string;
+  /** A `reasoning` item (the agent's thoughts) rather than an `agentMessage`: one text item is open at a time. */
+  reasoning?: true;
 }
 
 export interface OpenTurn {
@@ -96,6 +106,11 @@ export interface ThreadTurnState {
    * `provider/unhandled` rows, so they never reopen, extend or duplicate the closed turn and are never lost.
    */
   orphanRun: boolean;
+  /**
+   * Questions asked (`approval/requested`) and not answered yet, in the order asked. All belong to the open
+   * turn, or are thread-scoped when none is open: a turn boundary resolves them (approvalRules.ts).
+   */
+  pendingApprovalIds: readonly string[];
   totals: TokenCounts;
 }
 
@@ -107,6 +122,7 @@ export const INITIAL_TURN_STATE: ThreadTurnState = {
   promptStartedSeen: false,
   unsettledPromptsOfLastTurn: 0,
   orphanRun: false,
+  pendingApprovalIds: [],
   totals: ZERO_TOKENS,
 };
 
@@ -126,4 +142,14 @@ export type TurnFact = { turnId: string | null } & (
   | { kind: 'contextWindowUsage'; usedTokens: number; estimated: boolean }
   | { kind: 'unhandled'; rawType: string; rawEvent: unknown }
   | { kind: 'providerError'; message: string; willRetry: boolean }
+  | { kind: 'reasoningStarted'; itemId: string }
+  | { kind: 'reasoningDelta'; itemId: string; delta: string }
+  | { kind: 'reasoningCompleted'; itemId: string; text: string }
+  | { kind: 'planUpdated'; plan: PlanStep[] }
+  | { kind: 'approvalRequested'; request: ApprovalRequest }
+  | { kind: 'approvalResolved'; resolution: ApprovalResolution }
 );
+
+/** A question and its answer as rows keep them: the thread is the row's own. */
+export type ApprovalRequest = Omit<ApprovalRequestedParams, 'threadId'>;
+export type ApprovalResolution = Omit<ApprovalResolvedParams, 'threadId'>;

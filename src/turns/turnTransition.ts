@@ -1,6 +1,11 @@
 import { ZERO_TOKENS, type TurnStatus } from '../protocol/threadEvents';
 import { addTokens, type RunOutcome } from './runOutcome';
-import type { OpenTurn, ThreadTurnState, TurnFact } from './turnState';
+import type { OpenItem, OpenTurn, ThreadTurnState, TurnFact } from './turnState';
+
+/** `approval/resolved.reason` of a question nobody answered before its turn completed (stop, dead agent, grace). */
+export const APPROVAL_CANCELLED_AT_TURN_END = 'the turn ended before anyone answered';
+/** … and of a question asked outside any turn when the next turn starts: it belonged to no run that goes on. */
+export const APPROVAL_CANCELLED_AT_TURN_START = 'a new turn started before anyone answered';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 export type FactBody = DistributiveOmit<TurnFact, 'turnId'>;
@@ -23,12 +28,15 @@ export class TurnTransition {
     const { turn, item } = previous;
     this.state = {
       turn: turn && copyTurn(turn),
-      item: item && (item.messageId === undefined ? { id: item.id, text: item.text, completed: item.completed } : { ...item }),
+      item:
+        item &&
+        (item.messageId === undefined && !item.reasoning ? { id: item.id, text: item.text, completed: item.completed } : { ...item }),
       tools: previous.tools, // immutable: toolRules replaces the array and its items
       promptsForNextTurn: previous.promptsForNextTurn,
       promptStartedSeen: previous.promptStartedSeen,
       unsettledPromptsOfLastTurn: previous.unsettledPromptsOfLastTurn,
       orphanRun: previous.orphanRun,
+      pendingApprovalIds: previous.pendingApprovalIds, // immutable: approvalRules replaces the array
       totals: previous.totals,
     };
   }
@@ -47,6 +55,7 @@ export class TurnTransition {
   openTurn(): OpenTurn {
     // A message streamed outside any turn is a thread-scoped item: it completes there, not inside the new turn.
     this.completeItem();
+    this.cancelApprovals(APPROVAL_CANCELLED_AT_TURN_START);
     const promptsOutstanding = this.state.promptsForNextTurn;
     const turn: OpenTurn = {
       id: this.newId(),
@@ -69,14 +78,28 @@ export class TurnTransition {
 
   /** Text comes from deltas only: the SDK's `partial` snapshots can run ahead of what was streamed. */
   appendText(delta: string): void {
-    let item = this.state.item;
-    if (!item || item.completed) {
-      item = { id: this.newId(), text: '', completed: false };
-      this.state.item = item;
-      this.emit({ kind: 'itemStarted', itemId: item.id });
-    }
+    const item = this.openTextItem(false);
     item.text += delta;
     this.emit({ kind: 'itemDelta', itemId: item.id, delta });
+  }
+
+  /** The agent's thoughts: a `reasoning` item, streamed like a message; the next message or tool completes it. */
+  appendReasoning(delta: string): void {
+    const item = this.openTextItem(true);
+    item.text += delta;
+    this.emit({ kind: 'reasoningDelta', itemId: item.id, delta });
+  }
+
+  /** The open text item of that kind, or a new one (the open item of the other kind completes first). */
+  private openTextItem(reasoning: boolean): OpenItem {
+    let item = this.state.item;
+    if (item && !item.completed && (item.reasoning === true) === reasoning) return item;
+    this.completeItem();
+    const id = this.newId();
+    item = reasoning ? { id, text: '', completed: false, reasoning: true } : { id, text: '', completed: false };
+    this.state.item = item;
+    this.emit(reasoning ? { kind: 'reasoningStarted', itemId: id } : { kind: 'itemStarted', itemId: id });
+    return item;
   }
 
   /**
@@ -87,7 +110,7 @@ export class TurnTransition {
     const item = this.state.item;
     if (item && !item.completed) {
       item.completed = true;
-      this.emit({ kind: 'itemCompleted', itemId: item.id, text: item.text });
+      this.emit({ kind: item.reasoning ? 'reasoningCompleted' : 'itemCompleted', itemId: item.id, text: item.text });
     } else if (!item && unstreamedText !== '') {
       const id = this.newId();
       this.state.item = { id, text: unstreamedText, completed: true };
@@ -108,6 +131,7 @@ export class TurnTransition {
    * `runGoesOn`: the turn closes while its run has not reported its end (see `orphanRun`).
    */
   closeTurn(status: TurnStatus, error?: string, outcome?: RunOutcome, runGoesOn = false): void {
+    this.cancelApprovals(APPROVAL_CANCELLED_AT_TURN_END);
     this.abandonTools();
     this.completeItem(outcome?.finalText);
     if (outcome) {
@@ -126,6 +150,18 @@ export class TurnTransition {
     this.state.turn = null;
     this.state.item = null;
     this.state.orphanRun = runGoesOn;
+  }
+
+  /**
+   * A question outlives neither its turn nor, when asked outside any turn, the start of the next one: whoever
+   * asked it is gone or stopped (stop, dead agent, grace, a lost run). Its answer arriving later finds it no
+   * longer pending and stores nothing (approvalRules.ts), so it is resolved exactly once.
+   */
+  private cancelApprovals(reason: string): void {
+    for (const approvalId of this.state.pendingApprovalIds) {
+      this.emit({ kind: 'approvalResolved', resolution: { approvalId, decidedBy: 'cancelled', reason } });
+    }
+    if (this.state.pendingApprovalIds.length > 0) this.state.pendingApprovalIds = [];
   }
 
   /**

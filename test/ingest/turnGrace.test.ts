@@ -5,6 +5,7 @@ import { createMemoryEventStore } from '../../src/store/memoryEventStore';
 import { RUN_LOST_MESSAGE } from '../../src/turns/ruleInput';
 import { threadViolations } from '../helpers/pipeline/invariants';
 import * as b from '../helpers/pipeline/sdk';
+import { approvalRequestedFrame, approvalResolvedFrame } from '../../src/protocol/approvals';
 
 const T = 'A';
 const running = [
@@ -100,5 +101,57 @@ describe('turn grace in the ingest (virtual time)', () => {
     expect(rows.filter((row) => row.type === 'turn/completed')).to.have.lengthOf(1);
     expect(threadViolations(rows)).to.deep.equal([]);
     await next.ingest.close();
+  });
+
+  describe('open questions (issue 27)', () => {
+    const asked = (approvalId: string) =>
+      approvalRequestedFrame({
+        threadId: T,
+        approvalId,
+        subject: { kind: 'execute', title: 'make', command: 'make', paths: [] },
+        options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }],
+        permissionMode: 'ask',
+      });
+    const answered = (approvalId: string) =>
+      approvalResolvedFrame({ threadId: T, approvalId, decidedBy: 'user', optionId: 'ok', optionKind: 'allow_once' });
+
+    it('pendingApprovalIds lists the questions nobody answered yet, and none once answered', async () => {
+      const { ingest, send } = ingestOnVirtualTime();
+      expect(await ingest.pendingApprovalIds(T)).to.deep.equal([]);
+      await send([...running, asked('ap1'), asked('ap2')]);
+      expect(await ingest.pendingApprovalIds(T)).to.deep.equal(['ap1', 'ap2']);
+      await send([answered('ap1')]);
+      expect(await ingest.pendingApprovalIds(T)).to.deep.equal(['ap2']);
+      await ingest.close();
+    });
+
+    it('a grace that elapses with a question open resolves it cancelled before the failed turn, and nothing is pending after', async () => {
+      const { store, ingest, send, graceEnds } = ingestOnVirtualTime();
+      await send([...running, asked('ap1'), b.promptSettled(T, 'the agent stopped answering')]);
+      await graceEnds();
+      const rows = await store.list(T);
+      expect(rows.slice(-2).map((row) => [row.type, row.data['decidedBy'] ?? row.data['status']])).to.deep.equal([
+        ['approval/resolved', 'cancelled'],
+        ['turn/completed', 'failed'],
+      ]);
+      expect(await ingest.pendingApprovalIds(T)).to.deep.equal([]);
+      expect(threadViolations(rows)).to.deep.equal([]);
+      await ingest.close();
+    });
+
+    it('a restarted ingest reads the open questions back from the rows, and cancels those of the run it lost', async () => {
+      const store = createMemoryEventStore();
+      const first = ingestOnVirtualTime(store);
+      await first.send([...running, asked('ap1')]);
+      await first.ingest.close();
+      const next = ingestOnVirtualTime(store);
+      expect(await next.ingest.pendingApprovalIds(T)).to.deep.equal([]);
+      const rows = await store.list(T);
+      expect(rows.slice(-2).map((row) => [row.type, row.data['decidedBy'] ?? row.data['status']])).to.deep.equal([
+        ['approval/resolved', 'cancelled'],
+        ['turn/completed', 'interrupted'],
+      ]);
+      await next.ingest.close();
+    });
   });
 });

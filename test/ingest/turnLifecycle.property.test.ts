@@ -6,6 +6,7 @@ import type { StoredThreadEvent } from '../../src/store/eventStore';
 import { createMemoryEventStore } from '../../src/store/memoryEventStore';
 import { threadViolations } from '../helpers/pipeline/invariants';
 import * as b from '../helpers/pipeline/sdk';
+import { approvalRequestedFrame, approvalResolvedFrame } from '../../src/protocol/approvals';
 
 const THREADS = ['A', 'B'];
 
@@ -33,6 +34,22 @@ function toolIds() {
 }
 let ids = toolIds();
 
+/** Question ids, unique per run: an answer names the question asked last on its thread (or one never asked). */
+function approvalIds() {
+  let next = 0;
+  const last = new Map<string, string>();
+  return {
+    ask: (t: string) => {
+      const id = `ap${++next}`;
+      last.set(t, id);
+      return id;
+    },
+    answer: (t: string) => last.get(t) ?? `ap${++next}`,
+  };
+}
+let questions = approvalIds();
+const subject = { kind: 'execute', title: 'ls', command: 'ls', paths: [] };
+
 /** What can reach a thread, in any order: the run's envelopes (late ones included), the client's signals. */
 const FRAMES: Record<string, (threadId: string) => unknown> = {
   promptStarted: (t) => b.promptStarted(t),
@@ -53,6 +70,9 @@ const FRAMES: Record<string, (threadId: string) => unknown> = {
   settle: (t) => b.promptSettled(t),
   settleError: (t) => b.promptSettled(t, { message: 'rejected' }),
   stop: (t) => b.stop(t),
+  ask: (t) => approvalRequestedFrame({ threadId: t, approvalId: questions.ask(t), subject, options: [], permissionMode: 'ask' }),
+  answer: (t) => approvalResolvedFrame({ threadId: t, approvalId: questions.answer(t), decidedBy: 'user' }),
+  cancel: (t) => approvalResolvedFrame({ threadId: t, approvalId: questions.answer(t), decidedBy: 'cancelled', reason: 'stop' }),
 };
 
 type Command = { kind: 'frame'; threadId: string; frame: string } | { kind: 'restart' } | { kind: 'graceTime' };
@@ -69,6 +89,24 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'restart' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'graceTime' as const }) },
 );
+
+/**
+ * Questions answered more than once, answers to questions never asked, and questions of a turn still open
+ * when it completed; returns the questions pending at the end as the rows tell it.
+ */
+function approvalsOf(rows: readonly StoredThreadEvent[]): { problems: string[]; pending: string[] } {
+  const problems: string[] = [];
+  const pending = new Map<string, string | null>(); // id → turn
+  for (const row of rows) {
+    const id = String(row.data['approvalId']);
+    if (row.type === 'approval/requested') pending.set(id, row.turnId);
+    if (row.type === 'approval/resolved' && !pending.delete(id)) problems.push(`seq ${row.seq}: ${id} answered but not pending`);
+    if (row.type === 'turn/completed') {
+      for (const [open, turnId] of pending) if (turnId === row.turnId) problems.push(`seq ${row.seq}: ${open} outlived its turn`);
+    }
+  }
+  return { problems, pending: [...pending.keys()] };
+}
 
 /** Ends of the world after which nothing can end a turn any more: every thread stopped, or the process gone. */
 const ending = fc.constantFrom('stopEverything', 'restart');
@@ -99,11 +137,12 @@ function rowsAfterTheirTurn(rows: readonly StoredThreadEvent[]): string[] {
 }
 
 describe('turn lifecycle, model-based (issue 12)', () => {
-  it('property: after any interleaving of envelopes, settles, stops, restarts and late events, plus the grace, no turn is open and every thread reads correctly', async () => {
+  it('property: after any interleaving of envelopes, settles, stops, questions and answers, restarts and late events, plus the grace, no turn is open and every thread reads correctly', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(command, { maxLength: 40 }), ending, async (commands, end) => {
         const store = createMemoryEventStore();
         ids = toolIds();
+        questions = approvalIds();
         let current = process(store);
         const rejected: string[] = [];
         for (const step of commands) {
@@ -132,6 +171,9 @@ describe('turn lifecycle, model-based (issue 12)', () => {
           const rows = await store.list(threadId);
           expect(threadViolations(rows), threadId).to.deep.equal([]);
           expect(rowsAfterTheirTurn(rows), threadId).to.deep.equal([]);
+          const { problems, pending } = approvalsOf(rows);
+          expect(problems, threadId).to.deep.equal([]);
+          expect(await current.ingest.pendingApprovalIds(threadId), threadId).to.deep.equal(pending);
         }
         await current.ingest.close();
       }),

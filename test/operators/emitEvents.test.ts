@@ -240,6 +240,21 @@ describe('emitEvents()', () => {
       { kind: 'contextWindowUsage', usedTokens: 1, estimated: false, turnId: 't' },
       { kind: 'unhandled', rawType: 'sdk/x', rawEvent: {}, turnId: null },
       { kind: 'providerError', message: 'm', willRetry: true, turnId: null },
+      { kind: 'reasoningStarted', itemId: 'r', turnId: 't' },
+      { kind: 'reasoningDelta', itemId: 'r', delta: 'hmm', turnId: 't' },
+      { kind: 'reasoningCompleted', itemId: 'r', text: 'hmm', turnId: 't' },
+      { kind: 'planUpdated', plan: [{ step: 'Fix it', status: 'inProgress', priority: 'high' }], turnId: 't' },
+      {
+        kind: 'approvalRequested',
+        request: {
+          approvalId: 'ap1',
+          subject: { kind: 'edit', title: 'Edit a.txt', diff: '-a\n+b', paths: ['/w/a.txt'] },
+          options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }],
+          permissionMode: 'ask',
+        },
+        turnId: 't',
+      },
+      { kind: 'approvalResolved', resolution: { approvalId: 'ap1', decidedBy: 'cancelled', reason: 'stopped' }, turnId: 't' },
     ];
     const checkedTypes = new Set<string>();
     testScheduler().run(({ cold }) => {

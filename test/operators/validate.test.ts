@@ -5,10 +5,12 @@ import { plainFrameOf } from '../../src/protocol/plainFrame';
 import { parseFrame, parseFrameWithSchemas } from '../../src/protocol/parseFrame';
 import { validate } from '../../src/operators/validate';
 import { JSON_RPC_ERROR } from '../../src/protocol/jsonRpc';
+import { approvalRequestedFrame, approvalResolvedFrame } from '../../src/protocol/approvals';
 import { testScheduler } from '../helpers/pipeline/marbles';
 import * as b from '../helpers/pipeline/sdk';
 
 const T = 'thr_1';
+const subject = { kind: 'execute', title: 'make', command: 'make', paths: [] };
 
 describe('validate()', () => {
   it('turns frames into turn inputs and bad frames into error values without ending the stream', () => {
@@ -65,6 +67,21 @@ describe('validate()', () => {
       frame: { jsonrpc: '2.0', method: 'pi/prompt/settled', params: { threadId: '' } },
       code: JSON_RPC_ERROR.invalidParams,
     },
+    {
+      name: 'approval/requested without options',
+      frame: { jsonrpc: '2.0', method: 'approval/requested', params: { threadId: T, approvalId: 'ap1', subject, permissionMode: 'ask' } },
+      code: JSON_RPC_ERROR.invalidParams,
+    },
+    {
+      name: 'approval/resolved by nobody the contract names',
+      frame: { jsonrpc: '2.0', method: 'approval/resolved', params: { threadId: T, approvalId: 'ap1', decidedBy: 'the-cat' } },
+      code: JSON_RPC_ERROR.invalidParams,
+    },
+    {
+      name: 'approval/resolved with an empty approval id',
+      frame: { jsonrpc: '2.0', method: 'approval/resolved', params: { threadId: T, approvalId: '', decidedBy: 'user' } },
+      code: JSON_RPC_ERROR.invalidParams,
+    },
   ];
   for (const { name, frame, code } of rejections) {
     it(`rejects ${name} with JSON-RPC ${code}`, () => {
@@ -93,6 +110,20 @@ describe('validate()', () => {
       const out = cold('a|', { a: { correlationId: 1, frame: b.promptStarted(T, 'claude') } }).pipe(validate());
       expectObservable(out).toBe('a|', {
         a: { correlationId: 1, ok: true, value: { kind: 'promptStarted', threadId: T, providerId: 'claude' } },
+      });
+    });
+  });
+
+  it('reads approval frames as approval inputs with their params', () => {
+    const asked = approvalRequestedFrame({ threadId: T, approvalId: 'ap1', subject, options: [], permissionMode: 'ask' });
+    const answered = approvalResolvedFrame({ threadId: T, approvalId: 'ap1', decidedBy: 'cancelled', reason: 'stopped' });
+    testScheduler().run(({ cold, expectObservable }) => {
+      const out = cold('ab|', { a: { correlationId: 1, frame: asked }, b: { correlationId: 2, frame: JSON.stringify(answered) } }).pipe(
+        validate(),
+      );
+      expectObservable(out).toBe('ab|', {
+        a: { correlationId: 1, ok: true, value: { kind: 'approvalRequested', threadId: T, request: asked.params } },
+        b: { correlationId: 2, ok: true, value: { kind: 'approvalResolved', threadId: T, resolution: answered.params } },
       });
     });
   });

@@ -7,10 +7,25 @@ import { INITIAL_TURN_STATE, type ThreadTurnState, type TurnFact } from '../../s
 import type { StoredThreadEvent } from '../../src/store/eventStore';
 import { sequentialIds } from '../helpers/pipeline/marbles';
 import * as b from '../helpers/pipeline/sdk';
+import * as a from '../helpers/pipeline/acp';
+import { approvalRequestedFrame, approvalResolvedFrame, type ApprovalDecider } from '../../src/protocol/approvals';
 
 const T = 'thr_1';
 const grace = (turnId: string): DriverInput => ({ kind: 'graceElapsed', threadId: T, turnId });
 const isDriverInput = (value: unknown): value is DriverInput => typeof value === 'object' && value !== null && 'kind' in value;
+
+/** A stored row of thread T, for restores; `turnId` defaults to a turn of an earlier process. */
+const row = (seq: number, type: string, data: Record<string, unknown>, turnId: string | null = 'old'): StoredThreadEvent =>
+  ({
+    id: `r${seq}`,
+    threadId: T,
+    seq,
+    type,
+    turnId,
+    scope: turnId === null ? { kind: 'thread' } : { kind: 'turn', turnId },
+    data: { providerThreadId: T, ...data },
+    createdAt: '',
+  }) as StoredThreadEvent;
 
 /** Folds wire frames and driver inputs through the pure rules; facts as `kind[:detail]@turn`, graces started as `grace@turn`. */
 function run(inputs: unknown[], initial: ThreadTurnState = INITIAL_TURN_STATE) {
@@ -40,6 +55,10 @@ function summarise(fact: TurnFact): string {
       return `turnCompleted:${fact.status}${fact.error ? `(${fact.error.message})` : ''}${at}`;
     case 'unhandled':
       return `unhandled:${fact.rawType}${at}`;
+    case 'approvalRequested':
+      return `approvalRequested:${fact.request.approvalId}${at}`;
+    case 'approvalResolved':
+      return `approvalResolved:${fact.resolution.approvalId}:${fact.resolution.decidedBy}${at}`;
     default:
       return `${fact.kind}${at}`;
   }
@@ -155,17 +174,6 @@ describe('turn lifecycle: a turn ends once nothing can end it any more (issue 12
   });
 
   describe('restored: a run belongs to a process', () => {
-    const row = (seq: number, type: string, data: Record<string, unknown>, turnId: string | null = 'old'): StoredThreadEvent =>
-      ({
-        id: `r${seq}`,
-        threadId: T,
-        seq,
-        type,
-        turnId,
-        scope: turnId === null ? { kind: 'thread' } : { kind: 'turn', turnId },
-        data: { providerThreadId: T, ...data },
-        createdAt: '',
-      }) as StoredThreadEvent;
     const openTurnOf = (epoch?: string) => [
       row(1, 'turn/started', { origin: 'client', ...(epoch ? { processEpoch: epoch } : {}) }),
       row(2, 'item/started', { item: { type: 'commandExecution', id: 'c1', command: 'make', status: 'inProgress', aggregatedOutput: '' } }),
@@ -226,6 +234,114 @@ describe('turn lifecycle: a turn ends once nothing can end it any more (issue 12
       expect(
         run([restored([...openTurnOf('before'), row(3, 'turn/completed', { status: 'completed', providerCheckpointId: 'x' })])]).out,
       ).to.deep.equal([]);
+    });
+  });
+
+  describe('approvals: a question is answered once, and never outlives its turn (issue 27)', () => {
+    const asked = (approvalId: string) =>
+      approvalRequestedFrame({
+        threadId: T,
+        approvalId,
+        subject: { kind: 'execute', title: 'rm -rf build', command: 'rm -rf build', paths: [] },
+        options: [
+          { optionId: 'allow', name: 'Allow once', kind: 'allow_once' },
+          { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+        ],
+        permissionMode: 'ask',
+      });
+    const answered = (approvalId: string, decidedBy: ApprovalDecider = 'user') =>
+      approvalResolvedFrame({
+        threadId: T,
+        approvalId,
+        decidedBy,
+        ...(decidedBy === 'cancelled' ? { reason: 'the agent died' } : { optionId: 'allow', optionKind: 'allow_once' as const }),
+      });
+
+    it('a question inside a turn is stored in it, and its answer too; nothing is pending after the answer', () => {
+      const { out, state } = run([...running, asked('ap1'), answered('ap1')]);
+      expect(out.slice(opened.length)).to.deep.equal(['itemCompleted@t1', 'approvalRequested:ap1@t1', 'approvalResolved:ap1:user@t1']);
+      expect(state.pendingApprovalIds).to.deep.equal([]);
+    });
+
+    it('an answer to a question already answered, or never asked, stores nothing (the daemon’s cancel and the turn end never duplicate)', () => {
+      const { out, state } = run([...running, asked('ap1'), asked('ap1'), answered('ap1'), answered('ap1', 'cancelled'), answered('ap9')]);
+      expect(out.slice(opened.length)).to.deep.equal(['itemCompleted@t1', 'approvalRequested:ap1@t1', 'approvalResolved:ap1:user@t1']);
+      expect(state.pendingApprovalIds).to.deep.equal([]);
+    });
+
+    it('keeps the ids of open questions in order in the state (plain data)', () => {
+      const { state } = run([...running, asked('ap1'), asked('ap2'), asked('ap3'), answered('ap2')]);
+      expect(state.pendingApprovalIds).to.deep.equal(['ap1', 'ap3']);
+    });
+
+    it('a question asked while no turn is open is thread-scoped, and is cancelled before the next turn starts', () => {
+      const { out, state } = run([asked('ap1'), b.promptStarted(T), b.sdk(T, b.agentStart())]);
+      expect(out).to.deep.equal(['approvalRequested:ap1@thread', 'approvalResolved:ap1:cancelled@thread', 'turnStarted@t1']);
+      expect(state.pendingApprovalIds).to.deep.equal([]);
+    });
+
+    it('E2 with a question open: the agent_end cancels it before the turn completes', () => {
+      const { out } = run([...running, asked('ap1'), b.sdk(T, b.agentEnd([b.assistantMessage('Hi')]))]);
+      expect(out.slice(opened.length + 2)).to.deep.equal([
+        'approvalResolved:ap1:cancelled@t1',
+        'tokenUsage@t1',
+        'turnCompleted:completed@t1',
+        'contextWindowUsage@t1',
+      ]);
+    });
+
+    it('a stop with a question open: the question is cancelled, then the turn completes interrupted, once', () => {
+      const { out, state } = run([...running, asked('ap1'), b.stop(T), abortedEnd, answered('ap1', 'cancelled'), grace('t1')]);
+      expect(out.slice(opened.length + 2)).to.deep.equal([
+        'grace@t1',
+        'approvalResolved:ap1:cancelled@t1',
+        'tokenUsage@t1',
+        'turnCompleted:interrupted@t1',
+        'contextWindowUsage@t1',
+      ]);
+      expect(state.pendingApprovalIds).to.deep.equal([]);
+    });
+
+    it('a grace that elapses with a question open cancels it before the failed turn', () => {
+      const { out } = run([...running, asked('ap1'), b.promptSettled(T, 'the agent died'), grace('t1')]);
+      expect(out.slice(opened.length + 2)).to.deep.equal([
+        'grace@t1',
+        'approvalResolved:ap1:cancelled@t1',
+        'turnCompleted:failed(the agent died)@t1',
+      ]);
+    });
+
+    it('an ACP prompt that ends (answered or failed) cancels its open questions first', () => {
+      const ends = [[b.stop(T), a.ended(T, 'cancelled')], [a.ended(T, 'end_turn')], [a.acpPromptFailed(T, 'the agent exited (code 1)')]];
+      const closings = ends.map((end) => {
+        const { out } = run([a.started(T), asked('ap1'), ...end]);
+        expect(out.filter((fact) => !fact.startsWith('grace@')).slice(1, 3)).to.deep.equal([
+          'approvalRequested:ap1@t1',
+          'approvalResolved:ap1:cancelled@t1',
+        ]);
+        return out.at(-1);
+      });
+      expect(closings).to.deep.equal([
+        'turnCompleted:interrupted@t1',
+        'turnCompleted:completed@t1',
+        'turnCompleted:failed(the agent exited (code 1))@t1',
+      ]);
+    });
+
+    it('restore rebuilds the open questions from rows; a lost run cancels them before its interrupted turn', () => {
+      const question = (seq: number, type: string, approvalId: string, turnId: string | null = 'old') =>
+        row(seq, type, { approvalId, decidedBy: 'user' }, turnId);
+      const rows = [
+        question(1, 'approval/requested', 'ap0', null),
+        question(2, 'approval/resolved', 'ap0', null),
+        row(3, 'turn/started', { origin: 'client', processEpoch: 'before' }),
+        question(4, 'approval/requested', 'ap1'),
+        question(5, 'approval/requested', 'ap2'),
+        question(6, 'approval/resolved', 'ap1'),
+      ];
+      expect(restoreTurnState(rows).pendingApprovalIds).to.deep.equal(['ap2']);
+      const { out } = run([{ kind: 'restored', threadId: T, state: restoreTurnState(rows), processEpoch: 'now' }]);
+      expect(out).to.deep.equal(['approvalResolved:ap2:cancelled@old', `turnCompleted:interrupted(${RUN_LOST_MESSAGE})@old`]);
     });
   });
 });

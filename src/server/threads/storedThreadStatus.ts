@@ -1,8 +1,15 @@
 import { THREAD_EVENT_TYPE, type ThreadStatus } from '../../protocol/threadEvents';
-import type { EventStore } from '../../store/eventStore';
+import type { EventStore, StoredThreadEvent } from '../../store/eventStore';
 
 /** Rows read in the first page back from the end; each further page doubles (a long turn is read in few steps). */
 const FIRST_PAGE_ROWS = 64;
+
+/** What a thread's stored rows tell of it now: its status and the questions still waiting for an answer. */
+export interface StoredThreadState {
+  status: ThreadStatus;
+  /** `approval/requested` rows since the last turn boundary without their `approval/resolved`, in the order asked. */
+  pendingApprovalIds: string[];
+}
 
 /**
  * A thread's status as its stored rows tell it (spec part 3: `active` while a turn is open), for when its
@@ -11,15 +18,42 @@ const FIRST_PAGE_ROWS = 64;
  * the thread, and no turn state is rebuilt.
  */
 export async function storedThreadStatus(store: EventStore, threadId: string): Promise<ThreadStatus> {
+  return (await storedThreadState(store, threadId)).status;
+}
+
+/**
+ * `storedThreadStatus` with the open questions. A turn boundary resolves every question open at it (the turn
+ * rules cancel them, turnTransition.ts), so the rows after the nearest boundary hold all that can be pending.
+ */
+export async function storedThreadState(store: EventStore, threadId: string): Promise<StoredThreadState> {
+  const sinceBoundary: StoredThreadEvent[][] = []; // pages, newest first
+  let status: ThreadStatus = 'idle';
   let end = await store.lastSeq(threadId);
-  for (let size = FIRST_PAGE_ROWS; end > 0; size *= 2) {
+  reading: for (let size = FIRST_PAGE_ROWS; end > 0; size *= 2) {
     const afterSeq = Math.max(0, end - size);
     const rows = await store.list(threadId, { afterSeq, limit: end - afterSeq });
     for (let i = rows.length - 1; i >= 0; i -= 1) {
-      if (rows[i]!.type === THREAD_EVENT_TYPE.turnCompleted) return 'idle';
-      if (rows[i]!.type === THREAD_EVENT_TYPE.turnStarted) return 'active';
+      const type = rows[i]!.type;
+      if (type === THREAD_EVENT_TYPE.turnCompleted || type === THREAD_EVENT_TYPE.turnStarted) {
+        if (type === THREAD_EVENT_TYPE.turnStarted) status = 'active';
+        sinceBoundary.push(rows.slice(i + 1));
+        break reading;
+      }
     }
+    sinceBoundary.push(rows);
     end = afterSeq;
   }
-  return 'idle';
+  return { status, pendingApprovalIds: pendingIn(sinceBoundary.reverse().flat()) };
+}
+
+function pendingIn(rows: readonly StoredThreadEvent[]): string[] {
+  const pending: string[] = [];
+  for (const row of rows) {
+    if (row.type === THREAD_EVENT_TYPE.approvalRequested && !pending.includes(row.data.approvalId)) pending.push(row.data.approvalId);
+    if (row.type === THREAD_EVENT_TYPE.approvalResolved) {
+      const at = pending.indexOf(row.data.approvalId);
+      if (at >= 0) pending.splice(at, 1);
+    }
+  }
+  return pending;
 }
