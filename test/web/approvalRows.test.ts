@@ -57,11 +57,23 @@ describe('the page folds approval, plan and reasoning rows', () => {
     const transcript = new Transcript();
     transcript.apply([
       row('turn/started', { origin: 'client' }),
-      row('turn/plan/updated', { plan: [{ step: 'Read', status: 'inProgress' }, { step: 'Fix', status: 'pending' }] }),
+      row('turn/plan/updated', {
+        plan: [
+          { step: 'Read', status: 'inProgress' },
+          { step: 'Fix', status: 'pending' },
+        ],
+      }),
       row('item/started', { item: { type: 'agentMessage', id: 'm1', text: '' } }),
     ]);
     const [plan] = entriesOf(transcript) as PlanModel[];
-    transcript.apply([row('turn/plan/updated', { plan: [{ step: 'Read', status: 'completed' }, { step: 'Fix', status: 'inProgress' }] })]);
+    transcript.apply([
+      row('turn/plan/updated', {
+        plan: [
+          { step: 'Read', status: 'completed' },
+          { step: 'Fix', status: 'inProgress' },
+        ],
+      }),
+    ]);
     expect(entriesOf(transcript).map((entry) => entry.kind)).to.deep.equal(['plan', 'item']);
     expect(entriesOf(transcript)[0]).to.equal(plan);
     expect(plan!.steps.value.map((step) => step.status)).to.deep.equal(['completed', 'inProgress']);
@@ -83,10 +95,10 @@ describe('the page folds approval, plan and reasoning rows', () => {
 
   it('a decision reads as one line saying who answered', () => {
     const cases: Array<[Parameters<typeof resolutionText>[0], string]> = [
-      [{ approvalId: 'a', decidedBy: 'user', optionId: 'x', optionKind: 'allow_always' }, 'Allowed by you'],
-      [{ approvalId: 'a', decidedBy: 'user', optionId: 'x', optionKind: 'reject_once' }, 'Rejected by you'],
-      [{ approvalId: 'a', decidedBy: 'policy', optionId: 'x', optionKind: 'allow_once' }, 'Allowed by policy (accept-edits)'],
-      [{ approvalId: 'a', decidedBy: 'cancelled', reason: 'the turn was stopped' }, 'Cancelled: the turn was stopped'],
+      [{ decidedBy: 'user', optionKind: 'allow_always' }, 'Allowed by you'],
+      [{ decidedBy: 'user', optionKind: 'reject_once' }, 'Rejected by you'],
+      [{ decidedBy: 'policy', optionKind: 'allow_once' }, 'Allowed by policy (accept-edits)'],
+      [{ decidedBy: 'cancelled', reason: 'the turn was stopped' }, 'Cancelled: the turn was stopped'],
     ];
     for (const [resolution, text] of cases) expect(resolutionText(resolution, 'accept-edits')).to.equal(text);
   });

@@ -15,7 +15,8 @@ async function send<T>(method: 'POST' | 'PATCH', pathname: string, body: unknown
   });
   if (response.status === 401) signedIn.value = false;
   const answer = (await response.json().catch(() => ({}))) as { code?: string; detail?: string; title?: string };
-  if (!response.ok) throw new ApiError(response.status, answer.code ?? 'http_error', answer.detail ?? answer.title ?? `HTTP ${response.status}`);
+  if (!response.ok)
+    throw new ApiError(response.status, answer.code ?? 'http_error', answer.detail ?? answer.title ?? `HTTP ${response.status}`);
   return answer as T;
 }
 

@@ -63,7 +63,13 @@ export function NewThread({ projectId }: { projectId: string }) {
             // A typed model (no catalog) runs on pi, the agent every host has today.
             const choice = models?.find((candidate) => candidate.value === model);
             const chosen = choice ? { provider: choice.provider, model: choice.model } : { provider: 'pi', model: model.trim() };
-            const body = { projectId, ...chosen, permissionMode: mode, title: titleOf(title, prompt), ...(prompt.trim() ? { prompt: prompt.trim() } : {}) };
+            const body = {
+              projectId,
+              ...chosen,
+              permissionMode: mode,
+              title: titleOf(title, prompt),
+              ...(prompt.trim() ? { prompt: prompt.trim() } : {}),
+            };
             const thread = await answerOf(client.POST('/api/v1/threads', { body }));
             await refreshDirectory();
             go(threadHref(thread.id));

@@ -38,7 +38,10 @@ export function allows(option: { kind: string }): boolean {
  * The one-line record a resolved question leaves: "Allowed by you", "Rejected by you",
  * "Allowed by policy (accept-edits)", "Cancelled: the turn was stopped".
  */
-export function resolutionText(resolution: ApprovalResolution, permissionMode: string): string {
+export function resolutionText(
+  resolution: Pick<ApprovalResolution, 'decidedBy' | 'optionKind' | 'reason'>,
+  permissionMode: string,
+): string {
   if (resolution.decidedBy === 'cancelled') return `Cancelled${resolution.reason ? `: ${resolution.reason}` : ''}`;
   const verb = isAllow(resolution.optionKind) ? 'Allowed' : 'Rejected';
   return resolution.decidedBy === 'user' ? `${verb} by you` : `${verb} by policy (${permissionMode})`;
