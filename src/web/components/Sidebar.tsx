@@ -70,7 +70,11 @@ function ThreadEntry({ thread, current }: { thread: Thread; current: boolean }) 
   const waiting = isWaiting(thread);
   return (
     <li>
-      <a class={`thread-link${current ? ' current' : ''}`} href={threadHref(thread.id)} aria-current={current ? 'page' : undefined}>
+      <a
+        class={`thread-link${current ? ' current' : ''}${waiting ? ' waiting' : ''}`}
+        href={threadHref(thread.id)}
+        aria-current={current ? 'page' : undefined}
+      >
         <span class="thread-title">{thread.title}</span>
         <span class={`status ${thread.runtime.displayStatus}`}>{status}</span>
         {waiting && <span class="needs-answer">Needs your answer</span>}
