@@ -4,7 +4,15 @@ import type { operations } from './openapi';
  * The shapes the page reads, named from the server's OpenAPI document (`openapi.d.ts`). Thread events come
  * from src/protocol (type-only: nothing of it is bundled), which is where the document's own come from.
  */
-export type { StoredThreadEvent, ThreadItem, TokenCounts, TurnStatus } from '../../protocol/threadEvents';
+import type { StoredThreadEvent } from '../../protocol/threadEvents';
+export type { PlanStep, StoredThreadEvent, ThreadItem, TokenCounts, TurnStatus } from '../../protocol/threadEvents';
+
+type RowData<Type extends StoredThreadEvent['type']> = Extract<StoredThreadEvent, { type: Type }>['data'];
+/** An agent's question (src/protocol/approvals.ts), as its `approval/requested` row carries it. */
+export type ApprovalRequest = RowData<'approval/requested'>;
+/** The answer to it, as its `approval/resolved` row carries it. */
+export type ApprovalResolution = RowData<'approval/resolved'>;
+export type PermissionMode = ApprovalRequest['permissionMode'];
 
 type Ok<Operation extends keyof operations, Status extends number = 200> =
   operations[Operation]['responses'] extends Record<Status, { content: { 'application/json': infer Body } }> ? Body : never;

@@ -1,9 +1,11 @@
+import { useSignalEffect } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { signedIn } from '../api/http';
 import type { Project } from '../api/types';
 import { projects, startDirectory, threads } from '../state/directory';
 import { openQuickOpen, preview } from '../state/quickOpen';
 import { route } from '../state/route';
+import { waitingCount } from '../state/waiting';
 import { FilePreview } from './FilePreview';
 import { NewProject } from './NewProject';
 import { NewThread } from './NewThread';
@@ -32,8 +34,17 @@ function startQuickOpen(): void {
   if (project) openQuickOpen(project, (entry) => (preview.value = { project, path: entry.path }));
 }
 
+/** The tab's title: the open thread's, led by how many threads wait for an answer, so a background tab shows it. */
+function documentTitle(): string {
+  const current = route.value;
+  const title = current.page === 'thread' ? threads.value.find((thread) => thread.id === current.threadId)?.title : undefined;
+  const count = waitingCount.value;
+  return `${count > 0 ? `(${count}) ` : ''}${title ? `${title} · ` : ''}Agent threads`;
+}
+
 export function App() {
   useEffect(() => startDirectory(), []);
+  useSignalEffect(() => void (document.title = documentTitle()));
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       // Ctrl+P, and Cmd+P on macOS: the browser's print dialog gives way to quick-open.

@@ -1,15 +1,21 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { answerOf, client, messageOf } from '../api/http';
 import { modelsOf } from '../api/models';
-import type { ModelChoice } from '../api/types';
+import type { ModelChoice, PermissionMode } from '../api/types';
+import { agentName, agentsOf, DEFAULT_MODE, PERMISSION_MODES } from '../state/agents';
 import { projects, refreshDirectory } from '../state/directory';
 import { go, threadHref } from '../state/route';
 
-/** A thread in a project, with a model from its host's catalog and, optionally, a first prompt. */
+/**
+ * A thread in a project: an agent and one of its models from the host's catalog (at least one entry per
+ * agent the host offers), a permission mode, and optionally a first prompt.
+ */
 export function NewThread({ projectId }: { projectId: string }) {
   const project = projects.value.find((candidate) => candidate.id === projectId);
   const [models, setModels] = useState<ModelChoice[] | null>(null);
+  const [agent, setAgent] = useState('');
   const [model, setModel] = useState('');
+  const [mode, setMode] = useState<PermissionMode>(DEFAULT_MODE);
   const [title, setTitle] = useState('');
   const [prompt, setPrompt] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -23,6 +29,7 @@ export function NewThread({ projectId }: { projectId: string }) {
     modelsOf(hostId).then(
       ({ choices, problems }) => {
         setModels(choices);
+        setAgent((current) => current || choices[0]?.provider || '');
         setModel((current) => current || choices[0]?.value || '');
         if (problems.length > 0) setError(`Part of the catalog could not be read: ${problems.join('; ')}`);
       },
@@ -32,6 +39,13 @@ export function NewThread({ projectId }: { projectId: string }) {
       },
     );
   }, [hostId]);
+
+  const agents = agentsOf(models ?? []);
+  const agentModels = agents.find((group) => group.provider === agent)?.models ?? [];
+  const chooseAgent = (provider: string) => {
+    setAgent(provider);
+    setModel(agents.find((group) => group.provider === provider)?.models[0]?.value ?? '');
+  };
 
   if (!project) return <p class="panel muted">Loading the project…</p>;
   return (
@@ -48,8 +62,14 @@ export function NewThread({ projectId }: { projectId: string }) {
           try {
             // A typed model (no catalog) runs on pi, the agent every host has today.
             const choice = models?.find((candidate) => candidate.value === model);
-            const agent = choice ? { provider: choice.provider, model: choice.model } : { provider: 'pi', model: model.trim() };
-            const body = { projectId, ...agent, title: titleOf(title, prompt), ...(prompt.trim() ? { prompt: prompt.trim() } : {}) };
+            const chosen = choice ? { provider: choice.provider, model: choice.model } : { provider: 'pi', model: model.trim() };
+            const body = {
+              projectId,
+              ...chosen,
+              permissionMode: mode,
+              title: titleOf(title, prompt),
+              ...(prompt.trim() ? { prompt: prompt.trim() } : {}),
+            };
             const thread = await answerOf(client.POST('/api/v1/threads', { body }));
             await refreshDirectory();
             go(threadHref(thread.id));
@@ -68,6 +88,18 @@ export function NewThread({ projectId }: { projectId: string }) {
           value={title}
           onInput={(event) => setTitle(event.currentTarget.value)}
         />
+        {agents.length > 0 && (
+          <>
+            <label for="thread-agent">Agent</label>
+            <select id="thread-agent" value={agent} onChange={(event) => chooseAgent(event.currentTarget.value)}>
+              {agents.map((group) => (
+                <option key={group.provider} value={group.provider}>
+                  {agentName(group.provider)}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
         <label for="thread-model">Model</label>
         {models !== null && models.length === 0 ? (
           // No catalog to choose from (an older host, or none configured): the model is typed as provider/id.
@@ -81,13 +113,21 @@ export function NewThread({ projectId }: { projectId: string }) {
         ) : (
           <select id="thread-model" required value={model} onChange={(event) => setModel(event.currentTarget.value)}>
             {models === null && <option value="">Loading the catalog…</option>}
-            {models?.map((choice) => (
+            {agentModels.map((choice) => (
               <option key={choice.value} value={choice.value}>
                 {choice.label}
               </option>
             ))}
           </select>
         )}
+        <label for="thread-mode">Permission mode</label>
+        <select id="thread-mode" value={mode} onChange={(event) => setMode(event.currentTarget.value as PermissionMode)}>
+          {PERMISSION_MODES.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
         <label for="thread-prompt">First prompt (optional)</label>
         <textarea id="thread-prompt" rows={4} value={prompt} onInput={(event) => setPrompt(event.currentTarget.value)} />
         {error && (

@@ -1,6 +1,7 @@
 import { hosts, now, projects, statusText, threads } from '../state/directory';
 import { route, threadHref } from '../state/route';
 import type { Host, Thread } from '../api/types';
+import { isWaiting } from '../state/waiting';
 
 /** Hosts, then each project with its threads; every status is text, live. */
 export function Sidebar() {
@@ -66,11 +67,17 @@ function HostEntry({ host }: { host: Host }) {
 
 function ThreadEntry({ thread, current }: { thread: Thread; current: boolean }) {
   const status = statusText(thread, now.value);
+  const waiting = isWaiting(thread);
   return (
     <li>
-      <a class={`thread-link${current ? ' current' : ''}`} href={threadHref(thread.id)} aria-current={current ? 'page' : undefined}>
+      <a
+        class={`thread-link${current ? ' current' : ''}${waiting ? ' waiting' : ''}`}
+        href={threadHref(thread.id)}
+        aria-current={current ? 'page' : undefined}
+      >
         <span class="thread-title">{thread.title}</span>
         <span class={`status ${thread.runtime.displayStatus}`}>{status}</span>
+        {waiting && <span class="needs-answer">Needs your answer</span>}
       </a>
     </li>
   );

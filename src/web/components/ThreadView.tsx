@@ -1,20 +1,24 @@
+import { useSignalEffect } from '@preact/signals';
 import { useEffect, useMemo } from 'preact/hooks';
+import { agentName } from '../state/agents';
 import { now, statusText, threads } from '../state/directory';
 import { openThreadFeed } from '../state/threadFeed';
 import type { Transcript as TranscriptState } from '../state/transcript';
+import { isWaiting, openThreadPending } from '../state/waiting';
 import { Composer } from './Composer';
+import { PermissionModeControl } from './PermissionModeControl';
 import { Transcript } from './Transcript';
 
-/** One thread: its header (status, tokens, context window), the live transcript, and the prompt box. */
+/** One thread: its header (status, agent, model, mode, tokens, context window), the live transcript, the prompt box. */
 export function ThreadView({ threadId }: { threadId: string }) {
   const feed = useMemo(() => openThreadFeed(threadId), [threadId]);
   useEffect(() => () => feed.close(), [feed]);
   const thread = threads.value.find((candidate) => candidate.id === threadId);
-  const title = thread?.title;
-  useEffect(() => {
-    document.title = title ? `${title} · Agent threads` : 'Agent threads';
-    return () => void (document.title = 'Agent threads');
-  }, [title]);
+  // The list marks this thread from its own rows while it is open (state/waiting.ts).
+  useSignalEffect(() => {
+    openThreadPending.value = { threadId, approvalIds: feed.transcript.pendingApprovalIds.value };
+  });
+  useEffect(() => () => void (openThreadPending.value = null), []);
 
   return (
     <section class="thread-view" aria-labelledby="thread-heading">
@@ -23,7 +27,12 @@ export function ThreadView({ threadId }: { threadId: string }) {
         <p class="thread-meta">
           {thread && (
             <>
-              <span class={`status ${thread.runtime.displayStatus}`}>{statusText(thread, now.value)}</span> · <span>{thread.model}</span>
+              <span class={`status ${thread.runtime.displayStatus}`}>{statusText(thread, now.value)}</span>
+              {isWaiting(thread) && <span class="needs-answer"> · Needs your answer</span>} ·{' '}
+              <span class="thread-agent" title="Agent">
+                {agentName(thread.provider)}
+              </span>{' '}
+              · <span>{thread.model}</span> · <PermissionModeControl thread={thread} />
             </>
           )}
           {feed.state.value !== 'live' && <span class="muted"> · {feed.state.value === 'loading' ? 'loading…' : 'reconnecting…'}</span>}
@@ -35,7 +44,7 @@ export function ThreadView({ threadId }: { threadId: string }) {
         )}
         <Usage transcript={feed.transcript} />
       </header>
-      <Transcript transcript={feed.transcript} />
+      <Transcript threadId={threadId} transcript={feed.transcript} />
       <Composer threadId={threadId} projectId={thread?.projectId} />
     </section>
   );

@@ -1,6 +1,8 @@
 import { useLayoutEffect, useRef } from 'preact/hooks';
-import type { Transcript as TranscriptState, TurnModel } from '../state/transcript';
+import type { Transcript as TranscriptState, TurnEntry, TurnModel } from '../state/transcript';
+import { ApprovalCard } from './ApprovalCard';
 import { ItemView, NoteView } from './items';
+import { PlanView } from './PlanView';
 
 const STATUS_TEXT = { completed: 'Completed', failed: 'Failed', interrupted: 'Interrupted' } as const;
 
@@ -8,7 +10,7 @@ const STATUS_TEXT = { completed: 'Completed', failed: 'Failed', interrupted: 'In
  * The thread's log (role `log`: new turns and text are announced politely). It sticks to the bottom while
  * the reader is there, and stays put when they scrolled up to read.
  */
-export function Transcript({ transcript }: { transcript: TranscriptState }) {
+export function Transcript({ threadId, transcript }: { threadId: string; transcript: TranscriptState }) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
 
@@ -31,7 +33,11 @@ export function Transcript({ transcript }: { transcript: TranscriptState }) {
     <div class="transcript" ref={scroller} role="log" aria-label="Transcript" aria-live="polite" tabIndex={0}>
       <div class="transcript-body">
         {transcript.entries.value.map((entry) =>
-          entry.kind === 'turn' ? <TurnView key={entry.key} turn={entry} /> : <NoteView key={entry.key} note={entry} />,
+          entry.kind === 'turn' ? (
+            <TurnView key={entry.key} threadId={threadId} turn={entry} />
+          ) : (
+            <EntryView key={entry.key} threadId={threadId} entry={entry} />
+          ),
         )}
         {transcript.entries.value.length === 0 && <p class="muted">Nothing in this thread yet.</p>}
       </div>
@@ -39,7 +45,7 @@ export function Transcript({ transcript }: { transcript: TranscriptState }) {
   );
 }
 
-function TurnView({ turn }: { turn: TurnModel }) {
+function TurnView({ threadId, turn }: { threadId: string; turn: TurnModel }) {
   const status = turn.status.value;
   return (
     <section
@@ -48,13 +54,26 @@ function TurnView({ turn }: { turn: TurnModel }) {
       aria-label={turn.origin === 'agent' ? 'Turn started by the agent' : 'Turn'}
     >
       {turn.origin === 'agent' && <p class="origin-label">Started by the agent</p>}
-      {turn.entries.value.map((entry) =>
-        entry.kind === 'item' ? <ItemView key={entry.key} model={entry} /> : <NoteView key={entry.key} note={entry} />,
-      )}
+      {turn.entries.value.map((entry) => (
+        <EntryView key={entry.key} threadId={threadId} entry={entry} />
+      ))}
       <p class={`turn-status ${status ?? 'running'}`}>
         {status ? STATUS_TEXT[status] : <span class="running-text">Running…</span>}
         {turn.error.value && <span class="error-text"> — {turn.error.value}</span>}
       </p>
     </section>
   );
+}
+
+function EntryView({ threadId, entry }: { threadId: string; entry: TurnEntry }) {
+  switch (entry.kind) {
+    case 'item':
+      return <ItemView model={entry} />;
+    case 'approval':
+      return <ApprovalCard threadId={threadId} model={entry} />;
+    case 'plan':
+      return <PlanView plan={entry} />;
+    default:
+      return <NoteView note={entry} />;
+  }
 }

@@ -8,6 +8,8 @@ export function ItemView({ model }: { model: ItemModel }) {
   switch (item.type) {
     case 'agentMessage':
       return <AgentMessage model={model} />;
+    case 'reasoning':
+      return <Reasoning model={model} />;
     case 'userMessage':
       return <UserMessage item={item} />;
     case 'commandExecution':
@@ -31,6 +33,20 @@ function AgentMessage({ model }: { model: ItemModel }) {
     >
       <div class="markdown" dangerouslySetInnerHTML={{ __html: html.value }} />
     </article>
+  );
+}
+
+/** The agent's thinking, collapsed: it streams inside while the reader keeps it open, and says so. */
+function Reasoning({ model }: { model: ItemModel }) {
+  const streaming = model.item.value.text === '' && model.text.value !== '';
+  return (
+    <details class="item reasoning" data-item-id={model.key} aria-busy={streaming ? 'true' : undefined}>
+      <summary>
+        <span class="kind">Thinking</span>
+        {streaming && <span class="item-status"> running</span>}
+      </summary>
+      <div class="reasoning-text">{model.text.value}</div>
+    </details>
   );
 }
 
@@ -89,7 +105,7 @@ function FileChange({ item }: { item: ItemShape }) {
   );
 }
 
-function Diff({ text }: { text: string }) {
+export function Diff({ text }: { text: string }) {
   return (
     <pre class="diff" aria-label="Diff">
       {text.split('\n').map((line, index) => (

@@ -5,6 +5,7 @@ import type { StoredThreadEvent } from '../api/types';
 import { Transcript } from './transcript';
 
 const PAGE = 1000;
+const LIST_CHANGING = new Set<string>(['turn/started', 'turn/completed', 'approval/requested', 'approval/resolved']);
 /** Pages of the backlog fetched at once: seqs are dense (1, 2, 3…), so page k starts after seq k·PAGE. */
 const PARALLEL_PAGES = 4;
 
@@ -34,8 +35,8 @@ export function openThreadFeed(threadId: string): ThreadFeed {
     const rows = pending;
     pending = [];
     if (rows.length > 0) batch(() => transcript.apply(rows));
-    // A turn opened or closed: the lists' status (active/idle) follows at once instead of at the next poll.
-    if (rows.some((row) => row.type === 'turn/started' || row.type === 'turn/completed')) void refreshDirectory();
+    // A turn opened or closed, or a question came or went: the lists' status follows at once, not at the next poll.
+    if (rows.some((row) => LIST_CHANGING.has(row.type))) void refreshDirectory();
   };
   const scheduleFlush = () => {
     if (flushScheduled) return;

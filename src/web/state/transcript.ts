@@ -1,5 +1,6 @@
 import { signal, type Signal } from '@preact/signals';
-import type { StoredThreadEvent, TokenCounts, TurnStatus } from '../api/types';
+import type { ApprovalRequest, ApprovalResolution, PlanStep, StoredThreadEvent, TokenCounts, TurnStatus } from '../api/types';
+import { approvalModelOf, planModelOf, type ApprovalModel, type PlanModel } from './approvals';
 
 /** Any item the log may carry, read leniently: new item types show as generic tool calls. */
 export interface ItemShape {
@@ -27,7 +28,7 @@ export interface NoteModel {
   text: string;
 }
 
-export type TurnEntry = ItemModel | NoteModel;
+export type TurnEntry = ItemModel | NoteModel | ApprovalModel | PlanModel;
 
 export interface TurnModel {
   kind: 'turn';
@@ -38,7 +39,7 @@ export interface TurnModel {
   error: Signal<string | null>;
 }
 
-export type TranscriptEntry = TurnModel | NoteModel;
+export type TranscriptEntry = TurnModel | Exclude<TurnEntry, ItemModel>;
 
 export interface ContextWindowUsage {
   usedTokens: number;
@@ -54,6 +55,8 @@ export class Transcript {
   readonly entries = signal<TranscriptEntry[]>([]);
   readonly tokenUsage = signal<{ total: TokenCounts; last: TokenCounts } | null>(null);
   readonly contextWindow = signal<ContextWindowUsage | null>(null);
+  /** Questions no `approval/resolved` row has answered yet, oldest first: the thread waits for its user. */
+  readonly pendingApprovalIds = signal<string[]>([]);
   /** The last seq applied: rows at or below it are already shown (a resumed stream may repeat some). */
   lastSeq = 0;
 
@@ -62,6 +65,9 @@ export class Transcript {
   private readonly items = new Map<string, { model: ItemModel; text: string; output: string; item: ItemShape }>();
   private readonly dirtyTurns = new Set<string>();
   private readonly dirtyItems = new Set<string>();
+  private readonly approvals = new Map<string, ApprovalModel>();
+  private readonly plans = new Map<string, PlanModel>();
+  private approvalsDirty = false;
   private entriesDirty = false;
 
   /** Applies rows in seq order; returns how many were new. */
@@ -95,6 +101,7 @@ export class Transcript {
         this.itemFrom(row, data.item as ItemShape, row.type === 'item/completed');
         return;
       case 'item/agentMessage/delta':
+      case 'item/reasoning/delta':
         this.appendTo(String(data.itemId), 'text', String(data.delta ?? ''));
         return;
       case 'item/commandExecution/outputDelta':
@@ -105,6 +112,15 @@ export class Transcript {
         return;
       case 'thread/contextWindowUsage/updated':
         this.contextWindow.value = data.contextWindowUsage as ContextWindowUsage;
+        return;
+      case 'approval/requested':
+        this.approvalAsked(row, data as ApprovalRequest);
+        return;
+      case 'approval/resolved':
+        this.approvalAnswered(data as ApprovalResolution);
+        return;
+      case 'turn/plan/updated':
+        this.planOf(row, data.plan as PlanStep[]);
         return;
       case 'provider/error':
         this.note(row, { kind: 'error', key: row.id, title: 'Error', text: String(data.message ?? '') });
@@ -140,7 +156,7 @@ export class Transcript {
       this.add(row, model);
     }
     held.item = item;
-    if (item.type === 'agentMessage' && (final || held.text === '')) held.text = String(item.text ?? '');
+    if ((item.type === 'agentMessage' || item.type === 'reasoning') && (final || held.text === '')) held.text = String(item.text ?? '');
     if (item.type === 'commandExecution' && final && typeof item.aggregatedOutput === 'string') held.output = item.aggregatedOutput;
     this.dirtyItems.add(item.id);
   }
@@ -150,6 +166,35 @@ export class Transcript {
     if (!held) return;
     held[field] += delta;
     this.dirtyItems.add(itemId);
+  }
+
+  private approvalAsked(row: StoredThreadEvent, request: ApprovalRequest): void {
+    if (this.approvals.has(request.approvalId)) return;
+    const model = approvalModelOf(request);
+    this.approvals.set(request.approvalId, model);
+    this.add(row, model);
+    this.approvalsDirty = true;
+  }
+
+  /** An answer to a question this log never showed (a row lost upstream) has nothing to settle. */
+  private approvalAnswered(resolution: ApprovalResolution): void {
+    const model = this.approvals.get(resolution.approvalId);
+    if (!model) return;
+    model.resolution.value = resolution;
+    this.approvalsDirty = true;
+  }
+
+  /** A turn shows one plan, where its first version arrived; later versions replace its steps in place. */
+  private planOf(row: StoredThreadEvent, steps: PlanStep[]): void {
+    const turnId = row.turnId ?? '';
+    const held = this.plans.get(turnId);
+    if (held) {
+      held.steps.value = steps;
+      return;
+    }
+    const model = planModelOf(turnId, steps);
+    this.plans.set(turnId, model);
+    this.add(row, model);
   }
 
   private note(row: StoredThreadEvent, note: NoteModel): void {
@@ -180,6 +225,11 @@ export class Transcript {
       held.model.output.value = held.output;
     }
     if (this.entriesDirty) this.entries.value = this.entryList.slice();
+    if (this.approvalsDirty) {
+      const pending = [...this.approvals.values()].filter((model) => !model.resolution.value).map((model) => model.request.approvalId);
+      if (pending.join() !== this.pendingApprovalIds.value.join()) this.pendingApprovalIds.value = pending;
+    }
+    this.approvalsDirty = false;
     this.dirtyTurns.clear();
     this.dirtyItems.clear();
     this.entriesDirty = false;
