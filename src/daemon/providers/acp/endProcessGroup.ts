@@ -1,0 +1,30 @@
+/** How often a group is checked for processes left while it ends. */
+const POLL_MS = 50;
+
+/**
+ * Ends every process of the group `pgid` (an agent spawned detached leads its own group): SIGTERM, then
+ * SIGKILL for what is left after `graceMs`; resolves once none is left. Claude Code's own children outlive
+ * claude-agent-acp's exit and would go on writing in the thread's folder and HOME.
+ */
+export async function endProcessGroup(pgid: number, graceMs: number): Promise<void> {
+  if (!signalGroup(pgid, 'SIGTERM')) return;
+  const deadline = Date.now() + graceMs;
+  while (signalGroup(pgid, 0)) {
+    if (Date.now() > deadline) {
+      signalGroup(pgid, 'SIGKILL');
+      // Killed processes stay in the group until their parent reaps them; that is not ours to wait for.
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** False when no process of the group is left (ESRCH). */
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
