@@ -8,15 +8,18 @@ const POLL_MS = 50;
  */
 export async function endProcessGroup(pgid: number, graceMs: number): Promise<void> {
   if (!signalGroup(pgid, 'SIGTERM')) return;
-  const deadline = Date.now() + graceMs;
-  while (signalGroup(pgid, 0)) {
-    if (Date.now() > deadline) {
-      signalGroup(pgid, 'SIGKILL');
-      // Killed processes stay in the group until their parent reaps them; that is not ours to wait for.
-      return;
-    }
+  if (await gone(pgid, graceMs)) return;
+  signalGroup(pgid, 'SIGKILL');
+  // Until the kernel has reaped them; a parent that never reaps is not ours to wait for longer.
+  await gone(pgid, graceMs);
+}
+
+async function gone(pgid: number, timeoutMs: number): Promise<boolean> {
+  for (const deadline = Date.now() + timeoutMs; signalGroup(pgid, 0); ) {
+    if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
+  return true;
 }
 
 /** False when no process of the group is left (ESRCH). */
