@@ -1,9 +1,11 @@
 // An ACP agent written with the SDK's agent side, for the edges real agents rarely show. Run with node; what it
 // does is chosen by the prompt's text: "say hi", "race" (updates racing the answer), "unknown kind", "die"
 // (exits mid-turn), "hang" (answers only a cancel), "ask" (asks permission for a command, says the outcome;
-// a cancelled question ends the prompt cancelled), "malformed" (writes lines that are no ACP messages).
+// a cancelled question ends the prompt cancelled), "malformed" (writes lines that are no ACP messages),
+// "child" (starts a process that outlives the agent's own exit, and says its pid).
 // IN_REPO_AGENT_MODES=1: the session offers Claude Code's modes, and each session/set_mode is told back as a
 // current_mode_update.
+import { spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 
@@ -65,6 +67,13 @@ acp
       await update(chunk('waiting'));
       await new Promise((resolve) => cancels.set(sessionId, resolve));
       return { stopReason: 'cancelled' };
+    }
+    if (text.includes('child')) {
+      // Unref'd: the agent still exits when its stdin closes, and the sleep would go on as an orphan.
+      const child = spawn('sleep', ['300'], { stdio: 'ignore' });
+      child.unref();
+      await update(chunk(`child ${child.pid}`));
+      return { stopReason: 'end_turn' };
     }
     if (text.includes('malformed')) {
       // Straight onto stdout, between whole messages: a line that is no JSON, and JSON that is no ACP message.

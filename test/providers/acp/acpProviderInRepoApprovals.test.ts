@@ -6,6 +6,7 @@ import { createAcpProvider } from '../../../src/daemon/providers/acp';
 import type { AgentThread, AskUser } from '../../../src/daemon/providers/agentProvider';
 import { ACP_METHOD } from '../../../src/protocol/acpFrames';
 import type { ApprovalQuestion, PermissionMode } from '../../../src/protocol/approvals';
+import { alive } from '../../helpers/agents/processTree';
 import { runPipeline } from '../../helpers/pipeline/run';
 
 const AGENT_SCRIPT = path.join(__dirname, '..', '..', 'helpers', 'agents', 'inRepoAcpAgent.mjs');
@@ -22,7 +23,7 @@ interface Frame {
 /**
  * Approvals and modes through the ACP provider, against the in-repo agent (test/helpers/agents/inRepoAcpAgent.mjs):
  * the question the daemon gets, the answer the agent gets, and the edges (a stop or a dead agent while a question
- * is open, a malformed message, set_mode).
+ * is open, a malformed message, set_mode, a process the agent leaves behind).
  */
 describe('ACP provider approvals and modes with an in-repo ACP agent', function () {
   this.timeout(30_000);
@@ -135,6 +136,17 @@ describe('ACP provider approvals and modes with an in-repo ACP agent', function 
     await thread!.prompt('say hi');
     await until('ended twice', () => ends().length === 2);
     expect(texts()).to.deep.equal(['still fine', 'Hi', ' there']);
+  });
+
+  it("close ends the agent's whole process group: a process it started does not outlive the thread", async () => {
+    await open(never);
+    await thread!.prompt('child');
+    await until('ended', () => ends().length === 1);
+    const pid = Number(/^child (\d+)$/.exec(texts()[0]!)![1]);
+    expect(alive(pid)).to.equal(true);
+    await thread!.dispose();
+    thread = undefined;
+    expect(alive(pid)).to.equal(false);
   });
 
   it("the thread's mode is set as the agent's own at open, and setPermissionMode switches it", async () => {

@@ -148,13 +148,17 @@ describe('ACP provider parts', () => {
     });
 
     it("the decision goes back as the chosen option id, or cancelled; with nobody to ask, the agent's reject option", () => {
-      expect(permissionResponseOf({ outcome: 'selected', optionId: 'allow-once', optionKind: 'allow_once', decidedBy: 'user' })).to.deep.equal({
+      expect(
+        permissionResponseOf({ outcome: 'selected', optionId: 'allow-once', optionKind: 'allow_once', decidedBy: 'user' }),
+      ).to.deep.equal({
         outcome: { outcome: 'selected', optionId: 'allow-once' },
       });
       expect(permissionResponseOf({ outcome: 'cancelled', decidedBy: 'cancelled', reason: 'stopped' })).to.deep.equal({
         outcome: { outcome: 'cancelled' },
       });
-      expect(refusalOf(request({ kind: 'execute' }, claudeOptions))).to.deep.equal({ outcome: { outcome: 'selected', optionId: 'reject' } });
+      expect(refusalOf(request({ kind: 'execute' }, claudeOptions))).to.deep.equal({
+        outcome: { outcome: 'selected', optionId: 'reject' },
+      });
       expect(refusalOf(request({ kind: 'execute' }, codexOptions))).to.deep.equal({ outcome: { outcome: 'selected', optionId: 'cancel' } });
       expect(refusalOf(request({ kind: 'execute' }, [['go', 'allow_once']]))).to.deep.equal({ outcome: { outcome: 'cancelled' } });
     });

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../../src/daemon/prov
 import type { AgentThread, AskUser } from '../../../src/daemon/providers/agentProvider';
 import { ACP_METHOD } from '../../../src/protocol/acpFrames';
 import type { ApprovalOptionKind, ApprovalQuestion } from '../../../src/protocol/approvals';
+import { alive, childrenOf, commandLineOf, descendantsOf, groupMembers } from '../../helpers/agents/processTree';
 import { claudeAgentEnv, codexAgentEnv, describeWithAgents, TEST_AGENTS_BIN, type TestAgent } from '../../helpers/agents/acpAgents';
 import type { AgentScripts, FakeAgentModel } from '../../helpers/fakes/agentModel';
 import { startFakeAnthropicServer } from '../../helpers/fakes/anthropicServer';
@@ -139,16 +139,15 @@ for (const { agent, startModel, envOf, modes } of AGENTS) {
     });
 
     if (agent === 'claude') {
-      it("close leaves no process of the agent's group behind (Claude Code's own children included)", async () => {
-        const leaders = execFileSync('pgrep', ['-P', String(process.pid), '-f', BUILT_IN_ACP_AGENTS.claude.command])
-          .toString()
-          .trim()
-          .split('\n')
-          .map(Number);
-        expect(leaders).to.have.length(1);
+      it("close leaves no process of the agent's tree or group behind (Claude Code's own children included)", async () => {
+        const [leader, ...more] = childrenOf(process.pid).filter((pid) => commandLineOf(pid).includes(BUILT_IN_ACP_AGENTS.claude.command));
+        expect(more, 'one claude-agent-acp').to.deep.equal([]);
+        const tree = [leader!, ...descendantsOf(leader!)];
+        expect(tree.length, 'claude-agent-acp runs Claude Code as a child').to.be.greaterThan(1);
         await thread!.dispose();
         thread = undefined;
-        expect(() => process.kill(-leaders[0]!, 0)).to.throw(/ESRCH/);
+        expect(tree.filter(alive)).to.deep.equal([]);
+        expect(groupMembers(leader!), 'its process group').to.deep.equal([]);
       });
     }
   });
