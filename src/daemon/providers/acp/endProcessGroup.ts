@@ -16,7 +16,7 @@ export async function endProcessGroup(pgid: number, graceMs: number): Promise<vo
 }
 
 async function gone(pgid: number, timeoutMs: number): Promise<boolean> {
-  for (const deadline = Date.now() + timeoutMs; running(pgid); ) {
+  for (const deadline = Date.now() + timeoutMs; running(pgid);) {
     if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }

@@ -39,11 +39,16 @@ export async function openAcpSession(sdk: AcpSdk, connection: ClientConnection, 
   if (resumeSessionId !== undefined) {
     try {
       if (init.agentCapabilities?.sessionCapabilities?.resume) {
-        ({ configOptions, modes } = await agent.request(sdk.methods.agent.session.resume, { sessionId: resumeSessionId, cwd, mcpServers: [] }));
+        ({ configOptions, modes } = await agent.request(sdk.methods.agent.session.resume, {
+          sessionId: resumeSessionId,
+          cwd,
+          mcpServers: [],
+        }));
         sessionId = resumeSessionId;
       } else if (init.agentCapabilities?.loadSession) {
         request.replaying(true);
-        ({ configOptions, modes } = (await agent.request(sdk.methods.agent.session.load, { sessionId: resumeSessionId, cwd, mcpServers: [] })) ?? {});
+        ({ configOptions, modes } =
+          (await agent.request(sdk.methods.agent.session.load, { sessionId: resumeSessionId, cwd, mcpServers: [] })) ?? {});
         sessionId = resumeSessionId;
       }
     } catch (error) {
