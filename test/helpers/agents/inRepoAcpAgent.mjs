@@ -1,6 +1,11 @@
 // An ACP agent written with the SDK's agent side, for the edges real agents rarely show. Run with node; what it
 // does is chosen by the prompt's text: "say hi", "race" (updates racing the answer), "unknown kind", "die"
-// (exits mid-turn), "hang" (answers only a cancel), "ask" (asks permission for a command, says the outcome).
+// (exits mid-turn), "hang" (answers only a cancel), "ask" (asks permission for a command, says the outcome;
+// a cancelled question ends the prompt cancelled), "malformed" (writes lines that are no ACP messages),
+// "child" (starts a process that outlives the agent's own exit, and says its pid).
+// IN_REPO_AGENT_MODES=1: the session offers Claude Code's modes, and each session/set_mode is told back as a
+// current_mode_update.
+import { spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 
@@ -18,7 +23,19 @@ acp
       process.env.IN_REPO_AGENT_RESUME === 'load' ? { loadSession: true } : { loadSession: false, sessionCapabilities: { resume: {} } },
     authMethods: [],
   }))
-  .onRequest(acp.methods.agent.session.new, () => ({ sessionId: `in-repo-session-${++sessions}-${process.pid}` }))
+  .onRequest(acp.methods.agent.session.new, () => ({
+    sessionId: `in-repo-session-${++sessions}-${process.pid}`,
+    ...(process.env.IN_REPO_AGENT_MODES === '1'
+      ? { modes: { currentModeId: 'auto', availableModes: ['default', 'acceptEdits', 'plan', 'auto'].map((id) => ({ id, name: id })) } }
+      : {}),
+  }))
+  .onRequest(acp.methods.agent.session.setMode, async ({ params, client }) => {
+    await client.notify(acp.methods.client.session.update, {
+      sessionId: params.sessionId,
+      update: { sessionUpdate: 'current_mode_update', currentModeId: params.modeId },
+    });
+    return {};
+  })
   .onRequest(acp.methods.agent.session.resume, () => ({}))
   .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
     const update = (u) => client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: u });
@@ -51,6 +68,22 @@ acp
       await new Promise((resolve) => cancels.set(sessionId, resolve));
       return { stopReason: 'cancelled' };
     }
+    if (text.includes('child')) {
+      // Unref'd: the agent still exits when its stdin closes, and the sleep would go on as an orphan.
+      const child = spawn('sleep', ['300'], { stdio: 'ignore' });
+      child.unref();
+      await update(chunk(`child ${child.pid}`));
+      return { stopReason: 'end_turn' };
+    }
+    if (text.includes('malformed')) {
+      // Straight onto stdout, between whole messages: a line that is no JSON, and JSON that is no ACP message.
+      process.stdout.write('this is not json\n');
+      process.stdout.write('{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":42}}\n');
+      process.stdout.write('{"jsonrpc":"2.0","id":"no-such-request","result":{}}\n');
+      process.stdout.write('[1,2,3]\n');
+      await update(chunk('still fine'));
+      return { stopReason: 'end_turn' };
+    }
     if (text.includes('ask')) {
       const toolCall = {
         toolCallId: 'call_ask',
@@ -71,7 +104,7 @@ acp
       const chosen = answer.outcome.outcome === 'selected' ? answer.outcome.optionId : 'cancelled';
       await update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_ask', status: chosen === 'yes' ? 'completed' : 'failed' });
       await update(chunk(`permission: ${chosen}`, 'm2'));
-      return { stopReason: 'end_turn' };
+      return { stopReason: chosen === 'cancelled' ? 'cancelled' : 'end_turn' };
     }
     await update(chunk('Hi'));
     await update(chunk(' there'));

@@ -11,8 +11,12 @@ import { listenFake } from './listenFake';
 export type AgentReply =
   /** Streams `chunks` as text deltas and ends the answer. */
   | { kind: 'text'; chunks: string[] }
-  /** Asks the agent to run one shell command (Claude's `Bash` tool, Codex's shell function). */
-  | { kind: 'command'; command: string }
+  /**
+   * Asks the agent to run one shell command (Claude's `Bash` tool, Codex's shell function). `escalated`: Codex
+   * is asked to run it outside its sandbox (`sandbox_permissions: "require_escalated"`), which asks the user in
+   * its `read-only` and `workspace-write` modes; Claude asks for any command that writes, in its `default` mode.
+   */
+  | { kind: 'command'; command: string; escalated?: boolean }
   /** Streams `chunks`, then holds the stream open until the client goes away (a cancel) or `releaseSlow()`. */
   | { kind: 'slow'; chunks: string[] }
   /** Asks the agent to write a whole file (Claude's `Write` tool; the Responses fake has none). */

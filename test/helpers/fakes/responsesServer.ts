@@ -42,7 +42,7 @@ function streamReply(reply: AgentReply, body: Record<string, unknown>, res: http
     res.end();
   };
   if (reply.kind === 'write') throw new Error('the Responses fake has no file-writing tool');
-  if (reply.kind === 'command') return complete(shellCall(reply.command, body['tools']));
+  if (reply.kind === 'command') return complete(shellCall(reply.command, body['tools'], reply.escalated === true));
   const itemId = `msg_fake_${Math.random().toString(36).slice(2, 10)}`;
   const message = (text: string, status: string) => ({
     type: 'message',
@@ -68,10 +68,11 @@ function streamReply(reply: AgentReply, body: Record<string, unknown>, res: http
 }
 
 /** A call of the shell function the request offers, with that function's argument shape. */
-function shellCall(command: string, tools: unknown): Record<string, unknown> {
+function shellCall(command: string, tools: unknown, escalated: boolean): Record<string, unknown> {
   const names = Array.isArray(tools) ? tools.map((tool: { name?: unknown }) => tool?.name).filter((name) => typeof name === 'string') : [];
+  const escalation = escalated ? { sandbox_permissions: 'require_escalated', justification: 'The test asks to run this.' } : {};
   const [name, args] = names.includes('exec_command')
-    ? ['exec_command', { cmd: command }]
+    ? ['exec_command', { cmd: command, ...escalation }]
     : names.includes('shell_command')
       ? ['shell_command', { command }]
       : ['shell', { command: ['bash', '-lc', command] }];

@@ -115,7 +115,7 @@ describe('ACP provider with an in-repo ACP agent', function () {
     expect(await statuses()).to.deep.equal(['failed', 'completed']);
   });
 
-  it('answers a permission request by the accept-edits policy: a command is refused, and the agent is told so', async () => {
+  it("with nobody to ask (no askUser), a permission request is refused by the agent's reject option, and the agent goes on", async () => {
     await thread.prompt('ask');
     await untilEnds(1);
     const { rows } = await runPipeline(frames);

@@ -7,7 +7,9 @@ import { createProviders } from '../../../src/daemon/providerFactories';
 import { BUILT_IN_ACP_AGENTS, createAcpProvider, declaredAcpAgents } from '../../../src/daemon/providers/acp';
 import { acpModelIdOf } from '../../../src/daemon/providers/acp/acpModel';
 import { findAgentCommand } from '../../../src/daemon/providers/acp/findAgentCommand';
-import { answerByPolicy, checkPermissionMode } from '../../../src/daemon/providers/acp/permissionPolicy';
+import { agentModeIdFor } from '../../../src/daemon/providers/acp/agentModes';
+import { approvalQuestionOf, permissionResponseOf, refusalOf } from '../../../src/daemon/providers/acp/approvalQuestion';
+import type { PermissionMode } from '../../../src/protocol/approvals';
 
 const log = () => undefined;
 
@@ -78,16 +80,16 @@ describe('ACP provider parts', () => {
     });
   });
 
-  describe('permission requests answered by policy (accept-edits)', () => {
-    const request = (kind: string | undefined, options: Array<[string, string]>): RequestPermissionRequest =>
+  describe('permission requests as the questions the user sees', () => {
+    const request = (toolCall: Record<string, unknown>, options: Array<[string, string]>): RequestPermissionRequest =>
       ({
         sessionId: 's',
-        toolCall: { toolCallId: 'c', title: 'the call', ...(kind ? { kind } : {}) },
-        options: options.map(([optionId, optionKind]) => ({ optionId, name: optionId, kind: optionKind })),
+        toolCall: { toolCallId: 'c', ...toolCall },
+        options: options.map(([optionId, optionKind]) => ({ optionId, name: `name of ${optionId}`, kind: optionKind })),
       }) as RequestPermissionRequest;
     const claudeOptions: Array<[string, string]> = [
       ['allow-once', 'allow_once'],
-      ['allow-always', 'allow_always'],
+      ['allow-with-updates', 'allow_always'],
       ['reject', 'reject_once'],
     ];
     const codexOptions: Array<[string, string]> = [
@@ -95,32 +97,93 @@ describe('ACP provider parts', () => {
       ['cancel', 'reject_once'],
     ];
 
-    it('allows an edit, a delete and a move by the option kind, whatever the agent calls the option', () => {
-      for (const kind of ['edit', 'delete', 'move']) {
-        expect(answerByPolicy(request(kind, claudeOptions)).response).to.deep.equal({
-          outcome: { outcome: 'selected', optionId: 'allow-once' },
-        });
-        expect(answerByPolicy(request(kind, codexOptions)).response).to.deep.equal({
-          outcome: { outcome: 'selected', optionId: 'allow_once' },
-        });
-      }
+    it("Claude's command: the command line, the title, the tool call, its paths made absolute, the options one to one", () => {
+      const claude = request(
+        {
+          kind: 'execute',
+          title: 'echo hi > out.txt',
+          locations: [{ path: '/work/out.txt' }, { path: 'sub/other.txt' }],
+          rawInput: { command: 'echo hi > out.txt', description: 'Run the command' },
+        },
+        claudeOptions,
+      );
+      expect(approvalQuestionOf(claude, '/work')).to.deep.equal({
+        subject: {
+          kind: 'execute',
+          title: 'echo hi > out.txt',
+          toolCallId: 'c',
+          command: 'echo hi > out.txt',
+          paths: ['/work/out.txt', '/work/sub/other.txt'],
+        },
+        options: [
+          { optionId: 'allow-once', name: 'name of allow-once', kind: 'allow_once' },
+          { optionId: 'allow-with-updates', name: 'name of allow-with-updates', kind: 'allow_always' },
+          { optionId: 'reject', name: 'name of reject', kind: 'reject_once' },
+        ],
+      });
     });
 
-    it('refuses anything else (approvals are not built yet), and cancels when no option refuses', () => {
-      expect(answerByPolicy(request('execute', claudeOptions)).response).to.deep.equal({
+    it("Codex's argv is joined into one command line; an option of a kind nobody knows is left out", () => {
+      const codex = request({ kind: 'execute', title: 'ls', rawInput: { command: ['bash', '-lc', 'ls -la'] } }, [
+        ...codexOptions,
+        ['weird', 'maybe_later'],
+      ]);
+      const question = approvalQuestionOf(codex, '/work');
+      expect(question.subject.command).to.equal('bash -lc ls -la');
+      expect(question.options.map((option) => option.optionId)).to.deep.equal(['allow_once', 'cancel']);
+    });
+
+    it('an edit carries its diff made of the old and new text, and the diff path among its paths', () => {
+      const edit = request(
+        { kind: 'edit', title: 'Edit notes.txt', content: [{ type: 'diff', path: '/work/notes.txt', oldText: 'a\n', newText: 'b\n' }] },
+        claudeOptions,
+      );
+      expect(approvalQuestionOf(edit, '/work').subject).to.deep.equal({
+        kind: 'edit',
+        title: 'Edit notes.txt',
+        toolCallId: 'c',
+        diff: '--- /work/notes.txt\n+++ /work/notes.txt\n-a\n+b',
+        paths: ['/work/notes.txt'],
+      });
+    });
+
+    it("the decision goes back as the chosen option id, or cancelled; with nobody to ask, the agent's reject option", () => {
+      expect(
+        permissionResponseOf({ outcome: 'selected', optionId: 'allow-once', optionKind: 'allow_once', decidedBy: 'user' }),
+      ).to.deep.equal({
+        outcome: { outcome: 'selected', optionId: 'allow-once' },
+      });
+      expect(permissionResponseOf({ outcome: 'cancelled', decidedBy: 'cancelled', reason: 'stopped' })).to.deep.equal({
+        outcome: { outcome: 'cancelled' },
+      });
+      expect(refusalOf(request({ kind: 'execute' }, claudeOptions))).to.deep.equal({
         outcome: { outcome: 'selected', optionId: 'reject' },
       });
-      expect(answerByPolicy(request(undefined, codexOptions)).response).to.deep.equal({
-        outcome: { outcome: 'selected', optionId: 'cancel' },
-      });
-      expect(answerByPolicy(request('execute', [['go', 'allow_once']])).response).to.deep.equal({ outcome: { outcome: 'cancelled' } });
+      expect(refusalOf(request({ kind: 'execute' }, codexOptions))).to.deep.equal({ outcome: { outcome: 'selected', optionId: 'cancel' } });
+      expect(refusalOf(request({ kind: 'execute' }, [['go', 'allow_once']]))).to.deep.equal({ outcome: { outcome: 'cancelled' } });
     });
+  });
 
-    it('takes accept-edits (the default) and refuses the modes that need approvals', () => {
-      expect(() => checkPermissionMode(undefined)).to.not.throw();
-      expect(() => checkPermissionMode('accept-edits')).to.not.throw();
-      expect(() => checkPermissionMode('ask')).to.throw(/permission mode "ask" is not supported by ACP agents yet/);
-      expect(() => checkPermissionMode('full-access')).to.throw(/supported: accept-edits/);
+  describe("thread modes as the agents' own session modes", () => {
+    const offering = (...ids: string[]) => ({ currentModeId: ids[0]!, availableModes: ids.map((id) => ({ id, name: id })) });
+    const claude = offering('auto', 'default', 'acceptEdits', 'plan');
+    const codex = offering('agent', 'read-only', 'workspace-write', 'agent-full-access');
+    const cases: Array<[PermissionMode, string | undefined, string | undefined]> = [
+      ['ask', 'default', 'read-only'],
+      ['accept-edits', 'acceptEdits', 'workspace-write'],
+      ['full-access', 'auto', 'agent-full-access'],
+    ];
+    for (const [mode, claudeMode, codexMode] of cases) {
+      it(`${mode}: Claude Code ${claudeMode}, Codex ${codexMode}`, () => {
+        expect(agentModeIdFor(mode, claude)).to.equal(claudeMode);
+        expect(agentModeIdFor(mode, codex)).to.equal(codexMode);
+      });
+    }
+
+    it('full-access takes bypassPermissions where Claude Code offers it; an agent without modes has no match', () => {
+      expect(agentModeIdFor('full-access', offering('auto', 'default', 'bypassPermissions'))).to.equal('bypassPermissions');
+      expect(agentModeIdFor('ask', undefined)).to.equal(undefined);
+      expect(agentModeIdFor('ask', offering('agent'))).to.equal(undefined);
     });
   });
 

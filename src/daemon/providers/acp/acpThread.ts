@@ -1,6 +1,8 @@
 import { acpPromptEndedFrame, acpPromptStartedFrame, acpUpdateFrame } from '../../../protocol/acpFrames';
+import type { SessionModeState } from '@agentclientprotocol/sdk';
 import type { AgentThread } from '../agentProvider';
 import type { AcpThreadOptions } from './acpThreadOptions';
+import { applyAgentMode } from './agentModes';
 import type { AcpAgentProcess } from './spawnAcpAgent';
 import { startAgentSession } from './startAgentSession';
 
@@ -13,7 +15,8 @@ const EXIT_REASON_WAIT_MS = 500;
  * One thread's ACP agent behind the AgentThread port: one process, one session. Each prompt is one
  * `session/prompt`, sent one at a time (a prompt while one runs waits as a follow-up), bracketed by
  * `acp/prompt/started` and `acp/prompt/ended`; every `session/update` goes out as `acp/update` in wire order.
- * An agent that died is started again, on the same session where it can resume, by the next prompt.
+ * An agent that died is started again, on the same session where it can resume, by the next prompt. Its
+ * permission questions go to the daemon; a stop, the close or the agent's exit answers the open ones cancelled.
  */
 export async function startAcpThread(options: AcpThreadOptions): Promise<AgentThread> {
   const { threadId, log } = options;
@@ -22,6 +25,10 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
   let contextWindow: number | undefined;
   let agent: AcpAgentProcess | undefined;
   let sessionId = options.resumeSessionId;
+  let modes: SessionModeState | null | undefined;
+  let permissionMode = options.permissionMode;
+  /** Aborted by a stop or the close: ACP wants a cancelled prompt's open questions answered `cancelled`. */
+  let questions = new AbortController();
   /** The prompt whose answer is awaited: its end is emitted once, from the wire or from the request's failure. */
   let current: { answered: boolean; done: Promise<void> } | undefined;
   const waiting: string[] = [];
@@ -53,8 +60,10 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
         if (agent === process) agent = undefined; // the next prompt starts it again
         if (!disposed) log(`${options.name} agent of thread ${threadId} exited (${how})`);
       },
+      permissionMode: () => permissionMode,
+      questionSignal: () => questions.signal,
     });
-    sessionId = started.sessionId;
+    ({ sessionId, modes } = started);
     agent = started.agent;
     return started.agent;
   };
@@ -62,6 +71,7 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
   const runPrompt = async (text: string): Promise<void> => {
     let finish!: () => void;
     current = { answered: false, done: new Promise<void>((resolve) => (finish = resolve)) };
+    if (questions.signal.aborted) questions = new AbortController();
     emit(acpPromptStartedFrame(threadId));
     let running: AcpAgentProcess;
     try {
@@ -109,6 +119,7 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
     },
     async stop() {
       waiting.length = 0; // a stop ends the work, queued follow-ups included
+      questions.abort(new Error('the turn was stopped'));
       // An agent that no longer answers is not waited for: the turn's grace closes the turn (promptRules.ts).
       if (current && agent && sessionId) {
         await agent.connection.agent
@@ -116,11 +127,20 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
           .catch((error: unknown) => log(`${options.name} thread ${threadId}: session/cancel failed: ${String(error)}`));
       }
     },
+    async setPermissionMode(mode) {
+      permissionMode = mode; // a stopped agent takes it when the next prompt starts it again
+      if (agent && sessionId) {
+        await applyAgentMode(options.sdk, agent.connection, { sessionId, modes }, mode, (message) =>
+          log(`${options.name} thread ${threadId}: ${message}`),
+        );
+      }
+    },
     contextWindow: () => contextWindow,
     async dispose() {
       if (disposed) return;
       disposed = true;
       waiting.length = 0;
+      questions.abort(new Error('the thread was closed'));
       const open = current;
       if (open && agent && sessionId) {
         await agent.connection.agent.notify(options.sdk.methods.agent.session.cancel, { sessionId }).catch(() => undefined);

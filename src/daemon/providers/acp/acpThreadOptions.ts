@@ -1,3 +1,5 @@
+import type { PermissionMode } from '../../../protocol/approvals';
+import type { AskUser } from '../agentProvider';
 import type { AcpSdk } from './loadAcpSdk';
 
 /** What one thread's ACP agent is started with (acpThread.ts, startAgentSession.ts). */
@@ -12,6 +14,10 @@ export interface AcpThreadOptions {
   cwd: string;
   modelId?: string;
   resumeSessionId?: string;
+  /** The thread's mode at open, mapped to the agent's own session mode (agentModes.ts). */
+  permissionMode: PermissionMode;
+  /** Where the agent's permission requests go; absent, each is refused. */
+  askUser?: AskUser;
   emit(frame: unknown): void;
   log(message: string): void;
   /** Says a start failure in the service's terms: what to install, which variable to set. */

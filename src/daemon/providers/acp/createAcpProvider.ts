@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_PERMISSION_MODE } from '../../../protocol/approvals';
 import type { AgentModel } from '../../../protocol/hostModelCommands';
 import type { AgentProvider, AgentThread, OpenThreadOptions } from '../agentProvider';
 import { acpModelIdOf, DEFAULT_ACP_MODEL } from './acpModel';
@@ -7,7 +8,6 @@ import { startAcpThread } from './acpThread';
 import { explainAcpStartFailure, missingAgentError } from './explainAcpError';
 import { findAgentCommand } from './findAgentCommand';
 import { loadAcpSdk } from './loadAcpSdk';
-import { checkPermissionMode } from './permissionPolicy';
 
 export interface AcpProviderOptions {
   /** The agent's name: the thread's `provider` and the id this provider is registered under. */
@@ -54,7 +54,6 @@ export function createAcpProvider(options: AcpProviderOptions): AgentProvider {
       ];
     },
     async openThread(thread: OpenThreadOptions): Promise<AgentThread> {
-      checkPermissionMode(thread.permissionMode);
       const executable = find();
       if (executable === undefined) throw missingAgentError(name, spec);
       const sdk = await loadAcpSdk();
@@ -68,6 +67,8 @@ export function createAcpProvider(options: AcpProviderOptions): AgentProvider {
         cwd: thread.cwd,
         modelId: acpModelIdOf(name, thread.model),
         resumeSessionId: thread.resumeProviderThreadId,
+        permissionMode: thread.permissionMode ?? DEFAULT_PERMISSION_MODE,
+        askUser: thread.askUser,
         emit: thread.emit,
         log,
         explainStartFailure: (error, stderr) => explainAcpStartFailure(name, spec, error, stderr),

@@ -1,4 +1,4 @@
-import type { ClientConnection, SessionConfigOption } from '@agentclientprotocol/sdk';
+import type { ClientConnection, SessionConfigOption, SessionModeState } from '@agentclientprotocol/sdk';
 import type { AcpSdk } from './loadAcpSdk';
 
 export interface AcpSessionRequest {
@@ -12,12 +12,17 @@ export interface AcpSessionRequest {
   log(message: string): void;
 }
 
+/** An open session: its id (the thread's `providerThreadId`) and the modes the agent reported for it. */
+export interface OpenedAcpSession {
+  sessionId: string;
+  modes: SessionModeState | null | undefined;
+}
+
 /**
  * `initialize` (ACP v1) and the thread's session: the earlier one resumed where the agent can (`session/resume`,
- * else `session/load`, whose replayed history is dropped), else a new one; then the thread's model. Resolves
- * with the session id, the thread's `providerThreadId`.
+ * else `session/load`, whose replayed history is dropped), else a new one; then the thread's model.
  */
-export async function openAcpSession(sdk: AcpSdk, connection: ClientConnection, request: AcpSessionRequest): Promise<string> {
+export async function openAcpSession(sdk: AcpSdk, connection: ClientConnection, request: AcpSessionRequest): Promise<OpenedAcpSession> {
   const agent = connection.agent;
   const init = await agent.request(sdk.methods.agent.initialize, {
     protocolVersion: sdk.PROTOCOL_VERSION,
@@ -30,16 +35,20 @@ export async function openAcpSession(sdk: AcpSdk, connection: ClientConnection, 
   const { cwd, resumeSessionId } = request;
   let sessionId: string | undefined;
   let configOptions: SessionConfigOption[] | null | undefined;
+  let modes: SessionModeState | null | undefined;
   if (resumeSessionId !== undefined) {
     try {
       if (init.agentCapabilities?.sessionCapabilities?.resume) {
-        configOptions = (await agent.request(sdk.methods.agent.session.resume, { sessionId: resumeSessionId, cwd, mcpServers: [] }))
-          .configOptions;
+        ({ configOptions, modes } = await agent.request(sdk.methods.agent.session.resume, {
+          sessionId: resumeSessionId,
+          cwd,
+          mcpServers: [],
+        }));
         sessionId = resumeSessionId;
       } else if (init.agentCapabilities?.loadSession) {
         request.replaying(true);
-        configOptions = (await agent.request(sdk.methods.agent.session.load, { sessionId: resumeSessionId, cwd, mcpServers: [] }))
-          ?.configOptions;
+        ({ configOptions, modes } =
+          (await agent.request(sdk.methods.agent.session.load, { sessionId: resumeSessionId, cwd, mcpServers: [] })) ?? {});
         sessionId = resumeSessionId;
       }
     } catch (error) {
@@ -50,11 +59,10 @@ export async function openAcpSession(sdk: AcpSdk, connection: ClientConnection, 
   }
   if (sessionId === undefined) {
     const created = await agent.request(sdk.methods.agent.session.new, { cwd, mcpServers: [] });
-    sessionId = created.sessionId;
-    configOptions = created.configOptions;
+    ({ sessionId, configOptions, modes } = created);
   }
   if (request.modelId !== undefined) await selectModel(sdk, connection, sessionId, request.modelId, configOptions);
-  return sessionId;
+  return { sessionId, modes };
 }
 
 async function selectModel(

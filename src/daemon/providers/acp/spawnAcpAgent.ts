@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import type { ClientConnection, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import { endProcessGroup } from './endProcessGroup';
 import type { AcpSdk } from './loadAcpSdk';
 import { tapAcpStream, type AcpWireObserver } from './tapAcpStream';
 
@@ -9,9 +10,14 @@ export interface AcpAgentProcess {
   readonly pid: number | undefined;
   /** Resolves with how the process ended (`code 1`, `signal SIGKILL`, or the spawn error). */
   readonly exited: Promise<string>;
+  /** Aborts when the process exited or is being closed: its open permission questions no longer matter. */
+  readonly gone: AbortSignal;
   /** The end of what the agent wrote to stderr, for an error message. */
   stderrTail(): string;
-  /** Closes stdin (ACP agents exit on it), then kills what is left after `graceMs`. */
+  /**
+   * Closes stdin (ACP agents exit on it), kills the agent after `graceMs`, then ends what is left of its process
+   * group; resolves once none of it is left.
+   */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -21,10 +27,12 @@ export interface SpawnAcpAgentOptions extends AcpWireObserver {
   args: readonly string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
-  requestPermission(params: RequestPermissionRequest): Promise<RequestPermissionResponse>;
+  requestPermission(params: RequestPermissionRequest, gone: AbortSignal): Promise<RequestPermissionResponse>;
 }
 
 const STDERR_TAIL_CHARS = 4000;
+/** How long the agent's children get to end after a SIGTERM to its group, before SIGKILL. */
+const GROUP_GRACE_MS = 2_000;
 
 /**
  * One ACP agent process on stdio, spoken to through the SDK's client (`acp.client().connect(ndJsonStream)`):
@@ -33,12 +41,25 @@ const STDERR_TAIL_CHARS = 4000;
  */
 export function spawnAcpAgent(options: SpawnAcpAgentOptions): AcpAgentProcess {
   const { sdk } = options;
-  const child = spawn(options.executable, [...options.args], { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  // Detached: the agent leads a process group of its own, so closing the thread ends its children too.
+  const child = spawn(options.executable, [...options.args], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const going = new AbortController();
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS)));
   const exited = new Promise<string>((resolve) => {
     child.once('error', (error) => resolve(error.message));
     child.once('exit', (code, signal) => resolve(signal ? `signal ${signal}` : `code ${code}`));
+  });
+  const endGroup = () => (child.pid === undefined ? Promise.resolve() : endProcessGroup(child.pid, GROUP_GRACE_MS));
+  // An agent that died leaves no children behind either.
+  void exited.then(() => {
+    going.abort(new Error('the agent exited'));
+    return endGroup();
   });
   // A write after the agent died must not become an uncaught EPIPE: the exit is reported instead.
   child.stdin.on('error', () => undefined);
@@ -55,20 +76,24 @@ export function spawnAcpAgent(options: SpawnAcpAgentOptions): AcpAgentProcess {
       (params: unknown) => params,
       () => undefined,
     )
-    .onRequest(sdk.methods.client.session.requestPermission, ({ params }) => options.requestPermission(params))
+    .onRequest(sdk.methods.client.session.requestPermission, ({ params }) => options.requestPermission(params, going.signal))
     .connect(tapAcpStream(stream, options));
   return {
     connection,
     pid: child.pid,
     exited,
+    gone: going.signal,
     stderrTail: () => stderr.trim(),
     async close(graceMs = 5_000) {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.stdin.end();
-      const killer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-      await exited;
-      clearTimeout(killer);
-      connection.close();
+      going.abort(new Error('the agent is being closed'));
+      if (child.exitCode === null && child.signalCode === null) {
+        child.stdin.end();
+        const killer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+        await exited;
+        clearTimeout(killer);
+        connection.close();
+      }
+      await endGroup();
     },
   };
 }

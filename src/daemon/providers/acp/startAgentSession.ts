@@ -1,6 +1,8 @@
+import type { PermissionMode } from '../../../protocol/approvals';
 import type { AcpThreadOptions } from './acpThreadOptions';
-import { openAcpSession } from './openAcpSession';
-import { answerByPolicy } from './permissionPolicy';
+import { applyAgentMode } from './agentModes';
+import { askPermission } from './askPermission';
+import { openAcpSession, type OpenedAcpSession } from './openAcpSession';
 import { spawnAcpAgent, type AcpAgentProcess } from './spawnAcpAgent';
 
 export interface AgentSessionHooks {
@@ -11,17 +13,26 @@ export interface AgentSessionHooks {
   /** On while `session/load` replays history. */
   replaying(on: boolean): void;
   exited(agent: AcpAgentProcess, how: string): void;
+  /** The thread's mode now, set on the session once it is open. */
+  permissionMode(): PermissionMode;
+  /** Aborts when questions asked now stop mattering besides the agent's exit: a stop or the thread's close. */
+  questionSignal(): AbortSignal;
+}
+
+export interface StartedAgentSession extends OpenedAcpSession {
+  agent: AcpAgentProcess;
 }
 
 /**
- * Starts the thread's agent process and its session (resumed when `sessionId` names one). A failure closes the
- * process and rejects with what to do (`explainStartFailure`); permission requests are answered by policy.
+ * Starts the thread's agent process and its session (resumed when `sessionId` names one) in the thread's mode.
+ * A failure closes the process and rejects with what to do (`explainStartFailure`). Permission requests go to
+ * the daemon (`askUser`), which answers by the mode's policy or waits for the user.
  */
 export async function startAgentSession(
   options: AcpThreadOptions,
   sessionId: string | undefined,
   hooks: AgentSessionHooks,
-): Promise<{ agent: AcpAgentProcess; sessionId: string }> {
+): Promise<StartedAgentSession> {
   const { name, threadId, log } = options;
   const agent = spawnAcpAgent({
     sdk: options.sdk,
@@ -37,22 +48,25 @@ export async function startAgentSession(
       const answer = result as { stopReason?: string; usage?: unknown } | undefined;
       hooks.promptAnswered(error === undefined ? { stopReason: answer?.stopReason, usage: answer?.usage ?? undefined } : { error });
     },
-    async requestPermission(request) {
-      const { response, reason } = answerByPolicy(request);
-      log(`${name} thread ${threadId}: ${reason}`);
+    async requestPermission(request, gone) {
+      const signal = AbortSignal.any([gone, hooks.questionSignal()]);
+      const response = await askPermission(request, { askUser: options.askUser, signal, cwd: options.cwd });
+      if (!options.askUser) log(`${name} thread ${threadId}: refused ${request.toolCall.title ?? 'a tool call'}: nobody to ask`);
       return response;
     },
   });
   void agent.exited.then((how) => hooks.exited(agent, how));
+  const say = (message: string) => log(`${name} thread ${threadId}: ${message}`);
   try {
     const opened = await openAcpSession(options.sdk, agent.connection, {
       cwd: options.cwd,
       resumeSessionId: sessionId,
       modelId: options.modelId,
       replaying: hooks.replaying,
-      log: (message) => log(`${name} thread ${threadId}: ${message}`),
+      log: say,
     });
-    return { agent, sessionId: opened };
+    await applyAgentMode(options.sdk, agent.connection, opened, hooks.permissionMode(), say);
+    return { ...opened, agent };
   } catch (error) {
     const stderr = agent.stderrTail();
     await agent.close(1_000);
