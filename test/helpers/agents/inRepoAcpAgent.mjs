@@ -28,6 +28,23 @@ acp
     ...(process.env.IN_REPO_AGENT_MODES === '1'
       ? { modes: { currentModeId: 'auto', availableModes: ['default', 'acceptEdits', 'plan', 'auto'].map((id) => ({ id, name: id })) } }
       : {}),
+    // IN_REPO_AGENT_MODELS=1: the session offers two models, as Claude Code and Codex do, through its config options.
+    ...(process.env.IN_REPO_AGENT_MODELS === '1'
+      ? {
+          configOptions: [
+            {
+              id: 'model',
+              name: 'Model',
+              type: 'select',
+              currentValue: 'small',
+              options: [
+                { value: 'small', name: 'In-repo small' },
+                { value: 'large', name: 'In-repo large' },
+              ],
+            },
+          ],
+        }
+      : {}),
   }))
   .onRequest(acp.methods.agent.session.setMode, async ({ params, client }) => {
     await client.notify(acp.methods.client.session.update, {

@@ -1,6 +1,7 @@
 import type { PermissionMode } from '../../../protocol/approvals';
 import type { AskUser } from '../agentProvider';
 import type { AcpSdk } from './loadAcpSdk';
+import type { ReportedModel } from './openAcpSession';
 
 /** What one thread's ACP agent is started with (acpThread.ts, startAgentSession.ts). */
 export interface AcpThreadOptions {
@@ -19,6 +20,8 @@ export interface AcpThreadOptions {
   /** Where the agent's permission requests go; absent, each is refused. */
   askUser?: AskUser;
   emit(frame: unknown): void;
+  /** The models the agent offered for the session just opened (its `model` config option), for the picker. */
+  modelsReported?(models: ReportedModel[]): void;
   log(message: string): void;
   /** Says a start failure in the service's terms: what to install, which variable to set. */
   explainStartFailure(error: unknown, stderr: string): Error;

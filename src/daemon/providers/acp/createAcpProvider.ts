@@ -8,6 +8,7 @@ import { startAcpThread } from './acpThread';
 import { explainAcpStartFailure, missingAgentError } from './explainAcpError';
 import { findAgentCommand } from './findAgentCommand';
 import { loadAcpSdk } from './loadAcpSdk';
+import type { ReportedModel } from './openAcpSession';
 
 export interface AcpProviderOptions {
   /** The agent's name: the thread's `provider` and the id this provider is registered under. */
@@ -40,17 +41,17 @@ export function createAcpProvider(options: AcpProviderOptions): AgentProvider {
   const env = { ...(options.env ?? process.env), ...spec.env };
   const find = () => findAgentCommand(spec.command, { path: env['PATH'], binDirs: options.binDirs ?? PROJECT_BIN_DIRS });
 
+  let reported: ReportedModel[] = [];
+
   return {
     id: name,
     async listModels(): Promise<AgentModel[]> {
-      // At least one entry per agent, so a picker can offer it; which models an agent has needs its session.
+      // At least one entry per agent, so a picker can offer it. An agent names its models only inside a session,
+      // so the rest are those it offered in the last session this daemon opened (none before the first).
+      const available = find() !== undefined;
       return [
-        {
-          provider: name,
-          model: `${name}/${DEFAULT_ACP_MODEL}`,
-          name: `${name} (the agent's own default model)`,
-          available: find() !== undefined,
-        },
+        { provider: name, model: `${name}/${DEFAULT_ACP_MODEL}`, name: `${name} (the agent's own default model)`, available },
+        ...reported.map((model) => ({ provider: name, model: `${name}/${model.id}`, name: model.name, available })),
       ];
     },
     async openThread(thread: OpenThreadOptions): Promise<AgentThread> {
@@ -71,6 +72,7 @@ export function createAcpProvider(options: AcpProviderOptions): AgentProvider {
         askUser: thread.askUser,
         emit: thread.emit,
         log,
+        modelsReported: (models) => (reported = models),
         explainStartFailure: (error, stderr) => explainAcpStartFailure(name, spec, error, stderr),
       });
     },

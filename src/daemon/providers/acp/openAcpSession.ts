@@ -12,10 +12,17 @@ export interface AcpSessionRequest {
   log(message: string): void;
 }
 
-/** An open session: its id (the thread's `providerThreadId`) and the modes the agent reported for it. */
+/** An open session: its id (the thread's `providerThreadId`) and the modes and models the agent reported for it. */
 export interface OpenedAcpSession {
   sessionId: string;
   modes: SessionModeState | null | undefined;
+  /** The values of the session's `model` config option, with their names (empty when the agent has none). */
+  models: ReportedModel[];
+}
+
+export interface ReportedModel {
+  id: string;
+  name: string;
 }
 
 /**
@@ -62,7 +69,18 @@ export async function openAcpSession(sdk: AcpSdk, connection: ClientConnection, 
     ({ sessionId, configOptions, modes } = created);
   }
   if (request.modelId !== undefined) await selectModel(sdk, connection, sessionId, request.modelId, configOptions);
-  return { sessionId, modes };
+  return { sessionId, modes, models: modelChoices(modelOption(configOptions)) };
+}
+
+const modelOption = (configOptions: SessionConfigOption[] | null | undefined) =>
+  configOptions?.find((candidate) => candidate.id === 'model' || candidate.category === 'model');
+
+/** A `select` option's choices, flattened out of their groups. */
+function modelChoices(option: SessionConfigOption | undefined): ReportedModel[] {
+  if (option?.type !== 'select') return [];
+  return option.options.flatMap((entry) =>
+    'value' in entry ? [{ id: entry.value, name: entry.name }] : entry.options.map((o) => ({ id: o.value, name: o.name })),
+  );
 }
 
 async function selectModel(
@@ -72,11 +90,8 @@ async function selectModel(
   modelId: string,
   configOptions: SessionConfigOption[] | null | undefined,
 ): Promise<void> {
-  const option = configOptions?.find((candidate) => candidate.id === 'model' || candidate.category === 'model');
-  const offered =
-    option?.type === 'select'
-      ? option.options.flatMap((entry) => ('value' in entry ? [entry.value] : entry.options.map((o) => o.value)))
-      : [];
+  const option = modelOption(configOptions);
+  const offered = modelChoices(option).map((model) => model.id);
   if (!option || !offered.includes(modelId)) {
     throw new Error(`the agent offers no model "${modelId}"${offered.length ? ` (it offers: ${offered.join(', ')})` : ''}`);
   }

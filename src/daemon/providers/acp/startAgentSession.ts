@@ -66,6 +66,7 @@ export async function startAgentSession(
       log: say,
     });
     await applyAgentMode(options.sdk, agent.connection, opened, hooks.permissionMode(), say);
+    if (opened.models.length > 0) options.modelsReported?.(opened.models);
     return { ...opened, agent };
   } catch (error) {
     const stderr = agent.stderrTail();
