@@ -21,6 +21,8 @@ export interface ThreadIngest {
   ingest(frame: unknown, threadId?: string): Promise<IngestOutcome>;
   /** `active` while a turn is open (spec part 3). */
   threadStatus(threadId: string): Promise<ThreadStatus>;
+  /** Approval ids of the open turn no `approval/resolved` answered yet, oldest first (src/protocol/approvals.ts). */
+  pendingApprovalIds(threadId: string): Promise<string[]>;
   /**
    * Ends every pending turn grace now, as if its time had passed, and resolves once their rows are stored
    * (replay: at the end of a recording nothing more can arrive).
@@ -146,6 +148,8 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
       await hydration.restored(threadId);
       return statuses.get(threadId) ?? 'idle';
     },
+    // Placeholder until the turn rules track approvals (the pipeline's part of issue 27): none pending.
+    pendingApprovalIds: () => Promise.resolve([]),
     async elapseGraces() {
       timers.elapseAll();
       await Promise.all([...elapsing]);

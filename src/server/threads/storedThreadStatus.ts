@@ -23,3 +23,14 @@ export async function storedThreadStatus(store: EventStore, threadId: string): P
   }
   return 'idle';
 }
+
+/** What a thread's rows say when its host cannot be asked: its status and its unanswered questions. */
+export interface StoredThreadState {
+  status: ThreadStatus;
+  pendingApprovalIds: string[];
+}
+
+/** Placeholder until the rows' approvals are read back (issue 27's pipeline part): none pending. */
+export async function storedThreadState(store: EventStore, threadId: string): Promise<StoredThreadState> {
+  return { status: await storedThreadStatus(store, threadId), pendingApprovalIds: [] };
+}
