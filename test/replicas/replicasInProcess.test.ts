@@ -40,7 +40,12 @@ describeWithPostgres('replicas on one PostgreSQL (in one process)', (db) => {
     const thread = await b.json('/threads', { body: { projectId: project.id, provider: 'pi', model: 'fake/model', title: 't' } });
     const viewOnB = await b.json(`/threads/${thread.id}`);
     expect(viewOnB).to.include({ status: 'idle' });
-    expect(viewOnB.runtime).to.deep.equal({ displayStatus: 'idle', hostReconnectGraceExpiresAt: null });
+    expect(viewOnB.runtime).to.deep.equal({
+      displayStatus: 'idle',
+      hostReconnectGraceExpiresAt: null,
+      activity: 'idle',
+      pendingApprovalIds: [],
+    });
   });
 
   it('takes intake frames on either replica, gapless, and streams them over SSE on both', async () => {

@@ -18,7 +18,9 @@ describe('server: an agent’s questions answered over HTTP (approvals, permissi
     provider = askingProvider();
     t = await startTestServer({ providers: [provider] });
     folder = await tempDir('ats-approvals-');
-    const project = await t.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId: t.server.hostId } } });
+    const project = await t.json('/projects', {
+      body: { name: 'p', source: { type: 'local_path', path: folder, hostId: t.server.hostId } },
+    });
     projectId = project.id;
   });
   after(() => t.close());
@@ -53,7 +55,12 @@ describe('server: an agent’s questions answered over HTTP (approvals, permissi
     const response = await answer(thread.id, approvalId, 'allow-once');
     expect(response.status).to.equal(200);
     expect(await response.json()).to.deep.equal({ approvalId, optionId: 'allow-once', optionKind: 'allow_once', decidedBy: 'user' });
-    expect(await decisionOf(thread.id)).to.deep.equal({ outcome: 'selected', optionId: 'allow-once', optionKind: 'allow_once', decidedBy: 'user' });
+    expect(await decisionOf(thread.id)).to.deep.equal({
+      outcome: 'selected',
+      optionId: 'allow-once',
+      optionKind: 'allow_once',
+      decidedBy: 'user',
+    });
     const events = await eventsUntil(t, thread.id, completedTurns(1));
     expect(events.find((e) => e.type === 'turn/completed')!.data.status).to.equal('completed');
     expect((await t.json(`/threads/${thread.id}`)).runtime).to.deep.include({ activity: 'idle', pendingApprovalIds: [] });
@@ -101,7 +108,11 @@ describe('server: an agent’s questions answered over HTTP (approvals, permissi
     expect(waiting.runtime).to.deep.include({ displayStatus: 'active', activity: 'waiting-for-approval' });
     await answer(thread.id, waiting.runtime.pendingApprovalIds[0], 'allow-once');
     await idle(thread.id);
-    expect((await t.json(`/threads/${thread.id}`)).runtime).to.deep.include({ displayStatus: 'idle', activity: 'idle', pendingApprovalIds: [] });
+    expect((await t.json(`/threads/${thread.id}`)).runtime).to.deep.include({
+      displayStatus: 'idle',
+      activity: 'idle',
+      pendingApprovalIds: [],
+    });
     // A run streaming in through the intake (no agent here) is working, not waiting.
     const intakeOnly = await t.json('/threads', { body: { projectId, provider: 'pi', model: 'fake/model', title: 'intake' } });
     const socket = await t.intake();
@@ -113,7 +124,12 @@ describe('server: an agent’s questions answered over HTTP (approvals, permissi
   it('accept-edits (the default): an edit inside the folder runs without asking; one outside waits for the user', async () => {
     const thread = await newThread(t);
     await t.json(`/threads/${thread.id}/messages`, { body: { prompt: `edit ${path.join(folder, 'src', 'a.ts')}` } });
-    expect(await decisionOf(thread.id)).to.deep.equal({ outcome: 'selected', optionId: 'allow-once', optionKind: 'allow_once', decidedBy: 'policy' });
+    expect(await decisionOf(thread.id)).to.deep.equal({
+      outcome: 'selected',
+      optionId: 'allow-once',
+      optionKind: 'allow_once',
+      decidedBy: 'policy',
+    });
     await eventsUntil(t, thread.id, completedTurns(1));
     const outside = await promptAndAwaitQuestion(thread.id, `edit ${path.join(path.dirname(folder), 'elsewhere.ts')}`);
     expect(outside.runtime.activity).to.equal('waiting-for-approval');
@@ -124,7 +140,9 @@ describe('server: an agent’s questions answered over HTTP (approvals, permissi
 
   it('full-access is refused (403 mode_not_allowed) on a host that does not allow it, at creation and by PATCH', async () => {
     const before = (await t.json('/threads')).length;
-    const created = await t.api('/threads', { body: { projectId, provider: 'asking', model: 'fake/model', title: 'x', permissionMode: 'full-access' } });
+    const created = await t.api('/threads', {
+      body: { projectId, provider: 'asking', model: 'fake/model', title: 'x', permissionMode: 'full-access' },
+    });
     expect(created.status).to.equal(403);
     expect(((await created.json()) as any).code).to.equal('mode_not_allowed');
     expect(await t.json('/threads')).to.have.length(before);
@@ -132,7 +150,9 @@ describe('server: an agent’s questions answered over HTTP (approvals, permissi
     const patched = await t.api(`/threads/${thread.id}`, { method: 'PATCH', body: { permissionMode: 'full-access' } });
     expect(patched.status).to.equal(403);
     expect((await t.json(`/threads/${thread.id}`)).permissionMode).to.equal(undefined);
-    const unknownMode = await t.api('/threads', { body: { projectId, provider: 'asking', model: 'm', title: 'x', permissionMode: 'yolo' } });
+    const unknownMode = await t.api('/threads', {
+      body: { projectId, provider: 'asking', model: 'm', title: 'x', permissionMode: 'yolo' },
+    });
     expect(unknownMode.status).to.equal(400);
     expect(((await unknownMode.json()) as any).code).to.equal('invalid_body');
   });
@@ -144,7 +164,14 @@ describe('server: an agent’s questions answered over HTTP (approvals, permissi
         body: { name: 'p', source: { type: 'local_path', path: folder, hostId: allowing.server.hostId } },
       });
       const thread = await allowing.json('/threads', {
-        body: { projectId: project.id, provider: 'asking', model: 'fake/model', title: 'free', permissionMode: 'full-access', prompt: 'rm -rf /tmp/x' },
+        body: {
+          projectId: project.id,
+          provider: 'asking',
+          model: 'fake/model',
+          title: 'free',
+          permissionMode: 'full-access',
+          prompt: 'rm -rf /tmp/x',
+        },
       });
       expect(thread.permissionMode).to.equal('full-access');
       expect(await decisionOf(thread.id)).to.deep.include({ outcome: 'selected', optionId: 'allow-once', decidedBy: 'policy' });
