@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/protocol/protocolVersion';
 import { startRemoteDaemon, type RunningRemoteDaemon } from '../../src/daemon/remote/startRemoteDaemon';
 import { describeWithPostgres } from '../helpers/store/postgresDatabase';
 import { startTestServer, TEST_TOKEN, rpc, type TestServer } from '../helpers/server/harness';
@@ -95,7 +96,7 @@ describeWithPostgres('replicas on one PostgreSQL (in one process)', (db) => {
           reconnectMaxMs: 200,
           maxPayloadBytes: 1 << 20,
           storeRetryMs: 100,
-          protocolVersion: 150,
+          protocolVersion: HOST_DAEMON_PROTOCOL_VERSION,
         },
         log: () => {},
       });
