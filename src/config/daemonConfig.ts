@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { AGENT_ISOLATIONS } from '../daemon/providerFactories';
 import { AgentProvidersSettingSchema } from './agentProvidersSetting';
+import { AllowFullAccessSchema, BooleanSettingSchema } from './booleanSetting';
 import { loadSettings } from './loadSettings';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../protocol/protocolVersion';
 
@@ -34,6 +35,8 @@ export const DaemonConfigSchema = z.strictObject({
   agentProviders: AgentProvidersSettingSchema,
   /** `process`: each thread's agent in a process of its own (a crash ends only its run); `none`: inside the daemon. */
   agentIsolation: z.enum(AGENT_ISOLATIONS).default('process'),
+  /** `1`: threads on this host may use the `full-access` permission mode (`ATS_DAEMON_ALLOW_FULL_ACCESS`). */
+  allowFullAccess: AllowFullAccessSchema,
   /**
    * Ping interval on the link; a link with no pong for one interval is dropped at the next tick and redialled.
    * Unset: the interval the server's hello answer names (its `wsHeartbeatMs`), so one setting serves both ends.
@@ -51,7 +54,7 @@ export const DaemonConfigSchema = z.strictObject({
   /** How long a stop or a failed settle waits for the run's `agent_end` before the turn closes without it. */
   turnGraceMs: z.coerce.number().int().positive().default(5_000),
   /** `1`: log how each path listing was answered (from its watched listing, or by revalidating stamps) and why a watch stopped. */
-  debug: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true')]).default(false),
+  debug: BooleanSettingSchema.default(false),
   /** How long a root nobody searches keeps its file watch (quick-open's live listing); `0`: never watch, revalidate by stamps. */
   pathWatchIdleMs: z.coerce.number().int().min(0).default(300_000),
   /** Wait before re-sending a store request the server failed (e.g. while it restarts). */

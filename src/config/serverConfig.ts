@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_HEARTBEAT_MS } from '../link/pingHeartbeat';
 import { AGENT_ISOLATIONS } from '../daemon/providerFactories';
 import { AgentProvidersSettingSchema } from './agentProvidersSetting';
+import { AllowFullAccessSchema, BooleanSettingSchema } from './booleanSetting';
 import { loadSettings, withAbsoluteDataDir } from './loadSettings';
 
 /** The folder holding package.json above this file: run from src/ (ts-node) or compiled from dist/node/src/. */
@@ -36,6 +37,8 @@ export const ConfigSchema = z.strictObject({
   agentProviders: AgentProvidersSettingSchema,
   /** `process`: each thread's agent in a process of its own (a crash ends only its run); `none`: inside the daemon. */
   agentIsolation: z.enum(AGENT_ISOLATIONS).default('process'),
+  /** `1`: threads on this host may use the `full-access` permission mode (`ATS_ALLOW_FULL_ACCESS`). */
+  allowFullAccess: AllowFullAccessSchema,
   /** Largest accepted HTTP request body (413 beyond). */
   maxBodyBytes: z.coerce
     .number()
@@ -80,7 +83,7 @@ export const ConfigSchema = z.strictObject({
   /** How long a host command may take before the HTTP caller gets 504. */
   hostCommandTimeoutMs: z.coerce.number().int().positive().default(15_000),
   /** `1`: log how each path listing was answered (from its watched listing, or by revalidating stamps) and why a watch stopped. */
-  debug: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true')]).default(false),
+  debug: BooleanSettingSchema.default(false),
   /** How long a root nobody searches keeps its file watch (quick-open's live listing); `0`: never watch, revalidate by stamps. */
   pathWatchIdleMs: z.coerce.number().int().min(0).default(300_000),
   /** Default and largest `limit` of `GET /threads/:id/events`. */
@@ -102,9 +105,7 @@ export const ConfigSchema = z.strictObject({
   /** Connections this server holds at most (plus one for LISTEN). */
   databasePoolMax: z.coerce.number().int().positive().default(10),
   /** `0`: no embedded host daemon in this server (a replica that only serves the API and remote daemons). */
-  embeddedHost: z
-    .union([z.boolean(), z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true')])
-    .default(true),
+  embeddedHost: BooleanSettingSchema.default(true),
   /** Where the other replicas reach this one to forward host commands; default: the URL it listens on. */
   replicaUrl: z.url({ protocol: /^https?$/ }).optional(),
   /** How often a replica says it is alive (and re-reads where every host is attached). */

@@ -29,6 +29,8 @@ export interface HostDaemonDeps {
   }): ThreadIngest;
   /** How long a stop or a failed settle waits for the run's `agent_end` (the ingest's default when unset). */
   turnGraceMs?: number;
+  /** The owner's `allowFullAccess` setting: threads may use the `full-access` permission mode. Default off. */
+  allowFullAccess?: boolean;
   log?(message: string): void;
 }
 
@@ -57,7 +59,16 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
     providerIdFor: (threadId) => providerIds.get(threadId),
     ...(deps.turnGraceMs === undefined ? {} : { turnGraceMs: deps.turnGraceMs }),
   });
-  const threads = createThreadHandlers({ ingest, providers, dataDir: deps.dataDir, providerThreadIds, agents, providerIds, log });
+  const threads = createThreadHandlers({
+    ingest,
+    providers,
+    dataDir: deps.dataDir,
+    providerThreadIds,
+    agents,
+    providerIds,
+    allowFullAccess: deps.allowFullAccess ?? false,
+    log,
+  });
   const { dispose, ...threadHandlers } = threads;
   const dispatch = createHostDispatcher(
     { ...createHostFileHandlers(deps.files), ...threadHandlers, ...createModelHandlers(providers) },

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ThreadIngest } from '../ingest/threadIngest';
+import type { ApprovalBroker } from './approvals/approvalBroker';
 import { holdFramesUntilOpen } from './holdFramesUntilOpen';
 import type { AgentProvider, AgentThread } from './providers/agentProvider';
 import type { ThreadOpenParams } from '../protocol/threadCommands';
@@ -23,8 +24,15 @@ export interface ThreadAgentDeps {
 /**
  * Starts one thread's agent (its extensions load and may start a run at once) and records it, so the ingest
  * names the agent's session in every row, including rows of a run that began while the session was opening.
+ * The agent asks its questions through `approvals`, whose frames join the agent's own in one stream, so a
+ * question's rows sit between the tool call's rows in the order the agent produced them.
  */
-export async function startThreadAgent(deps: ThreadAgentDeps, params: ThreadOpenParams, provider: AgentProvider): Promise<AgentThread> {
+export async function startThreadAgent(
+  deps: ThreadAgentDeps,
+  params: ThreadOpenParams,
+  provider: AgentProvider,
+  approvals: ApprovalBroker,
+): Promise<AgentThread> {
   const { threadId } = params;
   const known = deps.providerThreadIds.get(threadId);
   // Agent frames are fire-and-forget for the agent; a rejected frame is logged, never thrown into the SDK.
@@ -39,7 +47,8 @@ export async function startThreadAgent(deps: ThreadAgentDeps, params: ThreadOpen
       threadId,
       cwd: params.cwd,
       model: params.model,
-      permissionMode: params.permissionMode,
+      permissionMode: approvals.permissionMode,
+      askUser: approvals.askUserVia(frames.emit),
       dataDir: path.join(deps.dataDir, 'providers', provider.id),
       // An intake-only thread's providerThreadId is its own id: that names no session to resume.
       resumeProviderThreadId: known === threadId ? undefined : known,

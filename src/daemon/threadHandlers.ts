@@ -7,9 +7,13 @@ import type { AgentProvider, AgentThread } from './providers/agentProvider';
 import { startThreadAgent, type ThreadAgentDeps } from './startThreadAgent';
 import type { ThreadOpenParams } from '../protocol/threadCommands';
 import type { IngestOutcome } from '../ingest/threadIngest';
+import { DEFAULT_PERMISSION_MODE, type PermissionMode } from '../protocol/approvals';
+import { createApprovalBroker, type ApprovalBroker } from './approvals/approvalBroker';
 
 export interface ThreadHandlerDeps extends ThreadAgentDeps {
   providers: ProviderRegistry;
+  /** The host owner's `allowFullAccess` setting: without it `full-access` is refused `mode_not_allowed`. */
+  allowFullAccess?: boolean;
 }
 
 interface ThreadSession {
@@ -18,7 +22,13 @@ interface ThreadSession {
   provider?: AgentProvider;
   /** Started by `thread.open` (so extensions run without a prompt); a failed start is retried by the next command. */
   agent?: Promise<AgentThread>;
+  /** The thread's questions and its permission mode, kept across agent restarts. */
+  approvals: ApprovalBroker;
 }
+
+/** The reasons open questions are cancelled with, as the `approval/resolved` row says them. */
+const STOPPED_BY_USER = 'stopped by the user';
+const DAEMON_CLOSING = 'the host daemon is shutting down';
 
 type ThreadHandlers = Pick<
   HostHandlers,
@@ -44,7 +54,9 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
   };
 
   const openSession = (params: ThreadOpenParams): ThreadSession => {
-    const session = { params, provider: deps.providers.get(params.provider) };
+    const { threadId, cwd } = params;
+    const approvals = createApprovalBroker({ threadId, cwd, permissionMode: params.permissionMode ?? DEFAULT_PERMISSION_MODE });
+    const session = { params, provider: deps.providers.get(params.provider), approvals };
     sessions.set(params.threadId, session);
     providerThreadIds.set(params.threadId, params.resumeProviderThreadId ?? providerThreadIds.get(params.threadId) ?? params.threadId);
     return session;
@@ -53,9 +65,18 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
   // An agent started while closing would outlive dispose() and keep its extensions' timers running.
   const closingRefusal = () => new HostCommandError('host_closing', 'the host daemon is shutting down');
 
+  const requireAllowed = (mode: PermissionMode | undefined) => {
+    if (mode === 'full-access' && !deps.allowFullAccess) {
+      throw new HostCommandError(
+        'mode_not_allowed',
+        'this host does not allow full-access threads; its owner turns them on with ATS_ALLOW_FULL_ACCESS=1 (a remote daemon: --allow-full-access 1)',
+      );
+    }
+  };
+
   const agentOf = (session: ThreadSession, provider: AgentProvider): Promise<AgentThread> => {
     if (closing && !session.agent) return Promise.reject(closingRefusal());
-    return (session.agent ??= startThreadAgent(deps, session.params, provider).catch((error: unknown) => {
+    return (session.agent ??= startThreadAgent(deps, session.params, provider, session.approvals).catch((error: unknown) => {
       session.agent = undefined; // the next command tries again (e.g. after the model was configured)
       throw new HostCommandError('agent_failed', `the ${provider.id} agent could not start: ${firstLineOf(error)}`);
     }));
@@ -64,6 +85,7 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
   return {
     'thread.open': async (params) => {
       if (closing) throw closingRefusal();
+      requireAllowed(params.permissionMode);
       // Reading the thread back now closes a turn whose run died with an earlier process (docs/events.md
       // "Restart") at once, rather than when its next frame or status question comes.
       await deps.ingest
@@ -99,7 +121,11 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
     'thread.stop': async ({ threadId }) => {
       // An agent still starting first: the frames of a run its extensions began are held until then, and
       // must reach the pipeline before the stop does, or the stop would find no turn to interrupt.
-      const agent = await sessions.get(threadId)?.agent?.catch(() => undefined);
+      const session = sessions.get(threadId);
+      const agent = await session?.agent?.catch(() => undefined);
+      // Questions first: the agent learns its tool call will not run before it is told to stop, and the
+      // `approval/resolved` rows land inside the turn the stop ends.
+      session?.approvals.cancelAll(STOPPED_BY_USER);
       // The stop goes into the pipeline before the abort, so the aborted run's agent_end closes the turn as interrupted.
       const seqs = await ingestFrame({ jsonrpc: '2.0', method: THREAD_STOP_METHOD, params: { threadId } }, threadId);
       await agent?.stop();
@@ -110,13 +136,36 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
       if (providerThreadId && threadId && !providerThreadIds.has(threadId)) providerThreadIds.set(threadId, providerThreadId);
       return { seqs: await ingestFrame(frame, threadId) };
     },
-    'thread.status': async ({ threadId }) => ({ status: await deps.ingest.threadStatus(threadId), pendingApprovalIds: [] }),
-    'thread.approve': async () => ({ outcome: 'unknown' }),
-    'thread.configure': async () => {
-      throw new HostCommandError('thread_busy', 'changing the permission mode is not built yet');
+    'thread.status': async ({ threadId }) => {
+      const [status, stored] = await Promise.all([deps.ingest.threadStatus(threadId), deps.ingest.pendingApprovalIds(threadId)]);
+      // The rows know questions asked anywhere (an intake-fed agent); this daemon's broker knows its own the
+      // moment they are asked, before their row is stored. Ids not stored yet are the newest.
+      const asked = sessions.get(threadId)?.approvals.pendingApprovalIds() ?? [];
+      return { status, pendingApprovalIds: [...new Set([...stored, ...asked])] };
+    },
+    // A thread not open here asked nothing here: its questions are unknown (a daemon restart forgets them,
+    // and the turn they belonged to was closed when the thread was read back).
+    'thread.approve': async ({ threadId, approvalId, optionId }) =>
+      sessions.get(threadId)?.approvals.answer(approvalId, optionId) ?? { outcome: 'unknown' },
+    'thread.configure': async ({ threadId, permissionMode }) => {
+      const session = sessionOf(threadId);
+      requireAllowed(permissionMode);
+      if ((await deps.ingest.threadStatus(threadId)) === 'active') {
+        throw new HostCommandError('thread_busy', `thread ${threadId} is running a turn: change its permission mode once the turn ends`);
+      }
+      // The agent's own mode first: when it refuses, nothing changed and the caller keeps the old mode.
+      const agent = await session.agent?.catch(() => undefined);
+      await agent?.setPermissionMode?.(permissionMode).catch((error: unknown) => {
+        throw new HostCommandError('agent_failed', `the ${session.provider!.id} agent could not switch mode: ${firstLineOf(error)}`);
+      });
+      session.approvals.permissionMode = permissionMode;
+      // An agent started again later (after a failure) opens in the new mode.
+      session.params = { ...session.params, permissionMode };
+      return { permissionMode };
     },
     async dispose() {
       closing = true;
+      for (const session of sessions.values()) session.approvals.cancelAll(DAEMON_CLOSING);
       // Agents still starting are awaited too, so none is left running behind a closed daemon.
       const started = await Promise.allSettled([...sessions.values()].map((session) => session.agent ?? Promise.reject()));
       sessions.clear();

@@ -104,6 +104,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         providers: options.providers ?? [],
         files: options.files ?? localHostFiles(pathListerOptionsOf(config, log)),
         createIngest: createThreadIngest,
+        allowFullAccess: config.allowFullAccess,
         turnGraceMs: config.turnGraceMs,
         log,
       })

@@ -138,6 +138,8 @@ describeWithPostgres('replicas: a replica SIGKILLed mid-stream (processes)', (db
     expect((await api(b.url, `/threads/${thread.id}`)).runtime).to.deep.equal({
       displayStatus: 'active',
       hostReconnectGraceExpiresAt: null,
+      activity: 'working',
+      pendingApprovalIds: [],
     });
     const onA = await retryUntil(async () => {
       const view = await api(b.url, `/threads/${threadOnA.id}`);

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { HOST_DAEMON_PROTOCOL_VERSION } from '../../src/protocol/protocolVersion';
 import { startRemoteDaemon, type RunningRemoteDaemon } from '../../src/daemon/remote/startRemoteDaemon';
 import { describeWithPostgres } from '../helpers/store/postgresDatabase';
 import { startTestServer, TEST_TOKEN, rpc, type TestServer } from '../helpers/server/harness';
@@ -40,7 +41,12 @@ describeWithPostgres('replicas on one PostgreSQL (in one process)', (db) => {
     const thread = await b.json('/threads', { body: { projectId: project.id, provider: 'pi', model: 'fake/model', title: 't' } });
     const viewOnB = await b.json(`/threads/${thread.id}`);
     expect(viewOnB).to.include({ status: 'idle' });
-    expect(viewOnB.runtime).to.deep.equal({ displayStatus: 'idle', hostReconnectGraceExpiresAt: null });
+    expect(viewOnB.runtime).to.deep.equal({
+      displayStatus: 'idle',
+      hostReconnectGraceExpiresAt: null,
+      activity: 'idle',
+      pendingApprovalIds: [],
+    });
   });
 
   it('takes intake frames on either replica, gapless, and streams them over SSE on both', async () => {
@@ -90,7 +96,7 @@ describeWithPostgres('replicas on one PostgreSQL (in one process)', (db) => {
           reconnectMaxMs: 200,
           maxPayloadBytes: 1 << 20,
           storeRetryMs: 100,
-          protocolVersion: 150,
+          protocolVersion: HOST_DAEMON_PROTOCOL_VERSION,
         },
         log: () => {},
       });

@@ -197,7 +197,7 @@ describe('server: GET /api/v1/openapi.json, generated from the routes’ own sch
       title: 't',
       createdAt: 'now',
       status: 'idle',
-      runtime: { displayStatus: 'idle', hostReconnectGraceExpiresAt: null },
+      runtime: { displayStatus: 'idle', hostReconnectGraceExpiresAt: null, activity: 'idle', pendingApprovalIds: [] },
     };
     expect(threadSchema.safeParse(good).success).to.equal(true);
     expect(threadSchema.safeParse({ ...good, status: 'sleeping' }).success).to.equal(false);

@@ -39,7 +39,12 @@ describe('server: threads', () => {
     });
     expect(thread.id).to.match(/^thr_/);
     expect(thread).to.deep.include({ projectId, hostId: t.server.hostId, status: 'idle', permissionMode: 'accept-edits' });
-    expect(thread.runtime).to.deep.equal({ displayStatus: 'idle', hostReconnectGraceExpiresAt: null });
+    expect(thread.runtime).to.deep.equal({
+      displayStatus: 'idle',
+      hostReconnectGraceExpiresAt: null,
+      activity: 'idle',
+      pendingApprovalIds: [],
+    });
     // Opening starts the agent (its extensions run without a prompt); the record names its session from now on.
     expect(provider.opened.find((o) => o.threadId === thread.id)).to.deep.include({
       cwd: folder,

@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import type { Thread } from '../../src/web/api/types';
 import { statusText } from '../../src/web/state/directory';
 
-const thread = (runtime: Thread['runtime'], status: Thread['status'] = 'active'): Thread => ({
+type Presence = Pick<Thread['runtime'], 'displayStatus' | 'hostReconnectGraceExpiresAt'>;
+
+const thread = (presence: Presence, status: Thread['status'] = 'active'): Thread => ({
   id: 'thr_1',
   projectId: 'proj_1',
   environmentId: 'env_1',
@@ -12,7 +14,7 @@ const thread = (runtime: Thread['runtime'], status: Thread['status'] = 'active')
   title: 'A thread',
   createdAt: '2026-11-24T00:00:00.000Z',
   status,
-  runtime,
+  runtime: { activity: status === 'active' ? 'working' : 'idle', pendingApprovalIds: [], ...presence },
 });
 
 /** The status a thread's link shows, as text (issue 15): the reconnect grace counts down in seconds. */

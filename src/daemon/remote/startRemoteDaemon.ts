@@ -26,6 +26,8 @@ export interface RemoteDaemonSettings {
   /** The path lister's watch (default: watch, 5 min idle) and its debug log (default: off). */
   pathWatchIdleMs?: number;
   debug?: boolean;
+  /** Threads on this host may use the `full-access` permission mode (default: off). */
+  allowFullAccess?: boolean;
 }
 
 export interface RemoteDaemonOptions {
@@ -74,6 +76,7 @@ export async function startRemoteDaemon(options: RemoteDaemonOptions): Promise<R
     providers: options.providers ?? [],
     files: options.files ?? localHostFiles(pathListerOptionsOf(config, log)),
     createIngest: createThreadIngest,
+    allowFullAccess: config.allowFullAccess ?? false,
     ...(config.turnGraceMs === undefined ? {} : { turnGraceMs: config.turnGraceMs }),
     log,
   });

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { parseInput } from './parseInput';
 import { readJsonBody } from './readJsonBody';
 
-export type RouteMethod = 'get' | 'post' | 'delete';
+export type RouteMethod = 'get' | 'post' | 'patch' | 'delete';
 
 export interface RouteResponse {
   description: string;

@@ -1,11 +1,14 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
+import { PermissionModeSchema } from '../../protocol/approvals';
 import { IdParamsSchema } from '../http/idParams';
 import { mustGet } from '../http/lookups';
 import { addRoute, apiRouter } from '../http/routeSpec';
+import { answerApproval, ApprovalAnswerBodySchema, ApprovalAnsweredSchema } from '../threads/answerApproval';
 import { createThread } from '../threads/createThread';
 import { promptThread } from '../threads/promptThread';
 import { createThreadViewer, ThreadViewSchema } from '../threads/threadView';
+import { ThreadPatchSchema, updateThread } from '../threads/updateThread';
 import type { AppDeps } from './appDeps';
 
 export const CreateThreadBodySchema = z.strictObject({
@@ -16,14 +19,16 @@ export const CreateThreadBodySchema = z.strictObject({
   model: z.string().min(1),
   title: z.string().min(1).max(500),
   prompt: z.string().min(1).optional(),
-  permissionMode: z.string().min(1).optional(),
+  /** `ask`, `accept-edits` (the default) or `full-access` (only where the host allows it: 403 `mode_not_allowed`). */
+  permissionMode: PermissionModeSchema.optional(),
 });
 export const PromptBodySchema = z.strictObject({ prompt: z.string().min(1) });
 export const ThreadsQuerySchema = z.strictObject({ projectId: z.string().min(1).optional() });
 export const PromptAcceptedSchema = z.strictObject({ threadId: z.string(), followUp: z.boolean() });
 export const StopResultSchema = z.strictObject({ threadId: z.string(), seqs: z.array(z.number().int().positive()) });
+export const ApprovalParamsSchema = z.strictObject({ id: z.string().min(1), approvalId: z.string().min(1) });
 
-/** Threads: create, list, read (with status from the host), prompt and stop. */
+/** Threads: create, list, read (with status from the host), change, prompt, stop, and answer the agent's questions. */
 export function threadsRouter(deps: AppDeps): Router {
   const router = apiRouter(deps.config);
   const viewOf = createThreadViewer(deps.hosts, deps.store, deps.presence);
@@ -81,6 +86,23 @@ export function threadsRouter(deps: AppDeps): Router {
   addRoute(
     router,
     {
+      method: 'patch',
+      path: '/threads/:id',
+      summary: 'Change a thread (its permission mode, while no turn runs)',
+      tag,
+      params: IdParamsSchema,
+      body: ThreadPatchSchema,
+      responses: { 200: { description: 'The thread as changed', schema: ThreadViewSchema } },
+    },
+    async (ctx, { params, body }) => {
+      const thread = await mustGet(deps.registry.threads, params.id, 'thread');
+      ctx.body = await viewOf(await updateThread(deps, thread, body));
+    },
+  );
+
+  addRoute(
+    router,
+    {
       method: 'post',
       path: '/threads/:id/messages',
       summary: 'Prompt the thread’s agent (a follow-up while a turn runs)',
@@ -111,6 +133,23 @@ export function threadsRouter(deps: AppDeps): Router {
       const thread = await mustGet(deps.registry.threads, params.id, 'thread');
       const { seqs } = await deps.hosts.call(thread.hostId, 'thread.stop', { threadId: thread.id });
       ctx.body = { threadId: thread.id, seqs };
+    },
+  );
+
+  addRoute(
+    router,
+    {
+      method: 'post',
+      path: '/threads/:id/approvals/:approvalId',
+      summary: 'Answer a question of the thread’s agent with one of the options it offered',
+      tag,
+      params: ApprovalParamsSchema,
+      body: ApprovalAnswerBodySchema,
+      responses: { 200: { description: 'The answer the agent got', schema: ApprovalAnsweredSchema } },
+    },
+    async (ctx, { params, body }) => {
+      const thread = await mustGet(deps.registry.threads, params.id, 'thread');
+      ctx.body = await answerApproval(deps.hosts, thread, params.approvalId, body.optionId);
     },
   );
 

@@ -1,3 +1,4 @@
+import type { PermissionMode } from '../../protocol/approvals';
 import { newId } from '../../protocol/ids';
 import type { ThreadRecord } from '../../registry/records';
 import { mustGet } from '../http/lookups';
@@ -15,7 +16,8 @@ export interface NewThread {
   title: string;
   /** The first prompt, run once the thread is stored. */
   prompt?: string | undefined;
-  permissionMode?: string | undefined;
+  /** Absent: the host's default, `accept-edits`. */
+  permissionMode?: PermissionMode | undefined;
 }
 
 /**

@@ -1,15 +1,26 @@
 import type { HostPresence } from '../hosts/hostPresence';
 import { z } from 'zod';
-import { ThreadStatusSchema } from '../../protocol/threadEvents';
+import { ThreadStatusSchema, type ThreadStatus } from '../../protocol/threadEvents';
 import { ThreadRecordSchema, type ThreadRecord } from '../../registry/records';
 import type { EventStore } from '../../store/eventStore';
 import type { HostDirectory } from '../hosts/hostDirectory';
-import { storedThreadStatus } from './storedThreadStatus';
+import { storedThreadState } from './storedThreadStatus';
+
+/** What the agent is doing, for a list that marks threads needing their user (issue 27). */
+export const ThreadActivitySchema = z.enum(['idle', 'working', 'waiting-for-approval']);
+export type ThreadActivity = z.infer<typeof ThreadActivitySchema>;
 
 /** Spec 2.4: `status` from the daemon's ingest, `runtime` for display. */
 export const ThreadViewSchema = ThreadRecordSchema.extend({
   status: ThreadStatusSchema,
-  runtime: z.strictObject({ displayStatus: z.string(), hostReconnectGraceExpiresAt: z.number().nullable() }),
+  runtime: z.strictObject({
+    /** `active` while a turn is open, even while it waits for an answer (spec 2.4); the host's absence otherwise. */
+    displayStatus: z.string(),
+    hostReconnectGraceExpiresAt: z.number().nullable(),
+    activity: ThreadActivitySchema,
+    /** The agent's unanswered questions, oldest first: answer one with `POST …/approvals/:approvalId`. */
+    pendingApprovalIds: z.array(z.string()),
+  }),
 });
 export type ThreadView = z.infer<typeof ThreadViewSchema>;
 
@@ -26,13 +37,19 @@ export function createThreadViewer(
 ): (thread: ThreadRecord) => Promise<ThreadView> {
   return async (thread) => {
     if (!hosts.isOnline(thread.hostId)) {
-      const status = await storedThreadStatus(store, thread.id);
-      const runtime = presence
+      const { status, pendingApprovalIds } = await storedThreadState(store, thread.id);
+      const away = presence
         ? presence.runtimeOf(thread.hostId, false, status)
         : { displayStatus: 'waiting-for-host', hostReconnectGraceExpiresAt: null };
-      return { ...thread, status, runtime };
+      return { ...thread, status, runtime: { ...away, ...activityOf(status, pendingApprovalIds) } };
     }
-    const { status } = await hosts.call(thread.hostId, 'thread.status', { threadId: thread.id });
-    return { ...thread, status, runtime: { displayStatus: status, hostReconnectGraceExpiresAt: null } };
+    const { status, pendingApprovalIds } = await hosts.call(thread.hostId, 'thread.status', { threadId: thread.id });
+    const runtime = { displayStatus: status, hostReconnectGraceExpiresAt: null, ...activityOf(status, pendingApprovalIds) };
+    return { ...thread, status, runtime };
   };
+}
+
+function activityOf(status: ThreadStatus, pendingApprovalIds: string[]) {
+  const activity: ThreadActivity = pendingApprovalIds.length > 0 ? 'waiting-for-approval' : status === 'active' ? 'working' : 'idle';
+  return { activity, pendingApprovalIds };
 }

@@ -240,7 +240,8 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    patch?: never;
+    /** Change a thread (its permission mode, while no turn runs) */
+    patch: operations['patchThreadsById'];
     trace?: never;
   };
   '/api/v1/threads/{id}/messages': {
@@ -271,6 +272,23 @@ export interface paths {
     put?: never;
     /** Stop the running turn */
     post: operations['postThreadsByIdStop'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/threads/{id}/approvals/{approvalId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Answer a question of the thread’s agent with one of the options it offered */
+    post: operations['postThreadsByIdApprovalsByApprovalId'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1008,6 +1026,9 @@ export interface operations {
             runtime: {
               displayStatus: string;
               hostReconnectGraceExpiresAt: number | null;
+              /** @enum {string} */
+              activity: 'idle' | 'working' | 'waiting-for-approval';
+              pendingApprovalIds: string[];
             };
           }[];
         };
@@ -1039,7 +1060,8 @@ export interface operations {
           model: string;
           title: string;
           prompt?: string;
-          permissionMode?: string;
+          /** @enum {string} */
+          permissionMode?: 'ask' | 'accept-edits' | 'full-access';
         };
       };
     };
@@ -1071,6 +1093,9 @@ export interface operations {
             runtime: {
               displayStatus: string;
               hostReconnectGraceExpiresAt: number | null;
+              /** @enum {string} */
+              activity: 'idle' | 'working' | 'waiting-for-approval';
+              pendingApprovalIds: string[];
             };
           };
         };
@@ -1124,6 +1149,72 @@ export interface operations {
             runtime: {
               displayStatus: string;
               hostReconnectGraceExpiresAt: number | null;
+              /** @enum {string} */
+              activity: 'idle' | 'working' | 'waiting-for-approval';
+              pendingApprovalIds: string[];
+            };
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  patchThreadsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          permissionMode?: 'ask' | 'accept-edits' | 'full-access';
+        };
+      };
+    };
+    responses: {
+      /** @description The thread as changed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            projectId: string;
+            environmentId: string;
+            hostId: string;
+            provider: string;
+            model: string;
+            title: string;
+            permissionMode?: string;
+            providerThreadId?: string;
+            createdAt: string;
+            agentError?: {
+              code: string;
+              message: string;
+              at: string;
+            };
+            /** @enum {string} */
+            status: 'active' | 'idle';
+            runtime: {
+              displayStatus: string;
+              hostReconnectGraceExpiresAt: number | null;
+              /** @enum {string} */
+              activity: 'idle' | 'working' | 'waiting-for-approval';
+              pendingApprovalIds: string[];
             };
           };
         };
@@ -1199,6 +1290,51 @@ export interface operations {
           'application/json': {
             threadId: string;
             seqs: number[];
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postThreadsByIdApprovalsByApprovalId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        approvalId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          optionId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The answer the agent got */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            approvalId: string;
+            optionId: string;
+            /** @enum {string} */
+            optionKind: 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
+            /** @constant */
+            decidedBy: 'user';
           };
         };
       };
@@ -1334,6 +1470,12 @@ export interface operations {
                       }
                     | {
                         /** @constant */
+                        type: 'reasoning';
+                        id: string;
+                        text: string;
+                      }
+                    | {
+                        /** @constant */
                         type: 'commandExecution';
                         id: string;
                         command: string;
@@ -1460,6 +1602,12 @@ export interface operations {
                     | {
                         /** @constant */
                         type: 'agentMessage';
+                        id: string;
+                        text: string;
+                      }
+                    | {
+                        /** @constant */
+                        type: 'reasoning';
                         id: string;
                         text: string;
                       }
@@ -1615,6 +1763,134 @@ export interface operations {
                   providerId: string;
                   message: string;
                   willRetry: boolean;
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'item/reasoning/delta';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  providerThreadId: string;
+                  itemId: string;
+                  delta: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'turn/plan/updated';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  providerThreadId: string;
+                  plan: {
+                    step: string;
+                    /** @enum {string} */
+                    status: 'pending' | 'inProgress' | 'completed';
+                    priority?: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'approval/requested';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  providerThreadId: string;
+                  approvalId: string;
+                  subject: {
+                    kind: string;
+                    title: string;
+                    toolCallId?: string;
+                    command?: string;
+                    diff?: string;
+                    paths: string[];
+                  };
+                  options: {
+                    optionId: string;
+                    name: string;
+                    /** @enum {string} */
+                    kind: 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
+                  }[];
+                  /** @enum {string} */
+                  permissionMode: 'ask' | 'accept-edits' | 'full-access';
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'approval/resolved';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  providerThreadId: string;
+                  approvalId: string;
+                  /** @enum {string} */
+                  decidedBy: 'user' | 'policy' | 'cancelled';
+                  optionId?: string;
+                  /** @enum {string} */
+                  optionKind?: 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
+                  reason?: string;
                 } & {
                   [key: string]: unknown;
                 };

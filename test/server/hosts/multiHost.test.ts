@@ -150,7 +150,12 @@ describe('hosts: a server and two daemon processes on loopback (npm run daemon)'
     const socket = await s.intake();
     await rpc(socket, agentStart(threadId, 1));
     socket.close();
-    expect((await s.json(`/threads/${threadId}`)).runtime).to.deep.equal({ displayStatus: 'active', hostReconnectGraceExpiresAt: null });
+    expect((await s.json(`/threads/${threadId}`)).runtime).to.deep.equal({
+      displayStatus: 'active',
+      hostReconnectGraceExpiresAt: null,
+      activity: 'working',
+      pendingApprovalIds: [],
+    });
 
     const cutAt = Date.now();
     proxy.cut();
@@ -162,7 +167,12 @@ describe('hosts: a server and two daemon processes on loopback (npm run daemon)'
 
     proxy.restore();
     await hostOnline(hostIds.a);
-    expect((await s.json(`/threads/${threadId}`)).runtime).to.deep.equal({ displayStatus: 'active', hostReconnectGraceExpiresAt: null });
+    expect((await s.json(`/threads/${threadId}`)).runtime).to.deep.equal({
+      displayStatus: 'active',
+      hostReconnectGraceExpiresAt: null,
+      activity: 'working',
+      pendingApprovalIds: [],
+    });
   });
 
   it('refuses a daemon of another protocol version: it exits with a message naming both versions', async () => {

@@ -32,7 +32,12 @@ describe('hosts: a thread whose host stays away past the reconnect grace (spec 2
   const tempDir = suiteTempDirs();
 
   it('goes host-reconnecting, then waiting-for-host once the grace ran out, then idle again when the host returns', async () => {
-    expect((await s.json(`/threads/${threadId}`)).runtime).to.deep.equal({ displayStatus: 'idle', hostReconnectGraceExpiresAt: null });
+    expect((await s.json(`/threads/${threadId}`)).runtime).to.deep.equal({
+      displayStatus: 'idle',
+      hostReconnectGraceExpiresAt: null,
+      activity: 'idle',
+      pendingApprovalIds: [],
+    });
     proxy.cut();
     await online(false);
     const away = (await s.json(`/threads/${threadId}`)).runtime;
@@ -42,10 +47,17 @@ describe('hosts: a thread whose host stays away past the reconnect grace (spec 2
     expect((await s.json(`/threads/${threadId}`)).runtime).to.deep.equal({
       displayStatus: 'waiting-for-host',
       hostReconnectGraceExpiresAt: null,
+      activity: 'idle',
+      pendingApprovalIds: [],
     });
     proxy.restore();
     await online(true);
-    expect((await s.json(`/threads/${threadId}`)).runtime).to.deep.equal({ displayStatus: 'idle', hostReconnectGraceExpiresAt: null });
+    expect((await s.json(`/threads/${threadId}`)).runtime).to.deep.equal({
+      displayStatus: 'idle',
+      hostReconnectGraceExpiresAt: null,
+      activity: 'idle',
+      pendingApprovalIds: [],
+    });
   });
 
   it('shows a thread with a running turn as active while its host is away, from the rows it stored', async () => {
@@ -60,6 +72,11 @@ describe('hosts: a thread whose host stays away past the reconnect grace (spec 2
     expect(away.runtime.displayStatus).to.equal('host-reconnecting');
     proxy.restore();
     await online(true);
-    expect((await s.json(`/threads/${threadId}`)).runtime).to.deep.equal({ displayStatus: 'active', hostReconnectGraceExpiresAt: null });
+    expect((await s.json(`/threads/${threadId}`)).runtime).to.deep.equal({
+      displayStatus: 'active',
+      hostReconnectGraceExpiresAt: null,
+      activity: 'working',
+      pendingApprovalIds: [],
+    });
   });
 });
