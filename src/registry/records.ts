@@ -43,6 +43,11 @@ export const ThreadRecordSchema = z.strictObject({
   archived: z.boolean().optional(),
   /** The agent runs from the host's hello on and never closes for idleness (extensions with timers). */
   keepAgentRunning: z.boolean().optional(),
+  /**
+   * A delete began (`DELETE /threads/:id`) and has not finished: the thread is gone for every reader
+   * (threadCollection.ts), and the next start finishes the delete (src/server/threads/deleteThread.ts).
+   */
+  deleting: z.literal(true).optional(),
   /** Known once the host opened the thread; the agent session id, or the thread id for intake-only threads. */
   providerThreadId: z.string().optional(),
   createdAt: z.string(),
