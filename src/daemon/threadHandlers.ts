@@ -32,7 +32,16 @@ const DAEMON_CLOSING = 'the host daemon is shutting down';
 
 type ThreadHandlers = Pick<
   HostHandlers,
-  'thread.open' | 'thread.prompt' | 'thread.stop' | 'thread.ingest' | 'thread.status' | 'thread.approve' | 'thread.configure'
+  | 'thread.open'
+  | 'thread.prompt'
+  | 'thread.stop'
+  | 'thread.ingest'
+  | 'thread.status'
+  | 'thread.approve'
+  | 'thread.configure'
+  | 'thread.keep_running'
+  | 'thread.close_agent'
+  | 'thread.delete'
 >;
 
 /**
@@ -141,7 +150,17 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
       // The rows know questions asked anywhere (an intake-fed agent); this daemon's broker knows its own the
       // moment they are asked, before their row is stored. Ids not stored yet are the newest.
       const asked = sessions.get(threadId)?.approvals.pendingApprovalIds() ?? [];
-      return { status, pendingApprovalIds: [...new Set([...stored, ...asked])] };
+      const agent = sessions.get(threadId)?.agent ? 'running' : 'stopped';
+      return { status, agent, pendingApprovalIds: [...new Set([...stored, ...asked])] };
+    },
+    'thread.keep_running': async () => {
+      throw new HostCommandError('thread_busy', 'keeping an agent running is not built yet');
+    },
+    'thread.close_agent': async () => {
+      throw new HostCommandError('thread_busy', 'closing an agent on demand is not built yet');
+    },
+    'thread.delete': async () => {
+      throw new HostCommandError('thread_busy', 'deleting a thread on its host is not built yet');
     },
     // A thread not open here asked nothing here: its questions are unknown (a daemon restart forgets them,
     // and the turn they belonged to was closed when the thread was read back).

@@ -21,6 +21,8 @@ export const HostErrorCodeSchema = z.enum([
   'ingest_rejected',
   /** `thread.configure` while a turn is open: the mode changes only between turns. */
   'thread_busy',
+  /** A prompt to an archived thread: unarchive it first (`PATCH /threads/:id {"archived": false}`). */
+  'thread_archived',
   /** A permission mode the host's owner did not allow (`full-access` without `ATS_ALLOW_FULL_ACCESS=1`). */
   'mode_not_allowed',
   /** The daemon is closing: it starts no agent it could not dispose of. */
@@ -47,6 +49,7 @@ export const HOST_ERROR_HTTP_STATUS: Readonly<Record<Exclude<HostErrorCode, 'hos
   agent_failed: 502,
   ingest_rejected: 400,
   thread_busy: 409,
+  thread_archived: 409,
   mode_not_allowed: 403,
 };
 

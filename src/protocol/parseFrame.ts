@@ -12,6 +12,7 @@ import {
   ThreadStopSignalParamsSchema,
   parsePromptSignalMethod,
 } from './signals';
+import { THREAD_UPDATED_METHOD, ThreadUpdatedParamsSchema } from './threadUpdateFrame';
 import type { TurnInput } from './turnInput';
 
 /**
@@ -74,6 +75,10 @@ function inputOf(method: string, params: unknown, value: unknown, read: ReadPara
   }
   if (method === APPROVAL_METHOD.resolved) {
     return withParams(ApprovalResolvedParamsSchema, params, (p) => ({ kind: 'approvalResolved', threadId: p.threadId, resolution: p }));
+  }
+  // Checked by zod too: the server's own frame, rare, and strict on the fields a thread has.
+  if (method === THREAD_UPDATED_METHOD) {
+    return withParams(ThreadUpdatedParamsSchema, params, (p) => ({ kind: 'threadUpdated', threadId: p.threadId, changes: p }));
   }
   if (method === THREAD_STOP_METHOD) {
     return read(ThreadStopSignalParamsSchema, params, (p) => ({ kind: 'stop', threadId: p.threadId }));

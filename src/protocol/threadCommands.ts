@@ -22,6 +22,11 @@ export const ThreadOpenParamsSchema = z.strictObject({
   permissionMode: PermissionModeSchema.optional(),
   /** The thread's providerThreadId from an earlier run, so an agent session resumes after a restart. */
   resumeProviderThreadId: z.string().optional(),
+  /**
+   * Start the agent now and never close it for idleness (pi extensions with timers or watchers). Without it an
+   * agent starts only when a prompt (or a turn to restore) needs it, and closes after `ATS_AGENT_IDLE_MS`.
+   */
+  keepAgentRunning: z.boolean().optional(),
 });
 export type ThreadOpenParams = z.infer<typeof ThreadOpenParamsSchema>;
 export const ThreadOpenResultSchema = z.strictObject({
@@ -63,8 +68,13 @@ export const ThreadIngestResultSchema = Seqs;
 export type ThreadIngestResult = z.infer<typeof ThreadIngestResultSchema>;
 
 export const ThreadStatusParamsSchema = z.strictObject({ threadId: ThreadId });
+/** The thread's agent process on its host: none (`stopped`), being started, or up. */
+export const AgentStateSchema = z.enum(['stopped', 'starting', 'running']);
+export type AgentState = z.infer<typeof AgentStateSchema>;
+
 export const ThreadStatusResultSchema = z.strictObject({
   status: ThreadStatusSchema,
+  agent: AgentStateSchema,
   /** Questions of the open turn no one has answered yet (approvals.ts), oldest first. */
   pendingApprovalIds: z.array(z.string()),
 });
@@ -90,6 +100,26 @@ export const ThreadConfigureParamsSchema = z.strictObject({ threadId: ThreadId, 
 export type ThreadConfigureParams = z.infer<typeof ThreadConfigureParamsSchema>;
 export const ThreadConfigureResultSchema = z.strictObject({ permissionMode: PermissionModeSchema });
 
+/** Keeps (or stops keeping) the thread's agent running regardless of idleness; starts it when turned on. */
+export const ThreadKeepRunningParamsSchema = z.strictObject({ threadId: ThreadId, keepAgentRunning: z.boolean() });
+export const ThreadKeepRunningResultSchema = z.strictObject({ agent: AgentStateSchema });
+
+/**
+ * Closes the thread's agent now if it runs (an archive; an idle close does the same by itself), after stopping
+ * an open turn (its seqs answered) and cancelling open questions. The thread stays open: a later prompt starts
+ * the agent again on the same session.
+ */
+export const ThreadCloseAgentParamsSchema = z.strictObject({ threadId: ThreadId });
+export const ThreadCloseAgentResultSchema = Seqs;
+
+/**
+ * Forgets a thread on its host: an open turn is stopped first (its `interrupted` turn/completed is stored, and
+ * its seqs answered, before the rows go), open questions are cancelled, the agent is closed and the provider's
+ * session files are removed. The server removes the rows and the record. Idempotent: an unknown thread is done.
+ */
+export const ThreadDeleteParamsSchema = z.strictObject({ threadId: ThreadId });
+export const ThreadDeleteResultSchema = Seqs;
+
 export const threadCommands = {
   'thread.open': { params: ThreadOpenParamsSchema, result: ThreadOpenResultSchema },
   'thread.prompt': { params: ThreadPromptParamsSchema, result: ThreadPromptResultSchema },
@@ -98,4 +128,7 @@ export const threadCommands = {
   'thread.status': { params: ThreadStatusParamsSchema, result: ThreadStatusResultSchema },
   'thread.approve': { params: ThreadApproveParamsSchema, result: ThreadApproveResultSchema },
   'thread.configure': { params: ThreadConfigureParamsSchema, result: ThreadConfigureResultSchema },
+  'thread.keep_running': { params: ThreadKeepRunningParamsSchema, result: ThreadKeepRunningResultSchema },
+  'thread.close_agent': { params: ThreadCloseAgentParamsSchema, result: ThreadCloseAgentResultSchema },
+  'thread.delete': { params: ThreadDeleteParamsSchema, result: ThreadDeleteResultSchema },
 } as const;

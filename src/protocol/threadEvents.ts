@@ -25,6 +25,8 @@ export const THREAD_EVENT_TYPE = {
   planUpdated: 'turn/plan/updated',
   approvalRequested: 'approval/requested',
   approvalResolved: 'approval/resolved',
+  /** The thread's own fields changed (rename, archive, keep-running, mode): only the changed ones are in `data`. */
+  threadUpdated: 'thread/updated',
 } as const;
 export type ThreadEventType = (typeof THREAD_EVENT_TYPE)[keyof typeof THREAD_EVENT_TYPE];
 
@@ -180,6 +182,13 @@ export const ThreadEventDataSchemas = {
     optionKind: ApprovalOptionKindSchema.optional(),
     reason: z.string().optional(),
   }),
+  [THREAD_EVENT_TYPE.threadUpdated]: z.object({
+    ...base,
+    title: z.string().optional(),
+    archived: z.boolean().optional(),
+    keepAgentRunning: z.boolean().optional(),
+    permissionMode: PermissionModeSchema.optional(),
+  }),
 } satisfies Record<ThreadEventType, z.ZodType>;
 
 /**
@@ -228,6 +237,7 @@ export const NewThreadEventSchema = z.discriminatedUnion('type', [
   rowOf(T.planUpdated, D[T.planUpdated]),
   rowOf(T.approvalRequested, D[T.approvalRequested]),
   rowOf(T.approvalResolved, D[T.approvalResolved]),
+  rowOf(T.threadUpdated, D[T.threadUpdated]),
 ]);
 export type NewThreadEvent = z.infer<typeof NewThreadEventSchema>;
 

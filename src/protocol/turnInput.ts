@@ -1,6 +1,7 @@
 import type { AcpEvent } from './acpFrames';
 import type { ApprovalRequestedParams, ApprovalResolvedParams } from './approvals';
 import type { SdkEvent } from './sdkEvents';
+import type { ThreadUpdatedParams } from './threadUpdateFrame';
 
 /** A validated frame, in the words of the turn rules. Every kind names the thread it belongs to. */
 export type TurnInput =
@@ -12,4 +13,6 @@ export type TurnInput =
   | { kind: 'acp'; threadId: string; event: AcpEvent; envelope: unknown }
   /** An agent asks whether a tool call may run (approvals.ts), and the answer to it, from any provider. */
   | { kind: 'approvalRequested'; threadId: string; request: ApprovalRequestedParams }
-  | { kind: 'approvalResolved'; threadId: string; resolution: ApprovalResolvedParams };
+  | { kind: 'approvalResolved'; threadId: string; resolution: ApprovalResolvedParams }
+  /** The server changed the thread's own fields (threadUpdateFrame.ts). */
+  | { kind: 'threadUpdated'; threadId: string; changes: ThreadUpdatedParams };

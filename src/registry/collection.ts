@@ -11,6 +11,8 @@ export interface Collection<T extends { id: string }> {
   find(query?: Partial<T>): Promise<T[]>;
   /** Inserts or replaces the whole record; resolves once it is durable. */
   put(record: T): Promise<T>;
+  /** Removes the record (nothing happens when there is none); resolves once that is durable. */
+  remove(id: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -68,6 +70,9 @@ export async function openCollection<T extends { id: string }>(filename: string,
       const stored = copyOf(record);
       await acked(db.update({ _id: record.id }, { ...record, _id: record.id }, { upsert: true }).then(() => byId.set(record.id, stored)));
       return record;
+    },
+    async remove(id) {
+      await acked(db.remove({ _id: id }, {}).then(() => byId.delete(id)));
     },
     async close() {
       // Every write is appended once its promise resolves; what remains is the fsyncs callers did not wait for.

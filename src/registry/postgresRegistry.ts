@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import { openPostgresCollection } from '../store/postgres/postgresCollection';
 import type { EnvironmentRecord, HostRecord, ProjectRecord, ThreadRecord } from './records';
 import type { Registry } from './registry';
+import { threadCollectionOf } from './threadCollection';
 
 /**
  * The registry in PostgreSQL (`ATS_DATABASE_URL`), shared by every replica: the same four collections as
@@ -12,7 +13,7 @@ export function openPostgresRegistry(pool: Pool): Registry {
     projects: openPostgresCollection<ProjectRecord>(pool, 'registry_projects'),
     hosts: openPostgresCollection<HostRecord>(pool, 'registry_hosts'),
     environments: openPostgresCollection<EnvironmentRecord>(pool, 'registry_environments'),
-    threads: openPostgresCollection<ThreadRecord>(pool, 'registry_threads'),
+    threads: threadCollectionOf(openPostgresCollection<ThreadRecord>(pool, 'registry_threads')),
     async close() {},
   };
 }

@@ -39,6 +39,15 @@ export const ThreadRecordSchema = z.strictObject({
   model: z.string(),
   title: z.string(),
   permissionMode: z.string().optional(),
+  /** Put away: no agent, prompts refused (409 `thread_archived`), left out of `GET /threads` unless asked for. */
+  archived: z.boolean().optional(),
+  /** The agent runs from the host's hello on and never closes for idleness (extensions with timers). */
+  keepAgentRunning: z.boolean().optional(),
+  /**
+   * A delete began (`DELETE /threads/:id`) and has not finished: the thread is gone for every reader
+   * (threadCollection.ts), and the next start finishes the delete (src/server/threads/deleteThread.ts).
+   */
+  deleting: z.literal(true).optional(),
   /** Known once the host opened the thread; the agent session id, or the thread id for intake-only threads. */
   providerThreadId: z.string().optional(),
   createdAt: z.string(),

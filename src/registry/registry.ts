@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DEFAULT_FSYNC_MODE, type FsyncMode } from '../store/fsyncMode';
 import { fsyncPath } from '../store/fsyncPath';
 import { openCollection, type Collection } from './collection';
+import { threadCollectionOf, type ThreadCollection } from './threadCollection';
 import type { EnvironmentRecord, HostRecord, ProjectRecord, ThreadRecord } from './records';
 
 /** Projects, hosts, environments and threads, each in its own nedb file under `<dataDir>/registry/`. */
@@ -10,7 +11,8 @@ export interface Registry {
   projects: Collection<ProjectRecord>;
   hosts: Collection<HostRecord>;
   environments: Collection<EnvironmentRecord>;
-  threads: Collection<ThreadRecord>;
+  /** Threads being deleted are hidden from it (threadCollection.ts). */
+  threads: ThreadCollection;
   close(): Promise<void>;
 }
 
@@ -28,7 +30,7 @@ export async function openRegistry(options: { dataDir: string; fsync?: FsyncMode
     openCollection<EnvironmentRecord>(path.join(dir, 'environments.db'), { fsync }),
     openCollection<ThreadRecord>(path.join(dir, 'threads.db'), { fsync }),
   ]);
-  const registry = { projects, hosts, environments, threads };
+  const registry = { projects, hosts, environments, threads: threadCollectionOf(threads) };
   return {
     ...registry,
     async close() {

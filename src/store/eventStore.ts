@@ -18,5 +18,11 @@ export interface EventStore {
   append(events: readonly NewThreadEvent[]): ObservableInput<StoredThreadEvent[]>;
   list(threadId: string, options?: ListEventsOptions): Promise<StoredThreadEvent[]>;
   lastSeq(threadId: string): Promise<number>;
+  /**
+   * Removes every row of the thread (and what the store kept to continue it): afterwards it reads as a thread
+   * never written. Resolves once that is durable, so a restart never brings a row back; appends to the thread
+   * must have stopped. Deleting a thread with no rows is done at once.
+   */
+  deleteThread(threadId: string): Promise<void>;
   close(): Promise<void>;
 }

@@ -35,6 +35,9 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
     async lastSeq(threadId: string) {
       return rowsOf(threadId).length;
     },
+    async deleteThread(threadId: string) {
+      threads.delete(threadId);
+    },
     async close() {},
   };
 }

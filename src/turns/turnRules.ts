@@ -5,6 +5,7 @@ import { onApprovalRequested, onApprovalResolved } from './approvalRules';
 import { addTokens, runOutcomeOf, type RunOutcome } from './runOutcome';
 import { closeIfDue, onGraceElapsed, onPromptSettled, onPromptStarted, onRestored, onStop } from './promptRules';
 import type { RuleInput } from './ruleInput';
+import { onThreadUpdated } from './threadUpdateRules';
 import { onToolEnd, onToolStart, onToolUpdate } from './toolRules';
 import { TurnTransition } from './turnTransition';
 import { userMessageItemOf } from './userMessages';
@@ -59,6 +60,9 @@ export function reduceTurn(state: ThreadTurnState, input: RuleInput, newId: () =
       break;
     case 'approvalResolved':
       onApprovalResolved(t, input.resolution);
+      break;
+    case 'threadUpdated':
+      onThreadUpdated(t, input.changes);
       break;
     case 'restored':
       onRestored(t, input.processEpoch);

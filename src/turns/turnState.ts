@@ -1,4 +1,5 @@
 import type { ApprovalRequestedParams, ApprovalResolvedParams } from '../protocol/approvals';
+import type { ThreadChanges } from '../protocol/threadUpdateFrame';
 import {
   ZERO_TOKENS,
   type PlanStep,
@@ -148,6 +149,7 @@ export type TurnFact = { turnId: string | null } & (
   | { kind: 'planUpdated'; plan: PlanStep[] }
   | { kind: 'approvalRequested'; request: ApprovalRequest }
   | { kind: 'approvalResolved'; resolution: ApprovalResolution }
+  | { kind: 'threadUpdated'; changes: ThreadChanges }
 );
 
 /** A question and its answer as rows keep them: the thread is the row's own. */

@@ -255,6 +255,7 @@ describe('emitEvents()', () => {
         turnId: 't',
       },
       { kind: 'approvalResolved', resolution: { approvalId: 'ap1', decidedBy: 'cancelled', reason: 'stopped' }, turnId: 't' },
+      { kind: 'threadUpdated', changes: { title: 'Renamed', archived: true }, turnId: null },
     ];
     const checkedTypes = new Set<string>();
     testScheduler().run(({ cold }) => {

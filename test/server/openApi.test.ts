@@ -196,6 +196,9 @@ describe('server: GET /api/v1/openapi.json, generated from the routes’ own sch
       model: 'm',
       title: 't',
       createdAt: 'now',
+      archived: false,
+      keepAgentRunning: false,
+      agent: 'stopped',
       status: 'idle',
       runtime: { displayStatus: 'idle', hostReconnectGraceExpiresAt: null, activity: 'idle', pendingApprovalIds: [] },
     };

@@ -139,6 +139,18 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
       );
     });
 
+    it('deletes a thread: its rows are gone, its seq starts over, other threads keep theirs', async () => {
+      const [a, b] = [thread('a'), thread('b')];
+      await appendRows(store(), [delta(a, 'a1'), delta(b, 'b1'), delta(a, 'a2')]);
+      await store().list(a); // read once, so a store that holds read threads in memory holds this one
+      await store().deleteThread(a);
+      expect(await store().list(a)).to.deep.equal([]);
+      expect(await store().lastSeq(a)).to.equal(0);
+      expect((await store().list(b)).map((row) => row.seq)).to.deep.equal([1]);
+      await store().deleteThread(a); // a second delete (a delete finished again after a crash) is done at once
+      await store().deleteThread(thread('never-written'));
+    });
+
     it('answers an empty append with no rows', async () => {
       expect(await appendRows(store(), [])).to.deep.equal([]);
     });
@@ -150,6 +162,18 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
         subject!.store = await subject!.reopen!();
         expect(await store().list(a)).to.deep.equal(appended);
         expect((await appendRows(store(), [delta(a, 'next')])).map((row) => row.seq)).to.deep.equal([3]);
+      });
+
+    if (durable)
+      it('keeps a deleted thread deleted across a close and reopen, rows appended in the same second included', async () => {
+        const [a, b] = [thread('a'), thread('b')];
+        await appendRows(store(), [delta(a, 'gone'), delta(b, 'kept')]);
+        await appendRows(store(), [delta(a, 'gone too')]);
+        await store().deleteThread(a);
+        subject!.store = await subject!.reopen!();
+        expect(await store().list(a)).to.deep.equal([]);
+        expect(await store().lastSeq(a)).to.equal(0);
+        expect((await store().list(b)).map((row) => row.seq)).to.deep.equal([1]);
       });
 
     if (durable)

@@ -67,6 +67,24 @@ function describeRegistry(name: string, open: () => Promise<{ registry: Registry
       expect((await threads.get('thr_a'))!.title).to.equal('t');
     });
 
+    it('hides a thread marked deleting from get and find, lists it as one to finish, and removes it for good', async () => {
+      const { threads } = opened.registry;
+      await threads.insert(thread('thr_a'));
+      await threads.insert(thread('thr_b'));
+      await threads.markDeleting('thr_a');
+      expect(await threads.get('thr_a')).to.equal(undefined);
+      expect((await threads.find({})).map((record) => record.id)).to.deep.equal(['thr_b']);
+      expect((await threads.deleting()).map((record) => record.id)).to.deep.equal(['thr_a']);
+      // A change that read the record before the mark (a prompt finishing) must not bring it back.
+      await threads.put(thread('thr_a', { title: 'late write' }));
+      expect(await threads.get('thr_a')).to.equal(undefined);
+      await threads.remove('thr_a');
+      await threads.put(thread('thr_a', { title: 'later write' }));
+      expect(await threads.get('thr_a')).to.equal(undefined);
+      expect(await threads.deleting()).to.deep.equal([]);
+      expect(await threads.get('thr_b')).to.deep.equal(thread('thr_b'));
+    });
+
     it('finds by fields, in createdAt then id order', async () => {
       const { threads } = opened.registry;
       await threads.insert(thread('thr_c', { createdAt: '2026-01-02T00:00:00.000Z' }));

@@ -13,6 +13,9 @@ const thread = (presence: Presence, status: Thread['status'] = 'active'): Thread
   model: 'fake/fake-model',
   title: 'A thread',
   createdAt: '2026-11-24T00:00:00.000Z',
+  archived: false,
+  keepAgentRunning: false,
+  agent: 'stopped',
   status,
   runtime: { activity: status === 'active' ? 'working' : 'idle', pendingApprovalIds: [], ...presence },
 });

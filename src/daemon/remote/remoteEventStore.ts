@@ -147,6 +147,10 @@ export function createRemoteEventStore(options: RemoteEventStoreOptions): EventS
       await appends;
       return lastSeqs.get(threadId) ?? lastSeq(threadId);
     },
+    // The server deletes a thread's rows (DELETE /threads/:id) in its own store; a daemon never does.
+    async deleteThread() {
+      throw new Error('a thread is deleted by the server, not through a daemon link');
+    },
     async close() {
       await appends;
       closed = true;

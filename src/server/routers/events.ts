@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import { map } from 'rxjs';
 import { z } from 'zod';
 import { StoredThreadEventSchema } from '../../protocol/threadEvents';
 import { createEventPageReader } from '../eventPages/eventPageReader';
@@ -7,6 +8,7 @@ import { IdParamsSchema } from '../http/idParams';
 import { mustGet } from '../http/lookups';
 import { parseInput } from '../http/parseInput';
 import { addRoute, apiRouter } from '../http/routeSpec';
+import { sseDeletedText } from '../sse/sseEventText';
 import { streamSse } from '../sse/sseResponse';
 import { threadRowsFrom } from '../sse/threadRowsFrom';
 import type { AppDeps } from './appDeps';
@@ -66,6 +68,7 @@ export function eventsRouter(deps: AppDeps): Router {
         retryMs: 1000,
         maxBufferedBytes: sseMaxBufferedBytes,
         stallMs: sseStallMs,
+        farewell$: deps.hub.deleted$(thread.id).pipe(map(() => sseDeletedText(thread.id))),
       });
     },
   );

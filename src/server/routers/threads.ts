@@ -5,7 +5,9 @@ import { IdParamsSchema } from '../http/idParams';
 import { mustGet } from '../http/lookups';
 import { addRoute, apiRouter } from '../http/routeSpec';
 import { answerApproval, ApprovalAnswerBodySchema, ApprovalAnsweredSchema } from '../threads/answerApproval';
+import { Problem } from '../http/problem';
 import { createThread } from '../threads/createThread';
+import { deleteThread } from '../threads/deleteThread';
 import { promptThread } from '../threads/promptThread';
 import { createThreadViewer, ThreadViewSchema } from '../threads/threadView';
 import { ThreadPatchSchema, updateThread } from '../threads/updateThread';
@@ -23,7 +25,11 @@ export const CreateThreadBodySchema = z.strictObject({
   permissionMode: PermissionModeSchema.optional(),
 });
 export const PromptBodySchema = z.strictObject({ prompt: z.string().min(1) });
-export const ThreadsQuerySchema = z.strictObject({ projectId: z.string().min(1).optional() });
+export const ThreadsQuerySchema = z.strictObject({
+  projectId: z.string().min(1).optional(),
+  /** `true`: only archived threads; absent or `false`: only the others. */
+  archived: z.enum(['true', 'false']).optional(),
+});
 export const PromptAcceptedSchema = z.strictObject({ threadId: z.string(), followUp: z.boolean() });
 export const StopResultSchema = z.strictObject({ threadId: z.string(), seqs: z.array(z.number().int().positive()) });
 export const ApprovalParamsSchema = z.strictObject({ id: z.string().min(1), approvalId: z.string().min(1) });
@@ -64,7 +70,8 @@ export function threadsRouter(deps: AppDeps): Router {
     },
     async (ctx, { query }) => {
       const threads = await deps.registry.threads.find(query.projectId ? { projectId: query.projectId } : {});
-      ctx.body = await Promise.all(threads.map(viewOf));
+      const archived = query.archived === 'true';
+      ctx.body = await Promise.all(threads.filter((thread) => (thread.archived ?? false) === archived).map(viewOf));
     },
   );
 
@@ -88,7 +95,7 @@ export function threadsRouter(deps: AppDeps): Router {
     {
       method: 'patch',
       path: '/threads/:id',
-      summary: 'Change a thread (its permission mode, while no turn runs)',
+      summary: 'Rename, archive or unarchive a thread, keep its agent running, or change its permission mode',
       tag,
       params: IdParamsSchema,
       body: ThreadPatchSchema,
@@ -97,6 +104,22 @@ export function threadsRouter(deps: AppDeps): Router {
     async (ctx, { params, body }) => {
       const thread = await mustGet(deps.registry.threads, params.id, 'thread');
       ctx.body = await viewOf(await updateThread(deps, thread, body));
+    },
+  );
+
+  addRoute(
+    router,
+    {
+      method: 'delete',
+      path: '/threads/:id',
+      summary: 'Delete a thread: its open turn is stopped, its readers told, its rows and its agent session removed',
+      tag,
+      params: IdParamsSchema,
+      responses: { 204: { description: 'Deleted: the id answers 404 from now on' } },
+    },
+    async (ctx, { params }) => {
+      await deleteThread(deps, await mustGet(deps.registry.threads, params.id, 'thread'));
+      ctx.status = 204;
     },
   );
 
@@ -113,6 +136,7 @@ export function threadsRouter(deps: AppDeps): Router {
     },
     async (ctx, { params, body }) => {
       const thread = await mustGet(deps.registry.threads, params.id, 'thread');
+      if (thread.archived) throw new Problem(409, 'thread_archived', `thread ${thread.id} is archived: unarchive it to prompt it`);
       const { followUp } = await promptThread(deps, thread, body.prompt);
       ctx.status = 202;
       ctx.body = { threadId: thread.id, followUp } satisfies z.infer<typeof PromptAcceptedSchema>;

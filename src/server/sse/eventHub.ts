@@ -1,4 +1,4 @@
-import { Observable, type Subscriber } from 'rxjs';
+import { Observable, Subject, filter, map, type Subscriber } from 'rxjs';
 import type { StoredThreadEvent } from '../../store/eventStore';
 
 /**
@@ -8,6 +8,13 @@ import type { StoredThreadEvent } from '../../store/eventStore';
 export interface EventHub {
   publish(rows: readonly StoredThreadEvent[]): void;
   rowsOf$(threadId: string): Observable<StoredThreadEvent>;
+  /**
+   * The thread was deleted: its readers are told (`deleted$`) and their rows complete. Readers that come
+   * later find no thread (404).
+   */
+  announceDeleted(threadId: string): void;
+  /** Emits once when the thread is deleted, before its rows complete. */
+  deleted$(threadId: string): Observable<void>;
   /** How many readers listen, over all threads. */
   subscriberCount(): number;
   /** Completes every live stream (server shutdown). */
@@ -18,6 +25,7 @@ export function createEventHub(): EventHub {
   // Keyed by thread so a row costs one lookup, not one filter per subscriber of every thread.
   const byThread = new Map<string, Set<Subscriber<StoredThreadEvent>>>();
   let count = 0;
+  const deletions = new Subject<string>();
   return {
     publish(rows) {
       for (const row of rows) byThread.get(row.threadId)?.forEach((subscriber) => subscriber.next(row));
@@ -34,6 +42,15 @@ export function createEventHub(): EventHub {
         };
       });
     },
+    announceDeleted(threadId) {
+      deletions.next(threadId);
+      for (const subscriber of [...(byThread.get(threadId) ?? [])]) subscriber.complete();
+    },
+    deleted$: (threadId) =>
+      deletions.pipe(
+        filter((deleted) => deleted === threadId),
+        map(() => undefined),
+      ),
     subscriberCount: () => count,
     close() {
       for (const set of byThread.values()) for (const subscriber of [...set]) subscriber.complete();

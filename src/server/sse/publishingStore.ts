@@ -12,6 +12,7 @@ export function publishingStore(store: EventStore, hub: EventHub): EventStore {
     append: (events) => from(store.append(events)).pipe(tap((rows) => hub.publish(rows))),
     list: (threadId, options) => store.list(threadId, options),
     lastSeq: (threadId) => store.lastSeq(threadId),
+    deleteThread: (threadId) => store.deleteThread(threadId),
     // The server owns the store's lifetime; a daemon closing must not close it under the HTTP readers.
     close: async () => {},
   };

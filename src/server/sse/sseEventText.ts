@@ -16,3 +16,8 @@ export function sseEventText(row: StoredThreadEvent): string {
   }
   return text;
 }
+
+/** The last event of a deleted thread's stream: `event: deleted` (no `id:`, so Last-Event-ID stays the last row's). */
+export function sseDeletedText(threadId: string): string {
+  return `event: deleted\ndata: ${JSON.stringify({ threadId })}\n\n`;
+}

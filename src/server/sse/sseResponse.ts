@@ -12,6 +12,8 @@ export interface SseOptions {
   maxBufferedBytes: number;
   /** A response that stays full this long is reset; the client resumes with Last-Event-ID. */
   stallMs: number;
+  /** Text sent as the stream's last event when this emits (the thread was deleted); the stream then ends. */
+  farewell$?: Observable<string>;
 }
 
 /**
@@ -75,6 +77,11 @@ export function streamSse(
       error: () => finish(),
       complete: () => finish(),
     });
+    // A deleted thread's hub says so before it completes the rows: the farewell is the stream's last event.
+    const farewell = options.farewell$?.subscribe((text) => {
+      send(text);
+      finish();
+    });
     res.on('close', finish);
     // A reset (not a graceful end) also frees the unsent bytes in the kernel, which a reader that does not
     // read would otherwise hold until TCP gives up. An EventSource reconnects with its Last-Event-ID.
@@ -88,6 +95,7 @@ export function streamSse(
       res.off('drain', drained);
       heartbeat.unsubscribe();
       subscription.unsubscribe();
+      farewell?.unsubscribe();
       if (!res.writableEnded) res.end();
       resolve();
     }

@@ -35,6 +35,8 @@ export function watchedHub(hub: EventHub): WatchedHub {
           }),
         );
       }),
+    announceDeleted: (threadId) => hub.announceDeleted(threadId),
+    deleted$: (threadId) => hub.deleted$(threadId),
     subscriberCount: () => hub.subscriberCount(),
     close: () => hub.close(),
     watchedThreads: () => [...readers.keys()],

@@ -1,5 +1,6 @@
 import type { HostPresence } from '../hosts/hostPresence';
 import { z } from 'zod';
+import { AgentStateSchema } from '../../protocol/threadCommands';
 import { ThreadStatusSchema, type ThreadStatus } from '../../protocol/threadEvents';
 import { ThreadRecordSchema, type ThreadRecord } from '../../registry/records';
 import type { EventStore } from '../../store/eventStore';
@@ -10,8 +11,14 @@ import { storedThreadState } from './storedThreadStatus';
 export const ThreadActivitySchema = z.enum(['idle', 'working', 'waiting-for-approval']);
 export type ThreadActivity = z.infer<typeof ThreadActivitySchema>;
 
-/** Spec 2.4: `status` from the daemon's ingest, `runtime` for display. */
-export const ThreadViewSchema = ThreadRecordSchema.extend({
+/** Spec 2.4: `status` from the daemon's ingest, `runtime` for display. A thread being deleted has no view. */
+export const ThreadViewSchema = ThreadRecordSchema.omit({ deleting: true }).extend({
+  /** Put away (issue 28): prompts answer 409 `thread_archived`; `GET /threads` lists it only with `?archived=true`. */
+  archived: z.boolean(),
+  /** Its agent runs from its host's hello on and never closes for idleness. */
+  keepAgentRunning: z.boolean(),
+  /** The thread's agent process on its host; `stopped` while the host is away. */
+  agent: AgentStateSchema,
   status: ThreadStatusSchema,
   runtime: z.strictObject({
     /** `active` while a turn is open, even while it waits for an answer (spec 2.4); the host's absence otherwise. */
@@ -35,17 +42,18 @@ export function createThreadViewer(
   store: EventStore,
   presence?: HostPresence,
 ): (thread: ThreadRecord) => Promise<ThreadView> {
-  return async (thread) => {
+  return async ({ deleting: _deleting, ...record }) => {
+    const thread = { ...record, archived: record.archived ?? false, keepAgentRunning: record.keepAgentRunning ?? false };
     if (!hosts.isOnline(thread.hostId)) {
       const { status, pendingApprovalIds } = await storedThreadState(store, thread.id);
       const away = presence
         ? presence.runtimeOf(thread.hostId, false, status)
         : { displayStatus: 'waiting-for-host', hostReconnectGraceExpiresAt: null };
-      return { ...thread, status, runtime: { ...away, ...activityOf(status, pendingApprovalIds) } };
+      return { ...thread, agent: 'stopped', status, runtime: { ...away, ...activityOf(status, pendingApprovalIds) } };
     }
-    const { status, pendingApprovalIds } = await hosts.call(thread.hostId, 'thread.status', { threadId: thread.id });
+    const { status, agent, pendingApprovalIds } = await hosts.call(thread.hostId, 'thread.status', { threadId: thread.id });
     const runtime = { displayStatus: status, hostReconnectGraceExpiresAt: null, ...activityOf(status, pendingApprovalIds) };
-    return { ...thread, status, runtime };
+    return { ...thread, agent, status, runtime };
   };
 }
 

@@ -51,6 +51,11 @@ export interface Checkpointer {
   due(): boolean;
   /** Starts a checkpoint unless one runs; only inside `serially`, between commits. */
   begin(): Promise<void>;
+  /**
+   * Runs a checkpoint now and waits for it (and for one already running): afterwards no journal holds a row
+   * written before the call. Fails when the checkpoint did. Only inside `serially`.
+   */
+  drain(): Promise<void>;
   /** Stops the timer (at close). */
   stop(): void;
   /** At close, after the last commit: a last checkpoint, and the lines of a failed one written to their files. */
@@ -64,6 +69,8 @@ export function startCheckpointer({ journal, eventsDir, serially, checkpointMs =
   let deferred = new Set<ThreadSegment>();
   let checkpointing: Promise<void> | undefined;
   let lastCheckpoint = Date.now();
+  /** Why the last checkpoint failed, for `drain`; cleared when one starts. */
+  let failure: unknown;
 
   /**
    * Seals the journal file and, beside the next commits, writes the lines threads hold in memory to their
@@ -79,14 +86,16 @@ export function startCheckpointer({ journal, eventsDir, serially, checkpointMs =
     unsynced = new Set();
     const toFlush = deferred;
     deferred = new Set();
+    failure = undefined;
     checkpointing = (async () => {
       await flushAll(toFlush);
       await syncFiles(paths, eventsDir);
       await fs.rm(sealed, { force: true });
     })()
-      .catch((error: unknown) =>
-        log?.(`event store: checkpoint failed (${(error as Error).message}); its journal is replayed at the next start`),
-      )
+      .catch((error: unknown) => {
+        failure = error;
+        log?.(`event store: checkpoint failed (${(error as Error).message}); its journal is replayed at the next start`);
+      })
       .finally(() => (checkpointing = undefined));
   };
   const due = () => journal.bytes > 0 && (journal.bytes >= CHECKPOINT_BYTES || Date.now() - lastCheckpoint >= checkpointMs);
@@ -107,6 +116,12 @@ export function startCheckpointer({ journal, eventsDir, serially, checkpointMs =
     backlog: () => (checkpointing && journal.bytes >= JOURNAL_MAX_BYTES ? checkpointing : undefined),
     due,
     begin,
+    async drain() {
+      await checkpointing;
+      await begin();
+      await checkpointing;
+      if (failure !== undefined) throw failure;
+    },
     stop: () => clearInterval(timer),
     async finish() {
       await checkpointing; // one still syncing would make the last one skip its turn

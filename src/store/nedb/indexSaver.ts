@@ -11,6 +11,8 @@ const INDEX_SAVE_MS = 5_000;
 export interface IndexSaver {
   /** The thread's head moved: the index holds it from now on and the next save writes it. */
   record(threadId: string, head: SegmentHead): void;
+  /** The thread was deleted: the next save leaves it out (a stale entry meanwhile is harmless, its file is gone). */
+  forget(threadId: string): void;
   /** Saves the index if it changed since the last save; answers when that save (or the one running) ends. */
   save(): Promise<void>;
   /** Stops the timer (at close, before the last `save`). */
@@ -38,6 +40,9 @@ export function startIndexSaver(eventsDir: string, index: Map<string, SegmentHea
     record(threadId, head) {
       index.set(threadId, head);
       changed = true;
+    },
+    forget(threadId) {
+      changed = index.delete(threadId) || changed;
     },
     save,
     stop: () => clearInterval(timer),

@@ -8,6 +8,7 @@ import type { ListsJson } from '../pageJson';
 import { createAppendToThread } from './appendToThread';
 import { startCheckpointer } from './checkpointer';
 import { createCommitGroup } from './commitGroup';
+import { createDeleteThread } from './deleteThread';
 import { pageTextOf, toRow } from './eventDocument';
 import { startIndexSaver } from './indexSaver';
 import { createReadPage } from './readPage';
@@ -153,6 +154,17 @@ function createStore(context: StoreContext): NedbEventStore {
     serially(() => commitGroup(group)),
   );
   const readPage = createReadPage({ index, segmentOf, open });
+  const deleteThread = createDeleteThread({
+    fsync: context.fsync ?? 'batch',
+    segments,
+    segmentOf,
+    indexSaver,
+    checkpointer,
+    writeHandles,
+    open,
+    serially,
+    settled: () => commits.settled(),
+  });
   let closed = false;
 
   return {
@@ -178,6 +190,10 @@ function createStore(context: StoreContext): NedbEventStore {
       await commits.settled();
       const segment = segmentOf(threadId);
       return segment.exclusive(async () => (await segment.ensureHead(index.get(threadId))).lastSeq);
+    },
+    deleteThread(threadId: string) {
+      if (closed) return Promise.reject(new Error('The event store is closed'));
+      return deleteThread(threadId);
     },
     async close() {
       if (closed) return;

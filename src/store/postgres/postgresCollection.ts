@@ -10,6 +10,7 @@ export interface PostgresCollection<T extends { id: string }> {
   get(id: string): Promise<T | undefined>;
   find(query?: Partial<T>): Promise<T[]>;
   put(record: T): Promise<T>;
+  remove(id: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,6 +58,9 @@ export function openPostgresCollection<T extends { id: string }>(pool: Pool, tab
         paramsOf(record),
       );
       return record;
+    },
+    async remove(id) {
+      await pool.query(`DELETE FROM ${table} WHERE id = $1`, [id]);
     },
     // The pool belongs to whoever opened the database; every write is committed once its promise resolves.
     async close() {},

@@ -130,6 +130,23 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Po
       for (const row of rows) heads.set(row.thread_id, row.last_seq);
       return heads;
     },
+    async deleteThread(threadId: string) {
+      await tails.get(threadId);
+      // Rows and head in one transaction: another replica reads the whole thread or none of it. The space
+      // comes back to the table at its next (auto)vacuum.
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query('DELETE FROM thread_events WHERE thread_id = $1', [threadId]);
+        await client.query('DELETE FROM thread_heads WHERE thread_id = $1', [threadId]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
     async close() {
       if (closed) return;
       closed = true;

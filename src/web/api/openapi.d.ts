@@ -237,10 +237,11 @@ export interface paths {
     get: operations['getThreadsById'];
     put?: never;
     post?: never;
-    delete?: never;
+    /** Delete a thread: its open turn is stopped, its readers told, its rows and its agent session removed */
+    delete: operations['deleteThreadsById'];
     options?: never;
     head?: never;
-    /** Change a thread (its permission mode, while no turn runs) */
+    /** Rename, archive or unarchive a thread, keep its agent running, or change its permission mode */
     patch: operations['patchThreadsById'];
     trace?: never;
   };
@@ -992,6 +993,7 @@ export interface operations {
     parameters: {
       query?: {
         projectId?: string;
+        archived?: 'true' | 'false';
       };
       header?: never;
       path?: never;
@@ -1014,6 +1016,8 @@ export interface operations {
             model: string;
             title: string;
             permissionMode?: string;
+            archived: boolean;
+            keepAgentRunning: boolean;
             providerThreadId?: string;
             createdAt: string;
             agentError?: {
@@ -1021,6 +1025,8 @@ export interface operations {
               message: string;
               at: string;
             };
+            /** @enum {string} */
+            agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
             status: 'active' | 'idle';
             runtime: {
@@ -1081,6 +1087,8 @@ export interface operations {
             model: string;
             title: string;
             permissionMode?: string;
+            archived: boolean;
+            keepAgentRunning: boolean;
             providerThreadId?: string;
             createdAt: string;
             agentError?: {
@@ -1088,6 +1096,8 @@ export interface operations {
               message: string;
               at: string;
             };
+            /** @enum {string} */
+            agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
             status: 'active' | 'idle';
             runtime: {
@@ -1137,6 +1147,8 @@ export interface operations {
             model: string;
             title: string;
             permissionMode?: string;
+            archived: boolean;
+            keepAgentRunning: boolean;
             providerThreadId?: string;
             createdAt: string;
             agentError?: {
@@ -1144,6 +1156,8 @@ export interface operations {
               message: string;
               at: string;
             };
+            /** @enum {string} */
+            agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
             status: 'active' | 'idle';
             runtime: {
@@ -1155,6 +1169,35 @@ export interface operations {
             };
           };
         };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteThreadsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted: the id answers 404 from now on */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description A problem (RFC 9457) with a stable `code` */
       default: {
@@ -1179,6 +1222,9 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          title?: string;
+          archived?: boolean;
+          keepAgentRunning?: boolean;
           /** @enum {string} */
           permissionMode?: 'ask' | 'accept-edits' | 'full-access';
         };
@@ -1200,6 +1246,8 @@ export interface operations {
             model: string;
             title: string;
             permissionMode?: string;
+            archived: boolean;
+            keepAgentRunning: boolean;
             providerThreadId?: string;
             createdAt: string;
             agentError?: {
@@ -1207,6 +1255,8 @@ export interface operations {
               message: string;
               at: string;
             };
+            /** @enum {string} */
+            agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
             status: 'active' | 'idle';
             runtime: {
@@ -1891,6 +1941,35 @@ export interface operations {
                   /** @enum {string} */
                   optionKind?: 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
                   reason?: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'thread/updated';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  providerThreadId: string;
+                  title?: string;
+                  archived?: boolean;
+                  keepAgentRunning?: boolean;
+                  /** @enum {string} */
+                  permissionMode?: 'ask' | 'accept-edits' | 'full-access';
                 } & {
                   [key: string]: unknown;
                 };

@@ -31,6 +31,7 @@ export function gateStore(inner: EventStore): StoreGate {
       },
       list: (threadId, options) => inner.list(threadId, options),
       lastSeq: (threadId) => inner.lastSeq(threadId),
+      deleteThread: (threadId) => inner.deleteThread(threadId),
       close: () => inner.close(),
     },
     catchNext: () => new Promise((resolve) => (armed = resolve)),

@@ -17,6 +17,10 @@ export function createWriteHandles(max: number) {
         void oldest.exclusive(() => oldest.closeHandle()).catch(() => undefined);
       }
     },
+    /** The thread is gone (deleted): its file, closed by the caller, is no longer ours to close. */
+    forget(threadId: string): void {
+      recent.delete(threadId);
+    },
     async closeAll(): Promise<void> {
       const segments = [...recent.values()];
       recent.clear();

@@ -1,0 +1,48 @@
+import type { Collection } from './collection';
+import type { ThreadRecord } from './records';
+
+/**
+ * The threads of the registry as every reader sees them: a thread whose delete began (`deleting`) is gone
+ * already, so a crash in the middle of a delete never shows half a thread. The delete itself marks, lists
+ * and removes them.
+ */
+export interface ThreadCollection extends Collection<ThreadRecord> {
+  /**
+   * Replaces a live record; does nothing to one being deleted or removed: a change that read the record
+   * before its delete began (a prompt finishing) must not bring it back. New threads are `insert`ed.
+   */
+  put(record: ThreadRecord): Promise<ThreadRecord>;
+  /** The durable tombstone a delete starts with; resolves once it is durable. */
+  markDeleting(id: string): Promise<void>;
+  /** Threads whose delete began and did not finish (a crash, a restart): the start finishes them. */
+  deleting(): Promise<ThreadRecord[]>;
+}
+
+export function threadCollectionOf(records: Collection<ThreadRecord>): ThreadCollection {
+  // Read-then-write changes run one at a time here, so a mark never falls between a put's read and its write.
+  let writes: Promise<unknown> = Promise.resolve();
+  const serially = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = writes.then(work);
+    writes = run.catch(() => undefined);
+    return run;
+  };
+  const live = (record: ThreadRecord | undefined) => (record?.deleting ? undefined : record);
+  return {
+    insert: (record) => records.insert(record),
+    get: async (id) => live(await records.get(id)),
+    find: async (query) => (await records.find(query)).filter((record) => !record.deleting),
+    put: (record) =>
+      serially(async () => {
+        if (live(await records.get(record.id))) await records.put(record);
+        return record;
+      }),
+    markDeleting: (id) =>
+      serially(async () => {
+        const record = await records.get(id);
+        if (record && !record.deleting) await records.put({ ...record, deleting: true });
+      }),
+    deleting: async () => (await records.find({})).filter((record) => record.deleting === true),
+    remove: (id) => serially(() => records.remove(id)),
+    close: () => records.close(),
+  };
+}
