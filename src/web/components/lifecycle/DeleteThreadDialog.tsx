@@ -1,8 +1,7 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { messageOf } from '../../api/http';
+import { deletionText } from '../../state/deletionText';
 import { deleteThreadHere } from '../../state/threadLifecycle';
-
-export const turnsText = (count: number) => (count === 0 ? 'no turns' : count === 1 ? '1 turn' : `${count} turns`);
 
 /**
  * Asks before a delete, saying what goes: the title and how many turns. "Delete" sends
@@ -62,9 +61,7 @@ export function DeleteThreadDialog({
         }}
       >
         <h2 id="delete-heading">Delete thread?</h2>
-        <p id="delete-what">
-          “{title}” and its {turnsText(turns)} will be deleted, with everything the agent wrote. This cannot be undone.
-        </p>
+        <p id="delete-what">{deletionText(title, turns)}</p>
         {problem && (
           <p role="alert" class="error-text">
             {problem}
