@@ -129,6 +129,7 @@ describe('the web page in a real browser: rename, archive, keep-running, delete 
     await notice.getByText('This thread is archived').waitFor(WAIT);
     expect(seen.at(-1)).to.deep.equal({ method: 'PATCH', path: threadPath(threadId), body: { archived: true } });
     expect(await page.getByLabel('Prompt').count()).to.equal(0);
+    expect(await header().getByLabel('Mode').isDisabled()).to.equal(true);
     await projectList()
       .getByRole('link', { name: /Fix the login page/ })
       .waitFor({ ...WAIT, state: 'detached' });
