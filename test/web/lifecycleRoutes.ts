@@ -80,6 +80,8 @@ export async function serveLifecycle(context: BrowserContext, server: RunningSer
     seen,
     /** What `agent` the views say from now on (the list's poll carries it to the header). */
     setAgent: (threadId: string, state: AgentState) => void agents.set(threadId, state),
+    /** The thread is deleted by another client: its id answers 404 from now on. */
+    forget: (threadId: string) => void deleted.add(threadId),
   };
 }
 

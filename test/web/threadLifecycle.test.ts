@@ -23,6 +23,8 @@ describe('the web page in a real browser: rename, archive, keep-running, delete 
   let page: Page;
   let seen: SeenCall[];
   let setAgent: (threadId: string, state: 'stopped' | 'starting' | 'running') => void;
+  let forget: (threadId: string) => void;
+  let awayId: string;
   let threadId: string;
   let otherId: string;
 
@@ -46,8 +48,9 @@ describe('the web page in a real browser: rename, archive, keep-running, delete 
       t.json<{ id: string }>('/threads', { body: { projectId: project.id, provider: 'pi', model: 'fake/pi-model', title } });
     threadId = (await create('Fix the login')).id;
     otherId = (await create('Changed elsewhere')).id;
+    awayId = (await create('Gone while away')).id;
     browser = await launchBrowser();
-    ({ seen, setAgent } = await serveLifecycle(browser.context, t.server));
+    ({ seen, setAgent, forget } = await serveLifecycle(browser.context, t.server));
     page = await browser.context.newPage();
     await page.goto(`${t.server.url}/#token=${TEST_TOKEN}`);
     await page.getByRole('heading', { name: 'Hosts' }).waitFor(WAIT);
@@ -203,5 +206,17 @@ describe('the web page in a real browser: rename, archive, keep-running, delete 
     expect(new URL(other.url()).hash).to.equal('#/');
     expect(await other.locator('.thread-view').count()).to.equal(0);
     await other.close();
+  });
+
+  it('a tab whose stream is down learns of the delete from the 404 when it reconnects, and closes the view', async () => {
+    const away = await browser!.context.newPage();
+    // The stream keeps failing (as while the server is unreachable): each reconnect reads the thread first.
+    await away.route(`**/api/v1/threads/${awayId}/events/stream*`, (route) => route.fulfill({ status: 503, body: '' }));
+    await away.goto(threadUrl(awayId));
+    await away.locator('.thread-head h2').getByText('Gone while away').waitFor(WAIT);
+    forget(awayId);
+    await away.getByRole('status').getByText('The thread “Gone while away” was deleted.').waitFor(WAIT);
+    expect(await away.locator('.thread-view').count()).to.equal(0);
+    await away.close();
   });
 });
