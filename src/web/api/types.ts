@@ -13,13 +13,25 @@ export type ApprovalRequest = RowData<'approval/requested'>;
 /** The answer to it, as its `approval/resolved` row carries it. */
 export type ApprovalResolution = RowData<'approval/resolved'>;
 export type PermissionMode = ApprovalRequest['permissionMode'];
+/** The fields a `thread/updated` row carries: only those that changed (rename, archive, keep-running, mode). */
+export type ThreadUpdate = Pick<RowData<'thread/updated'>, 'title' | 'archived' | 'keepAgentRunning' | 'permissionMode'>;
+/** What `PATCH /threads/:id` takes: any of the fields a `thread/updated` row may say changed. */
+export type ThreadPatch = ThreadUpdate;
+/** Whether the thread's agent process is up (issue 28: agents start on demand and stop when idle). */
+export type AgentState = 'stopped' | 'starting' | 'running';
+/** The lifecycle fields of a thread's view, read leniently: a server before issue 28 sends none. */
+export interface ThreadLifecycle {
+  archived?: boolean;
+  keepAgentRunning?: boolean;
+  agent?: AgentState;
+}
 
 type Ok<Operation extends keyof operations, Status extends number = 200> =
   operations[Operation]['responses'] extends Record<Status, { content: { 'application/json': infer Body } }> ? Body : never;
 
 export type Host = Ok<'getHosts'>[number];
 export type Project = Ok<'getProjects'>[number];
-export type Thread = Ok<'getThreads'>[number];
+export type Thread = Ok<'getThreads'>[number] & ThreadLifecycle;
 export type PathsAnswer = Ok<'getProjectsByIdPaths'>;
 export type PathEntry = PathsAnswer['paths'][number];
 export type BrowseDirectoryResult = Ok<'getHostsByIdDirectories'>;

@@ -2,7 +2,8 @@ import { useSignalEffect } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { signedIn } from '../api/http';
 import type { Project } from '../api/types';
-import { projects, startDirectory, threads } from '../state/directory';
+import { listedThread, projects, startDirectory, threads } from '../state/directory';
+import { notice } from '../state/notice';
 import { openQuickOpen, preview } from '../state/quickOpen';
 import { route } from '../state/route';
 import { waitingCount } from '../state/waiting';
@@ -18,11 +19,7 @@ import { ThreadView } from './ThreadView';
 function currentProject(): Project | undefined {
   const current = route.value;
   const projectId =
-    current.page === 'thread'
-      ? threads.value.find((thread) => thread.id === current.threadId)?.projectId
-      : current.page === 'newThread'
-        ? current.projectId
-        : undefined;
+    current.page === 'thread' ? listedThread(current.threadId)?.projectId : current.page === 'newThread' ? current.projectId : undefined;
   return (
     projects.value.find((project) => project.id === projectId) ??
     [...projects.value].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]
@@ -37,7 +34,7 @@ function startQuickOpen(): void {
 /** The tab's title: the open thread's, led by how many threads wait for an answer, so a background tab shows it. */
 function documentTitle(): string {
   const current = route.value;
-  const title = current.page === 'thread' ? threads.value.find((thread) => thread.id === current.threadId)?.title : undefined;
+  const title = current.page === 'thread' ? listedThread(current.threadId)?.title : undefined;
   const count = waitingCount.value;
   return `${count > 0 ? `(${count}) ` : ''}${title ? `${title} · ` : ''}Agent threads`;
 }
@@ -78,6 +75,7 @@ export function App() {
       </header>
       <Sidebar />
       <main class="main">
+        <Notice />
         <FilePreview />
         {current.page === 'home' && <Home />}
         {current.page === 'newProject' && <NewProject />}
@@ -98,5 +96,18 @@ function Home() {
         a file.
       </p>
     </section>
+  );
+}
+
+/** What happened away from where the reader looked (a thread deleted elsewhere closed its view). */
+function Notice() {
+  if (!notice.value) return null;
+  return (
+    <div class="notice" role="status">
+      <span>{notice.value}</span>{' '}
+      <button type="button" class="small secondary" onClick={() => (notice.value = null)}>
+        Dismiss
+      </button>
+    </div>
   );
 }

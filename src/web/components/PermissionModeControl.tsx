@@ -14,6 +14,8 @@ export function PermissionModeControl({ thread }: { thread: Thread }) {
   const [pending, setPending] = useState<PermissionMode | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const running = thread.status === 'active';
+  // An archived thread is read-only: unarchive it first.
+  const archived = thread.archived === true;
 
   const change = async (mode: PermissionMode) => {
     setProblem(null);
@@ -34,8 +36,8 @@ export function PermissionModeControl({ thread }: { thread: Thread }) {
       <select
         id="thread-mode-select"
         value={pending ?? current}
-        disabled={pending !== null || running}
-        title={running ? 'The mode can change once the turn ends' : undefined}
+        disabled={pending !== null || running || archived}
+        title={archived ? 'Unarchive the thread to change its mode' : running ? 'The mode can change once the turn ends' : undefined}
         onChange={(event) => void change(event.currentTarget.value as PermissionMode)}
       >
         {PERMISSION_MODES.map((choice) => (

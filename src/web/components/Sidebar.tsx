@@ -2,6 +2,7 @@ import { hosts, now, projects, statusText, threads } from '../state/directory';
 import { route, threadHref } from '../state/route';
 import type { Host, Thread } from '../api/types';
 import { isWaiting } from '../state/waiting';
+import { ArchivedThreads } from './ArchivedThreads';
 
 /** Hosts, then each project with its threads; every status is text, live. */
 export function Sidebar() {
@@ -51,6 +52,7 @@ export function Sidebar() {
           );
         })}
       </section>
+      <ArchivedThreads current={current} />
     </nav>
   );
 }

@@ -1,19 +1,45 @@
 import { useSignalEffect } from '@preact/signals';
-import { useEffect, useMemo } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
+import type { Thread } from '../api/types';
 import { agentName } from '../state/agents';
-import { now, statusText, threads } from '../state/directory';
-import { openThreadFeed } from '../state/threadFeed';
+import { listedThread, now, statusText } from '../state/directory';
+import { openThreadFeed, type ThreadFeed } from '../state/threadFeed';
+import { threadGone } from '../state/threadLifecycle';
 import type { Transcript as TranscriptState } from '../state/transcript';
 import { isWaiting, openThreadPending } from '../state/waiting';
 import { Composer } from './Composer';
+import { AgentControls } from './lifecycle/AgentControls';
+import { ArchivedNotice } from './lifecycle/ArchivedNotice';
+import { ThreadActions } from './lifecycle/ThreadActions';
+import { ThreadTitle } from './lifecycle/ThreadTitle';
 import { PermissionModeControl } from './PermissionModeControl';
 import { Transcript } from './Transcript';
 
-/** One thread: its header (status, agent, model, mode, tokens, context window), the live transcript, the prompt box. */
+/**
+ * The thread as the header shows it: the lists' copy (fresh status, polled), else the one read at open or
+ * answered by a change, with the fields its `thread/updated` rows changed on top, so a rename or an archive
+ * made in another tab shows the moment its row arrives.
+ */
+function liveThread(threadId: string, feed: ThreadFeed): Thread | undefined {
+  const base = listedThread(threadId) ?? feed.record.value ?? undefined;
+  return base && { ...base, ...feed.transcript.threadUpdate.value };
+}
+
+/**
+ * One thread: its header (title, status, agent and its process, model, mode, tokens, context window, the
+ * lifecycle actions), the live transcript, and the prompt box, or, once archived, a read-only notice.
+ */
 export function ThreadView({ threadId }: { threadId: string }) {
   const feed = useMemo(() => openThreadFeed(threadId), [threadId]);
   useEffect(() => () => feed.close(), [feed]);
-  const thread = threads.value.find((candidate) => candidate.id === threadId);
+  const thread = liveThread(threadId, feed);
+  const changed = (next: Thread) => void (feed.record.value = next);
+  // Deleted here, in another tab or by another client: the view closes, saying which thread went.
+  const lastTitle = useRef<string | undefined>(undefined);
+  lastTitle.current = thread?.title ?? lastTitle.current;
+  useSignalEffect(() => {
+    if (feed.gone.value) threadGone(threadId, lastTitle.current);
+  });
   // The list marks this thread from its own rows while it is open (state/waiting.ts).
   useSignalEffect(() => {
     openThreadPending.value = { threadId, approvalIds: feed.transcript.pendingApprovalIds.value };
@@ -23,16 +49,21 @@ export function ThreadView({ threadId }: { threadId: string }) {
   return (
     <section class="thread-view" aria-labelledby="thread-heading">
       <header class="thread-head">
-        <h2 id="thread-heading">{thread?.title ?? threadId}</h2>
+        <div class="thread-head-row">
+          <ThreadTitle title={thread?.title ?? threadId} thread={thread} onChanged={changed} />
+          {thread && <ThreadActions thread={thread} turns={feed.transcript.turnCount.value} onChanged={changed} />}
+        </div>
         <p class="thread-meta">
           {thread && (
             <>
+              {thread.archived && <span class="archived-mark">Archived · </span>}
               <span class={`status ${thread.runtime.displayStatus}`}>{statusText(thread, now.value)}</span>
               {isWaiting(thread) && <span class="needs-answer"> · Needs your answer</span>} ·{' '}
               <span class="thread-agent" title="Agent">
                 {agentName(thread.provider)}
               </span>{' '}
-              · <span>{thread.model}</span> · <PermissionModeControl thread={thread} />
+              · <span>{thread.model}</span> · <PermissionModeControl thread={thread} /> ·{' '}
+              <AgentControls thread={thread} onChanged={changed} />
             </>
           )}
           {feed.state.value !== 'live' && <span class="muted"> · {feed.state.value === 'loading' ? 'loading…' : 'reconnecting…'}</span>}
@@ -45,7 +76,11 @@ export function ThreadView({ threadId }: { threadId: string }) {
         <Usage transcript={feed.transcript} />
       </header>
       <Transcript threadId={threadId} transcript={feed.transcript} />
-      <Composer threadId={threadId} projectId={thread?.projectId} />
+      {thread?.archived ? (
+        <ArchivedNotice thread={thread} onChanged={changed} />
+      ) : (
+        <Composer threadId={threadId} projectId={thread?.projectId} />
+      )}
     </section>
   );
 }

@@ -1,11 +1,15 @@
 import { signal } from '@preact/signals';
 import { answerOf, client, signedIn } from '../api/http';
+import { getArchivedThreads } from '../api/threadLifecycle';
 import type { Host, Project, Thread } from '../api/types';
 
 /** Hosts, projects and threads as the lists show them, refreshed every couple of seconds. */
 export const hosts = signal<Host[]>([]);
 export const projects = signal<Project[]>([]);
 export const threads = signal<Thread[]>([]);
+/** Archived threads (`GET /threads?archived=true`), fetched only while the "Archived" section is open. */
+export const archivedThreads = signal<Thread[]>([]);
+export const archivedShown = signal(false);
 /** Ticks every second: the reconnect grace's countdown reads it. */
 export const now = signal(Date.now());
 
@@ -14,17 +18,33 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 
 export async function refreshDirectory(): Promise<void> {
   try {
-    const [hostList, projectList, threadList] = await Promise.all([
+    const [hostList, projectList, threadList, archivedList] = await Promise.all([
       answerOf(client.GET('/api/v1/hosts')),
       answerOf(client.GET('/api/v1/projects')),
       answerOf(client.GET('/api/v1/threads')),
+      // A server before issue 28 refuses the query: the section then stays as it was.
+      archivedShown.value ? getArchivedThreads().catch(() => archivedThreads.value) : Promise.resolve([]),
     ]);
     hosts.value = sameJson(hosts.value, hostList) ? hosts.value : hostList;
     projects.value = sameJson(projects.value, projectList) ? projects.value : projectList;
-    threads.value = sameJson(threads.value, threadList) ? threads.value : threadList;
+    // A server before issue 28 lists archived threads too: they belong in the "Archived" section only.
+    const active = threadList.filter((thread: Thread) => !thread.archived);
+    threads.value = sameJson(threads.value, active) ? threads.value : active;
+    archivedThreads.value = sameJson(archivedThreads.value, archivedList) ? archivedThreads.value : archivedList;
   } catch {
     // The lists keep what they showed; a 401 flips `signedIn` and the page asks for the token.
   }
+}
+
+/** A thread found in either list (the open thread may be an archived one). */
+export function listedThread(threadId: string): Thread | undefined {
+  return threads.value.find((thread) => thread.id === threadId) ?? archivedThreads.value.find((thread) => thread.id === threadId);
+}
+
+/** Takes a deleted thread out of the lists at once, before the next poll would. */
+export function forgetThread(threadId: string): void {
+  threads.value = threads.value.filter((thread) => thread.id !== threadId);
+  archivedThreads.value = archivedThreads.value.filter((thread) => thread.id !== threadId);
 }
 
 /** Polls while signed in; the thread view's own stream is live, the lists follow within REFRESH_MS. */

@@ -1,11 +1,12 @@
 import { batch, signal, type Signal } from '@preact/signals';
-import { API, answerOf, client } from '../api/http';
+import { API, ApiError, answerOf, client } from '../api/http';
+import { getThread } from '../api/threadLifecycle';
 import { refreshDirectory } from './directory';
-import type { StoredThreadEvent } from '../api/types';
+import type { StoredThreadEvent, Thread } from '../api/types';
 import { Transcript } from './transcript';
 
 const PAGE = 1000;
-const LIST_CHANGING = new Set<string>(['turn/started', 'turn/completed', 'approval/requested', 'approval/resolved']);
+const LIST_CHANGING = new Set<string>(['turn/started', 'turn/completed', 'approval/requested', 'approval/resolved', 'thread/updated']);
 /** Pages of the backlog fetched at once: seqs are dense (1, 2, 3…), so page k starts after seq k·PAGE. */
 const PARALLEL_PAGES = 4;
 
@@ -13,6 +14,10 @@ export interface ThreadFeed {
   transcript: Transcript;
   /** `loading` until the backlog is shown, then `live` (or `reconnecting` while the stream is down). */
   state: Signal<'loading' | 'live' | 'reconnecting'>;
+  /** The thread as `GET /threads/:id` answered at open: the header's fallback when no list holds it. */
+  record: Signal<Thread | null>;
+  /** True once the thread is deleted: its stream said `deleted`, or its id answered 404. */
+  gone: Signal<boolean>;
   close(): void;
 }
 
@@ -25,6 +30,8 @@ export interface ThreadFeed {
 export function openThreadFeed(threadId: string): ThreadFeed {
   const transcript = new Transcript();
   const state = signal<'loading' | 'live' | 'reconnecting'>('loading');
+  const record = signal<Thread | null>(null);
+  const gone = signal(false);
   let source: EventSource | undefined;
   let closed = false;
   let pending: StoredThreadEvent[] = [];
@@ -65,6 +72,22 @@ export function openThreadFeed(threadId: string): ThreadFeed {
     }
   };
 
+  /** Reads the thread itself: a 404 means it was deleted while no stream could say so. */
+  const readRecord = async () => {
+    try {
+      const thread = await getThread(threadId);
+      if (!closed) record.value = thread;
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 404) markGone();
+    }
+  };
+  const markGone = () => {
+    flush();
+    closed = true;
+    source?.close();
+    gone.value = true;
+  };
+
   const listen = () => {
     if (closed) return;
     source = new EventSource(`${API}/threads/${threadId}/events/stream?afterSeq=${transcript.lastSeq}`, { withCredentials: true });
@@ -73,16 +96,19 @@ export function openThreadFeed(threadId: string): ThreadFeed {
       pending.push(JSON.parse(message.data) as StoredThreadEvent);
       scheduleFlush();
     };
+    // The server says so before it closes the stream of a deleted thread (issue 28).
+    source.addEventListener('deleted', markGone);
     source.onerror = () => {
       if (closed) return;
       state.value = 'reconnecting';
       if (source?.readyState === EventSource.CLOSED) {
         flush();
-        setTimeout(listen, 1000);
+        setTimeout(() => void readRecord().then(listen), 1000);
       }
     };
   };
 
+  void readRecord();
   loadBacklog()
     .catch(() => undefined)
     .then(() => {
@@ -93,6 +119,8 @@ export function openThreadFeed(threadId: string): ThreadFeed {
   return {
     transcript,
     state,
+    record,
+    gone,
     close: () => {
       closed = true;
       source?.close();

@@ -1,5 +1,5 @@
 import { signal, type Signal } from '@preact/signals';
-import type { ApprovalRequest, ApprovalResolution, PlanStep, StoredThreadEvent, TokenCounts, TurnStatus } from '../api/types';
+import type { ApprovalRequest, ApprovalResolution, PlanStep, StoredThreadEvent, ThreadUpdate, TokenCounts, TurnStatus } from '../api/types';
 import { approvalModelOf, planModelOf, type ApprovalModel, type PlanModel } from './approvals';
 
 /** Any item the log may carry, read leniently: new item types show as generic tool calls. */
@@ -57,6 +57,13 @@ export class Transcript {
   readonly contextWindow = signal<ContextWindowUsage | null>(null);
   /** Questions no `approval/resolved` row has answered yet, oldest first: the thread waits for its user. */
   readonly pendingApprovalIds = signal<string[]>([]);
+  /**
+   * The thread's own fields as its `thread/updated` rows left them (each row carries only what changed):
+   * a rename, archive or mode change made in another tab reaches this header with the row.
+   */
+  readonly threadUpdate = signal<ThreadUpdate>({});
+  /** How many turns the log holds (one per `turn/started`): what a delete would take away. */
+  readonly turnCount = signal(0);
   /** The last seq applied: rows at or below it are already shown (a resumed stream may repeat some). */
   lastSeq = 0;
 
@@ -69,6 +76,7 @@ export class Transcript {
   private readonly plans = new Map<string, PlanModel>();
   private approvalsDirty = false;
   private entriesDirty = false;
+  private update: ThreadUpdate = {};
 
   /** Applies rows in seq order; returns how many were new. */
   apply(rows: StoredThreadEvent[]): number {
@@ -122,6 +130,12 @@ export class Transcript {
       case 'turn/plan/updated':
         this.planOf(row, data.plan as PlanStep[]);
         return;
+      case 'thread/updated': {
+        const { title, archived, keepAgentRunning, permissionMode } = row.data;
+        const changed = { title, archived, keepAgentRunning, permissionMode };
+        for (const [field, value] of Object.entries(changed)) if (value !== undefined) this.update = { ...this.update, [field]: value };
+        return;
+      }
       case 'provider/error':
         this.note(row, { kind: 'error', key: row.id, title: 'Error', text: String(data.message ?? '') });
         return;
@@ -225,6 +239,8 @@ export class Transcript {
       held.model.output.value = held.output;
     }
     if (this.entriesDirty) this.entries.value = this.entryList.slice();
+    if (this.turnCount.value !== this.turns.size) this.turnCount.value = this.turns.size;
+    if (this.threadUpdate.value !== this.update) this.threadUpdate.value = this.update;
     if (this.approvalsDirty) {
       const pending = [...this.approvals.values()].filter((model) => !model.resolution.value).map((model) => model.request.approvalId);
       if (pending.join() !== this.pendingApprovalIds.value.join()) this.pendingApprovalIds.value = pending;

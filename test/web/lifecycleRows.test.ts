@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import type { StoredThreadEvent } from '../../src/protocol/threadEvents';
+import { deletionText } from '../../src/web/state/deletionText';
+import { Transcript } from '../../src/web/state/transcript';
+
+let seq = 0;
+const row = (type: string, data: Record<string, unknown>, turnId: string | null = null): StoredThreadEvent =>
+  ({
+    id: `r${++seq}`,
+    threadId: 'thr_1',
+    seq,
+    type,
+    turnId,
+    scope: turnId ? { kind: 'turn', turnId } : { kind: 'thread' },
+    data: { providerThreadId: 'p', ...data },
+    createdAt: new Date().toISOString(),
+  }) as unknown as StoredThreadEvent;
+
+/** Issue 28's rows as the page folds them: the header's fields from `thread/updated`, the turns a delete takes. */
+describe('the page folds thread/updated rows and counts turns', () => {
+  beforeEach(() => (seq = 0));
+
+  it('each thread/updated row changes only the fields it carries; the latest value of each wins', () => {
+    const transcript = new Transcript();
+    transcript.apply([row('thread/updated', { title: 'First' }), row('thread/updated', { archived: true, permissionMode: 'ask' })]);
+    expect(transcript.threadUpdate.value).to.deep.equal({ title: 'First', archived: true, permissionMode: 'ask' });
+    transcript.apply([row('thread/updated', { title: 'Second', archived: false, keepAgentRunning: true })]);
+    expect(transcript.threadUpdate.value).to.deep.equal({
+      title: 'Second',
+      archived: false,
+      permissionMode: 'ask',
+      keepAgentRunning: true,
+    });
+  });
+
+  it('a batch without a thread/updated row leaves the header fields untouched (no render for them)', () => {
+    const transcript = new Transcript();
+    transcript.apply([row('thread/updated', { title: 'Kept' })]);
+    const before = transcript.threadUpdate.value;
+    transcript.apply([row('turn/started', { origin: 'client' }, 't1'), row('turn/completed', { status: 'completed' }, 't1')]);
+    expect(transcript.threadUpdate.value).to.equal(before);
+    expect(transcript.entries.value).to.have.length(1);
+  });
+
+  it('counts one turn per turn/started row, for the delete confirmation', () => {
+    const transcript = new Transcript();
+    expect(transcript.turnCount.value).to.equal(0);
+    transcript.apply([row('turn/started', {}, 't1'), row('turn/completed', { status: 'completed' }, 't1'), row('turn/started', {}, 't2')]);
+    expect(transcript.turnCount.value).to.equal(2);
+  });
+
+  for (const [turns, said] of [
+    [0, '“Notes” (no turns yet) will be deleted'],
+    [1, '“Notes” and its 1 turn will be deleted'],
+    [12, '“Notes” and its 12 turns will be deleted'],
+  ] as const)
+    it(`the confirmation says what goes: ${turns} turn(s)`, () => {
+      expect(deletionText('Notes', turns)).to.equal(`${said}, with everything the agent wrote. This cannot be undone.`);
+    });
+});
