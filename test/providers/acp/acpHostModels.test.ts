@@ -2,6 +2,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../../src/daemon/providers/acp';
 import { startTestServer, type TestServer } from '../../helpers/server/harness';
+import { completedTurns, eventsUntil } from '../../helpers/server/threadRows';
 import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
 
 const IN_REPO_AGENT = path.join(__dirname, '..', '..', 'helpers', 'agents', 'inRepoAcpAgent.mjs');
@@ -40,7 +41,10 @@ describe('ACP agents in a host’s model catalog (GET /hosts/:id/models)', () =>
     const project = await t.json('/projects', {
       body: { name: 'models', source: { type: 'local_path', path: folder, hostId: t.server.hostId } },
     });
-    await t.json('/threads', { body: { projectId: project.id, provider: 'mine', model: 'mine/default', title: 'models' } });
+    const thread = await t.json('/threads', { body: { projectId: project.id, provider: 'mine', model: 'mine/default', title: 'models' } });
+    // An agent starts when a prompt needs it: its session, and the models it offers, come with the first one.
+    await t.json(`/threads/${thread.id}/messages`, { body: { prompt: 'say hi' } });
+    await eventsUntil(t, thread.id, completedTurns(1));
     const { models } = await t.json(`/hosts/${t.server.hostId}/models?provider=mine`);
     expect(models.map((model: { model: string; name: string }) => [model.model, model.name])).to.deep.equal([
       ['mine/default', "mine (the agent's own default model)"],
