@@ -106,6 +106,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         createIngest: createThreadIngest,
         allowFullAccess: config.allowFullAccess,
         turnGraceMs: config.turnGraceMs,
+        agentIdleMs: config.agentIdleMs,
         log,
       })
     : undefined;
