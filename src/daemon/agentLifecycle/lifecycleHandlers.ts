@@ -1,6 +1,6 @@
 import type { HostHandlers } from '../hostDispatcher';
 import { HostCommandError } from '../../protocol/hostErrors';
-import { removeProviderSession, type RemoveSessionDeps } from './removeProviderSession';
+import { removeProviderSession, storedProviderThreadId, type RemoveSessionDeps } from './removeProviderSession';
 import { stopOpenTurn, type StopTurnDeps } from './stopOpenTurn';
 import type { ThreadSession } from './threadSession';
 
@@ -51,12 +51,14 @@ export function createLifecycleHandlers(deps: LifecycleDeps): LifecycleHandlers 
     'thread.close_agent': async ({ threadId }) => ({ seqs: await closeAgent(threadId, AGENT_CLOSED) }),
     'thread.delete': async ({ threadId }) => {
       const session = deps.sessions.get(threadId);
+      // Named before the stop: closing a turn of an earlier process may store rows that name no session.
+      const providerThreadId = deps.providerThreadIds.get(threadId) ?? (await storedProviderThreadId(deps.store, threadId));
       const seqs = await closeAgent(threadId, THREAD_DELETED);
       // Forgotten before the files go: a later prompt is refused (thread_not_open) instead of starting again.
       deps.sessions.delete(threadId);
       await removeProviderSession(deps, threadId, {
         ...(session?.provider ? { provider: session.provider } : {}),
-        ...(deps.providerThreadIds.has(threadId) ? { providerThreadId: deps.providerThreadIds.get(threadId)! } : {}),
+        ...(providerThreadId === undefined ? {} : { providerThreadId }),
       });
       deps.providerThreadIds.delete(threadId);
       deps.providerIds?.delete(threadId);

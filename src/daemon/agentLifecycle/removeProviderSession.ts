@@ -22,7 +22,7 @@ export async function removeProviderSession(
   threadId: string,
   known: { provider?: AgentProvider; providerThreadId?: string },
 ): Promise<void> {
-  const providerThreadId = known.providerThreadId ?? (await lastStoredProviderThreadId(deps.store, threadId));
+  const providerThreadId = known.providerThreadId ?? (await storedProviderThreadId(deps.store, threadId));
   // A thread whose agent never started has its own id for a session: there is nothing to remove.
   if (providerThreadId === undefined || providerThreadId === threadId) return;
   const providers = known.provider ? [known.provider] : deps.providers.ids().map((id) => deps.providers.get(id)!);
@@ -35,10 +35,18 @@ export async function removeProviderSession(
   );
 }
 
-async function lastStoredProviderThreadId(store: EventStore, threadId: string): Promise<string | undefined> {
+/** Rows read back from the end for a session's name. */
+const LAST_ROWS = 64;
+
+/**
+ * The session the thread's newest rows name. Rows a daemon stored without knowing the session (a turn it
+ * closed after a restart, before any open) name the thread's own id, so those are passed over.
+ */
+export async function storedProviderThreadId(store: EventStore, threadId: string): Promise<string | undefined> {
   const last = await store.lastSeq(threadId);
-  if (last === 0) return undefined;
-  const [row] = await store.list(threadId, { afterSeq: last - 1, limit: 1 });
-  const named = (row?.data as { providerThreadId?: unknown } | undefined)?.providerThreadId;
-  return typeof named === 'string' ? named : undefined;
+  const rows = await store.list(threadId, { afterSeq: Math.max(0, last - LAST_ROWS), limit: LAST_ROWS });
+  return rows
+    .map((row) => (row.data as { providerThreadId?: unknown }).providerThreadId)
+    .filter((named): named is string => typeof named === 'string' && named !== threadId)
+    .pop();
 }
