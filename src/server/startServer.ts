@@ -93,7 +93,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       : undefined;
   const hosts = replica?.hosts ?? localHosts;
   const presence = replica?.presence ?? localPresence;
-  reopenThreadsOnAttach(hosts, { registry, log });
+  reopenThreadsOnAttach(hosts, { registry, store, log });
 
   const daemonDir = path.join(config.dataDir, 'daemon');
   const daemon = config.embeddedHost
