@@ -32,7 +32,10 @@ describe('threads re-open when their host comes online', () => {
     for (const [index, thread] of threads.entries()) {
       await t.api(`/threads/${thread.id}/messages`, { body: { prompt: 'hi' } }); // 409 for the intake-only one
       const record = (await t.server.registry.threads.get(thread.id))!;
-      threads[index] = await t.server.registry.threads.put({ ...record, keepAgentRunning: true });
+      threads[index] = (await t.server.registry.threads.put({ ...record, keepAgentRunning: true })) as {
+        id: string;
+        providerThreadId: string;
+      };
     }
   };
 
