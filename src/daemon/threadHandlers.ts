@@ -124,7 +124,9 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
         return { followUp, providerThreadId: agent.providerThreadId };
       });
     },
-    'thread.stop': async ({ threadId }) => ({ seqs: await stopTurn({ ...deps, ingestFrame }, threadId, sessions.get(threadId), STOPPED_BY_USER) }),
+    'thread.stop': async ({ threadId }) => ({
+      seqs: await stopTurn({ ...deps, ingestFrame }, threadId, sessions.get(threadId), STOPPED_BY_USER),
+    }),
     'thread.ingest': async ({ frame, providerThreadId }) => {
       const threadId = threadIdOf(frame);
       if (providerThreadId && threadId && !providerThreadIds.has(threadId)) providerThreadIds.set(threadId, providerThreadId);

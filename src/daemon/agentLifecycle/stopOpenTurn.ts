@@ -15,7 +15,12 @@ export interface StopTurnDeps {
  * land inside the turn the stop ends), then the stop enters the pipeline before the abort, so the aborted
  * run's agent_end closes the turn as interrupted.
  */
-export async function stopTurn(deps: StopTurnDeps, threadId: string, session: ThreadSession | undefined, reason: string): Promise<number[]> {
+export async function stopTurn(
+  deps: StopTurnDeps,
+  threadId: string,
+  session: ThreadSession | undefined,
+  reason: string,
+): Promise<number[]> {
   // An agent still starting first: the frames of a run its extensions began are held until then, and must
   // reach the pipeline before the stop does, or the stop would find no turn to interrupt.
   const agent = await session?.agent.current();

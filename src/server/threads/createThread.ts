@@ -57,7 +57,8 @@ export async function createThread(deps: ThreadOnHostDeps, request: NewThread): 
 function runFirstPrompt(deps: ThreadOnHostDeps, thread: ThreadRecord, prompt: string): void {
   promptOpenThread(deps, thread, prompt).catch(async (error: unknown) => {
     if (error instanceof Problem && error.code === AGENT_FAILED) return;
-    const reason = error instanceof Problem ? { code: error.code, message: error.detail } : { code: 'prompt_failed', message: String(error) };
+    const reason =
+      error instanceof Problem ? { code: error.code, message: error.detail } : { code: 'prompt_failed', message: String(error) };
     await keepAgentError(deps, thread.id, { ...reason, at: new Date().toISOString() }).catch(() => undefined);
   });
 }

@@ -54,7 +54,11 @@ export async function promptOpenThread(
 }
 
 /** Keeps (or, with undefined, clears) why the thread's agent last failed, on the record a client reads. */
-export async function keepAgentError(deps: ThreadOnHostDeps, threadId: string, agentError: ThreadRecord['agentError']): Promise<ThreadRecord> {
+export async function keepAgentError(
+  deps: ThreadOnHostDeps,
+  threadId: string,
+  agentError: ThreadRecord['agentError'],
+): Promise<ThreadRecord> {
   // Read again: a background re-open or another prompt may have changed the record meanwhile.
   const { agentError: _previous, ...current } = await mustGet(deps.registry.threads, threadId, 'thread');
   return deps.registry.threads.put(agentError ? { ...current, agentError } : current);

@@ -7,7 +7,8 @@ import { fakeProvider } from '../../helpers/fakes/provider';
 import { eventually } from '../../helpers/server/eventually';
 import { daemonWith, watched, type TestDaemon } from './daemonWith';
 
-const rowsOf = async (store: EventStore, threadId: string) => (await store.list(threadId)).map((row) => [row.seq, row.type, row.data.status]);
+const rowsOf = async (store: EventStore, threadId: string) =>
+  (await store.list(threadId)).map((row) => [row.seq, row.type, row.data.status]);
 
 describe('host daemon: thread.close_agent and thread.delete (issue 28)', () => {
   let store: EventStore;
@@ -50,10 +51,16 @@ describe('host daemon: thread.close_agent and thread.delete (issue 28)', () => {
     try {
       await other.call('thread.open', { threadId: 'thr_q', cwd: '/work/p', provider: 'asking', model: 'm', permissionMode: 'ask' });
       await other.call('thread.prompt', { threadId: 'thr_q', prompt: 'make' });
-      await eventually(async () => ((await other.call('thread.status', { threadId: 'thr_q' })).pendingApprovalIds.length ? true : undefined));
+      await eventually(async () =>
+        (await other.call('thread.status', { threadId: 'thr_q' })).pendingApprovalIds.length ? true : undefined,
+      );
       await other.call('thread.close_agent', { threadId: 'thr_q' });
       expect(asking.decisions.map((d) => d.decision.outcome)).to.deep.equal(['cancelled']);
-      expect(await other.call('thread.status', { threadId: 'thr_q' })).to.deep.include({ status: 'idle', agent: 'stopped', pendingApprovalIds: [] });
+      expect(await other.call('thread.status', { threadId: 'thr_q' })).to.deep.include({
+        status: 'idle',
+        agent: 'stopped',
+        pendingApprovalIds: [],
+      });
     } finally {
       await other.daemon.close();
     }
