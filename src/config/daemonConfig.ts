@@ -53,6 +53,8 @@ export const DaemonConfigSchema = z.strictObject({
     .default(64 * 1024 * 1024),
   /** How long a stop or a failed settle waits for the run's `agent_end` before the turn closes without it. */
   turnGraceMs: z.coerce.number().int().positive().default(5_000),
+  /** How long an agent with no open turn and no pending question stays up (`--agent-idle-ms`, `ATS_DAEMON_AGENT_IDLE_MS`). */
+  agentIdleMs: z.coerce.number().int().positive().default(600_000),
   /** `1`: log how each path listing was answered (from its watched listing, or by revalidating stamps) and why a watch stopped. */
   debug: BooleanSettingSchema.default(false),
   /** How long a root nobody searches keeps its file watch (quick-open's live listing); `0`: never watch, revalidate by stamps. */

@@ -80,6 +80,12 @@ export const ConfigSchema = z.strictObject({
    * closes without it (`interrupted` / `failed`): a turn never stays open on a run that died.
    */
   turnGraceMs: z.coerce.number().int().positive().default(5_000),
+  /**
+   * How long a thread's agent with no open turn and no pending question stays up before the embedded daemon
+   * closes it (`ATS_AGENT_IDLE_MS`); the next prompt starts it again on the same session. Threads marked
+   * `keepAgentRunning` never close for idleness.
+   */
+  agentIdleMs: z.coerce.number().int().positive().default(600_000),
   /** How long a host command may take before the HTTP caller gets 504. */
   hostCommandTimeoutMs: z.coerce.number().int().positive().default(15_000),
   /** `1`: log how each path listing was answered (from its watched listing, or by revalidating stamps) and why a watch stopped. */

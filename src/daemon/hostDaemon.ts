@@ -31,6 +31,8 @@ export interface HostDaemonDeps {
   turnGraceMs?: number;
   /** The owner's `allowFullAccess` setting: threads may use the `full-access` permission mode. Default off. */
   allowFullAccess?: boolean;
+  /** `ATS_AGENT_IDLE_MS`: an agent with no open turn and no pending question closes after this long (default 10 min). */
+  agentIdleMs?: number;
   log?(message: string): void;
 }
 
@@ -67,6 +69,9 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
     agents,
     providerIds,
     allowFullAccess: deps.allowFullAccess ?? false,
+    store: deps.store,
+    ...(deps.agentIdleMs === undefined ? {} : { agentIdleMs: deps.agentIdleMs }),
+    ...(deps.turnGraceMs === undefined ? {} : { turnGraceMs: deps.turnGraceMs }),
     log,
   });
   const { dispose, ...threadHandlers } = threads;

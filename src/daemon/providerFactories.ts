@@ -1,6 +1,6 @@
 import { BUILT_IN_ACP_AGENTS, createAcpProvider, declaredAcpAgents } from './providers/acp';
 import { isolateProvider } from './providers/isolated';
-import { createPiProvider, listPiModels, PI_PROVIDER_ID, piProviderModule, type PiProviderOptions } from './providers/pi';
+import { createPiProvider, deletePiSession, listPiModels, PI_PROVIDER_ID, piProviderModule, type PiProviderOptions } from './providers/pi';
 import type { AgentProvider } from './providers/agentProvider';
 
 /**
@@ -56,10 +56,12 @@ export function knownProviderIds(env: NodeJS.ProcessEnv = process.env): string[]
  * run). Options must survive JSON: each agent process builds its own `createPiProvider` from them.
  */
 export function createIsolatedPiProvider(options: Omit<PiProviderOptions, 'log'>, log: (message: string) => void): AgentProvider {
-  return isolateProvider({
+  const isolated = isolateProvider({
     id: PI_PROVIDER_ID,
     factory: { ...piProviderModule, options: { ...options } },
     listModels: () => listPiModels({ agentDir: options.agentDir }),
     log,
   });
+  // Session files are plain files in the daemon's data dir: removing them needs no agent process.
+  return { ...isolated, deleteSession: deletePiSession };
 }

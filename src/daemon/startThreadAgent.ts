@@ -4,6 +4,7 @@ import type { ApprovalBroker } from './approvals/approvalBroker';
 import { holdFramesUntilOpen } from './holdFramesUntilOpen';
 import type { AgentProvider, AgentThread } from './providers/agentProvider';
 import type { ThreadOpenParams } from '../protocol/threadCommands';
+import type { StoredThreadEvent } from '../store/eventStore';
 
 export interface ThreadAgentDeps {
   ingest: ThreadIngest;
@@ -32,13 +33,15 @@ export async function startThreadAgent(
   params: ThreadOpenParams,
   provider: AgentProvider,
   approvals: ApprovalBroker,
+  /** Every outcome of the agent's frames: the idle count starts again, and a stop waits for its turn's end. */
+  onRows: (rows: readonly StoredThreadEvent[]) => void = () => undefined,
 ): Promise<AgentThread> {
   const { threadId } = params;
   const known = deps.providerThreadIds.get(threadId);
   // Agent frames are fire-and-forget for the agent; a rejected frame is logged, never thrown into the SDK.
   const frames = holdFramesUntilOpen((frame) => {
     deps.ingest.ingest(frame).then(
-      (outcome) => outcome.ok || deps.log(`agent frame rejected for ${threadId}: ${outcome.error.message}`),
+      (outcome) => (outcome.ok ? onRows(outcome.rows) : deps.log(`agent frame rejected for ${threadId}: ${outcome.error.message}`)),
       (error: unknown) => deps.log(`agent frame failed for ${threadId}: ${String(error)}`),
     );
   });

@@ -94,7 +94,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       : undefined;
   const hosts = replica?.hosts ?? localHosts;
   const presence = replica?.presence ?? localPresence;
-  reopenThreadsOnAttach(hosts, { registry, log });
+  reopenThreadsOnAttach(hosts, { registry, store, log });
 
   const daemonDir = path.join(config.dataDir, 'daemon');
   const daemon = config.embeddedHost
@@ -107,6 +107,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         createIngest: createThreadIngest,
         allowFullAccess: config.allowFullAccess,
         turnGraceMs: config.turnGraceMs,
+        agentIdleMs: config.agentIdleMs,
         log,
       })
     : undefined;

@@ -15,8 +15,8 @@ describe('host daemon: approvals and permission modes', () => {
     if (response.error) throw Object.assign(new Error(response.error.message), response.error);
     return response.result;
   };
-  const open = (threadId: string, permissionMode = 'ask') =>
-    call('thread.open', { threadId, cwd: '/work/p', provider: 'asking', model: 'm', permissionMode });
+  const open = (threadId: string, permissionMode = 'ask', keepAgentRunning = false) =>
+    call('thread.open', { threadId, cwd: '/work/p', provider: 'asking', model: 'm', permissionMode, keepAgentRunning });
 
   beforeEach(() => {
     provider = askingProvider();
@@ -33,10 +33,10 @@ describe('host daemon: approvals and permission modes', () => {
   afterEach(() => daemon.close());
 
   it('opens the agent with the thread’s mode and an askUser; full-access is refused mode_not_allowed', async () => {
-    await open('thr_a', 'accept-edits');
+    await open('thr_a', 'accept-edits', true); // kept running: the agent starts at open
     expect(provider.opened[0]).to.deep.include({ permissionMode: 'accept-edits' });
     expect(provider.opened[0]!.askUser).to.be.a('function');
-    const refused = await open('thr_b', 'full-access').catch((error) => error);
+    const refused = await open('thr_b', 'full-access', true).catch((error) => error);
     expect(refused.data).to.deep.equal({ hostCode: 'mode_not_allowed' });
     expect(refused.message).to.contain('ATS_ALLOW_FULL_ACCESS=1');
     expect(provider.opened).to.have.length(1);

@@ -50,11 +50,11 @@ describe('host daemon: thread commands', () => {
   afterEach(() => daemon.close());
 
   it('says hello with its providers and the protocol version', () => {
-    expect(daemon.hello).to.deep.include({ hostId: 'host_test', providers: ['fake', 'broken'], protocolVersion: 151 });
+    expect(daemon.hello).to.deep.include({ hostId: 'host_test', providers: ['fake', 'broken'], protocolVersion: 152 });
   });
 
-  it('thread.open starts the agent once and answers with its session id; opening again and prompting reuse it', async () => {
-    const params = { threadId: 'thr_a', cwd: '/tmp', provider: 'fake', model: 'm' };
+  it('thread.open of a kept-running thread starts the agent once and answers with its session id; opening again and prompting reuse it', async () => {
+    const params = { threadId: 'thr_a', cwd: '/tmp', provider: 'fake', model: 'm', keepAgentRunning: true };
     const first = await call('thread.open', params);
     expect(first).to.deep.equal({ providerThreadId: 'session-thr_a', agent: true });
     expect(provider.opened.map((o) => o.threadId)).to.deep.equal(['thr_a']);
@@ -68,7 +68,14 @@ describe('host daemon: thread commands', () => {
 
   it('thread.open resumes the session the server names, and starts nothing for a provider this host does not run', async () => {
     expect(
-      await call('thread.open', { threadId: 'thr_r', cwd: '/tmp', provider: 'fake', model: 'm', resumeProviderThreadId: 'session-old' }),
+      await call('thread.open', {
+        threadId: 'thr_r',
+        cwd: '/tmp',
+        provider: 'fake',
+        model: 'm',
+        resumeProviderThreadId: 'session-old',
+        keepAgentRunning: true,
+      }),
     ).to.deep.equal({
       providerThreadId: 'session-old',
       agent: true,
@@ -80,7 +87,14 @@ describe('host daemon: thread commands', () => {
       agent: false,
     });
     expect(
-      await call('thread.open', { threadId: 'thr_x', cwd: '/tmp', provider: 'fake', model: 'm', resumeProviderThreadId: 'thr_x' }),
+      await call('thread.open', {
+        threadId: 'thr_x',
+        cwd: '/tmp',
+        provider: 'fake',
+        model: 'm',
+        resumeProviderThreadId: 'thr_x',
+        keepAgentRunning: true,
+      }),
     ).to.deep.equal({
       providerThreadId: 'session-thr_x',
       agent: true,
@@ -89,7 +103,7 @@ describe('host daemon: thread commands', () => {
   });
 
   it('an agent that cannot start does not fail the open (logged); the prompt reports agent_failed, and each command tries again', async () => {
-    const params = { threadId: 'thr_f', cwd: '/tmp', provider: 'broken', model: 'm' };
+    const params = { threadId: 'thr_f', cwd: '/tmp', provider: 'broken', model: 'm', keepAgentRunning: true };
     expect(await call('thread.open', params)).to.deep.equal({ providerThreadId: 'thr_f', agent: true });
     expect(logs.join('\n')).to.contain('thr_f').and.contain('no such model');
     const error = await call('thread.prompt', { threadId: 'thr_f', prompt: 'hi' }).catch((e) => e);
@@ -115,7 +129,7 @@ describe('host daemon: thread commands', () => {
         jsonrpc: '2.0',
         id: 1,
         method: 'thread.open',
-        params: { threadId: 'thr_early', cwd: '/tmp', provider: 'early', model: 'm' },
+        params: { threadId: 'thr_early', cwd: '/tmp', provider: 'early', model: 'm', keepAgentRunning: true },
       })) as any;
       expect(opened.result).to.deep.equal({ providerThreadId: 'session-thr_early', agent: true });
       const rows = await eventually(async () => {
@@ -130,7 +144,7 @@ describe('host daemon: thread commands', () => {
   });
 
   it('disposes every agent on close, and a closing daemon starts no new one (host_closing)', async () => {
-    await call('thread.open', { threadId: 'thr_a', cwd: '/tmp', provider: 'fake', model: 'm' });
+    await call('thread.open', { threadId: 'thr_a', cwd: '/tmp', provider: 'fake', model: 'm', keepAgentRunning: true });
     await daemon.close();
     expect(provider.disposed).to.deep.equal(['thr_a']);
     const error = await call('thread.open', { threadId: 'thr_b', cwd: '/tmp', provider: 'fake', model: 'm' }).catch((e) => e);
@@ -148,7 +162,7 @@ describe('host daemon: thread commands', () => {
     expect(rows[0]!.type).to.equal('turn/started');
     expect(rows[0]!.data.origin).to.equal('client');
     expect(rows.filter((row) => row.type === 'turn/completed')).to.have.length(1);
-    expect(await call('thread.status', { threadId: 'thr_a' })).to.deep.equal({ status: 'idle', pendingApprovalIds: [] });
+    expect(await call('thread.status', { threadId: 'thr_a' })).to.deep.equal({ status: 'idle', agent: 'running', pendingApprovalIds: [] });
   });
 
   it('a prompt while a turn runs is a follow-up', async () => {

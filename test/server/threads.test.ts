@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AgentProvider } from '../../src/daemon/providers/agentProvider';
 import { agentEnd, agentStart, sdk } from '../helpers/server/frames';
 import { fakeProvider } from '../helpers/fakes/provider';
+import { eventually } from '../helpers/server/eventually';
 import { rpc, startTestServer, type TestServer } from '../helpers/server/harness';
 import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
@@ -45,16 +46,19 @@ describe('server: threads', () => {
       activity: 'idle',
       pendingApprovalIds: [],
     });
-    // Opening starts the agent (its extensions run without a prompt); the record names its session from now on.
+    // No agent at creation (issue 28): it starts with the first prompt, which names its session from then on.
+    expect(provider.opened.find((o) => o.threadId === thread.id)).to.equal(undefined);
+    expect(thread.providerThreadId).to.equal(thread.id);
+    expect(await t.json(`/threads/${thread.id}`)).to.deep.equal(thread);
+    const listed = await t.json(`/threads?projectId=${projectId}`);
+    expect(listed.map((x: { id: string }) => x.id)).to.include(thread.id);
+    await t.json(`/threads/${thread.id}/messages`, { body: { prompt: 'hi' } });
     expect(provider.opened.find((o) => o.threadId === thread.id)).to.deep.include({
       cwd: folder,
       model: 'fake/model',
       permissionMode: 'accept-edits',
     });
-    expect(thread.providerThreadId).to.equal(`session-${thread.id}`);
-    expect(await t.json(`/threads/${thread.id}`)).to.deep.equal(thread);
-    const listed = await t.json(`/threads?projectId=${projectId}`);
-    expect(listed.map((x: { id: string }) => x.id)).to.include(thread.id);
+    expect((await t.json(`/threads/${thread.id}`)).providerThreadId).to.equal(`session-${thread.id}`);
   });
 
   it('runs the prompt given at creation as a client-started turn that completes (E5)', async () => {
@@ -65,7 +69,11 @@ describe('server: threads', () => {
     expect(count(types, 'turn/completed')).to.equal(1);
     expect(events.find((e) => e.type === 'turn/completed')!.data.status).to.equal('completed');
     expect(events[0].data.providerThreadId).to.equal(`session-${thread.id}`);
-    const view = await t.json(`/threads/${thread.id}`);
+    // The first prompt runs in the background; the record names the session once the host answered it.
+    const view = await eventually(async () => {
+      const read = await t.json(`/threads/${thread.id}`);
+      return read.status === 'idle' && read.providerThreadId === `session-${thread.id}` ? read : undefined;
+    }, 'the session on the record');
     expect(view).to.deep.include({ status: 'idle', providerThreadId: `session-${thread.id}` });
     expect(provider.opened.find((o) => o.threadId === thread.id)).to.deep.include({ model: 'fake/model', cwd: folder });
   });
@@ -205,14 +213,17 @@ describe('server: a thread whose agent cannot start or refuses its first prompt 
       const thread = (await response.json()) as any;
       expect(thread.id).to.match(/^thr_/);
       expect(response.headers.get('location')).to.equal(`/api/v1/threads/${thread.id}`);
-      expect(thread.agentError).to.deep.include({ code: 'agent_failed', message: reason });
-      expect(thread).to.deep.include({ status: 'idle', provider, model });
+      // The first prompt runs in the background (issue 28): the answer does not wait for the agent.
+      expect(thread).to.deep.include({ provider, model });
 
       const errors = await providerErrors(thread.id);
       expect(errors.map((row) => [row.data.message, row.data.willRetry])).to.deep.equal([[reason.slice(reason.indexOf(': ') + 2), false]]);
-      const read = await t.json(`/threads/${thread.id}`);
+      // The failure is the thread's state, for a client that reads it.
+      const read = await eventually(async () => {
+        const current = await t.json(`/threads/${thread.id}`);
+        return current.agentError ? current : undefined;
+      }, 'agentError on the record');
       expect(read).to.include({ id: thread.id, status: 'idle' });
-      // The failure is the thread's state too, for a client that reads it later.
       expect(read.agentError).to.deep.include({ code: 'agent_failed', message: reason });
       // A later prompt is a request of its own, and still says why it cannot run.
       const again = await t.api(`/threads/${thread.id}/messages`, { body: { prompt: 'again' } });
@@ -221,11 +232,14 @@ describe('server: a thread whose agent cannot start or refuses its first prompt 
     });
   }
 
-  it('POST /threads without a prompt whose agent cannot start: 201, and the reason is a provider/error row', async () => {
+  it('POST /threads without a prompt whose agent cannot start: 201 with no agent tried; the first prompt is 502 and the reason a provider/error row', async () => {
     const response = await t.api('/threads', { body: { projectId, provider: 'broken', model: 'broken/model', title: 't' } });
     expect(response.status).to.equal(201);
     const thread = (await response.json()) as any;
     expect(thread.agentError).to.equal(undefined);
+    expect(await t.json(`/threads/${thread.id}/events`)).to.deep.equal([]);
+    const prompted = await t.api(`/threads/${thread.id}/messages`, { body: { prompt: 'hello' } });
+    expect(prompted.status).to.equal(502);
     expect((await providerErrors(thread.id)).map((row) => row.data.message)).to.deep.equal([UNKNOWN_MODEL]);
   });
 });

@@ -16,9 +16,9 @@ export interface AgentProvider {
   /** The agent SDK id, e.g. `pi`; also the prefix of its `<id>/prompt/settled` signal. */
   readonly id: string;
   /**
-   * Called when a thread opens on the host: at its creation and every time the host comes online, so the
-   * agent (and its extensions) runs without a prompt. Frames it emits before resolving are held by the daemon
-   * until it knows the `providerThreadId`.
+   * Starts a thread's agent: when a prompt needs it (its first, or the first after an idle close), and at
+   * the host's hello for threads kept running (their extensions run without a prompt) or with a turn to
+   * restore. Frames it emits before resolving are held by the daemon until it knows the `providerThreadId`.
    */
   openThread(options: OpenThreadOptions): Promise<AgentThread>;
   /**
@@ -26,6 +26,12 @@ export interface AgentProvider {
    * model added to the agent's configuration shows up without a restart. Rejects when the catalog is unreadable.
    */
   listModels?(): Promise<AgentModel[]>;
+  /**
+   * Optional: removes what the agent keeps of a session on this host (`thread.delete`), given the thread's
+   * `providerThreadId` and the `dataDir` its threads were opened with. Resolves when nothing is left (also
+   * when nothing was there). Without it a deleted thread's session stays where the agent keeps it.
+   */
+  deleteSession?(providerThreadId: string, dataDir: string): Promise<void>;
 }
 
 export interface OpenThreadOptions {

@@ -23,6 +23,8 @@ export interface RemoteDaemonSettings {
   storeRetryMs: number;
   protocolVersion: number;
   turnGraceMs?: number;
+  /** How long an agent with no open turn and no pending question stays up (default 10 minutes). */
+  agentIdleMs?: number;
   /** The path lister's watch (default: watch, 5 min idle) and its debug log (default: off). */
   pathWatchIdleMs?: number;
   debug?: boolean;
@@ -78,6 +80,7 @@ export async function startRemoteDaemon(options: RemoteDaemonOptions): Promise<R
     createIngest: createThreadIngest,
     allowFullAccess: config.allowFullAccess ?? false,
     ...(config.turnGraceMs === undefined ? {} : { turnGraceMs: config.turnGraceMs }),
+    ...(config.agentIdleMs === undefined ? {} : { agentIdleMs: config.agentIdleMs }),
     log,
   });
   link.start({ hello: { ...daemon.hello, protocolVersion: config.protocolVersion }, dispatch: daemon.dispatch });

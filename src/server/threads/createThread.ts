@@ -4,7 +4,7 @@ import type { ThreadRecord } from '../../registry/records';
 import { mustGet } from '../http/lookups';
 import { Problem } from '../http/problem';
 import { openThreadOnHost, type ThreadOnHostDeps } from './openThreadOnHost';
-import { AGENT_FAILED, promptOpenThread, requireAgent } from './promptThread';
+import { AGENT_FAILED, keepAgentError, promptOpenThread, requireAgent } from './promptThread';
 
 /** What a thread is made from (`POST /threads`, docs/api.md). */
 export interface NewThread {
@@ -21,8 +21,10 @@ export interface NewThread {
 }
 
 /**
- * Stores a thread in its project's (or the given) environment, opens it on the host and runs its first
- * prompt. Checks the host runs the agent before anything is stored when there is a prompt to run.
+ * Stores a thread in its project's (or the given) environment and opens it on the host, without waiting for
+ * an agent (issue 28: an agent starts when a prompt needs it). A first prompt runs in the background: its
+ * rows follow on SSE, and an agent that cannot run it leaves its reason on the record (`agentError`) and as a
+ * `provider/error` row. Checks the host runs the agent before anything is stored when there is a prompt.
  */
 export async function createThread(deps: ThreadOnHostDeps, request: NewThread): Promise<ThreadRecord> {
   const project = await mustGet(deps.registry.projects, request.projectId, 'project');
@@ -39,20 +41,24 @@ export async function createThread(deps: ThreadOnHostDeps, request: NewThread): 
     ...(request.permissionMode ? { permissionMode: request.permissionMode } : {}),
     createdAt: new Date().toISOString(),
   };
-  // Opening starts the agent when the host runs its provider: providerThreadId is its session id from now on.
+  // The host knows the thread from now on (a bad cwd or mode is refused here, before anything is stored);
+  // providerThreadId becomes the agent's session id once one starts.
   const opened = await openThreadOnHost(deps, draft);
   const thread = await deps.registry.threads.insert({ ...draft, providerThreadId: opened.providerThreadId });
-  if (!request.prompt) return thread;
-  // The thread exists even when its first prompt fails. An agent that cannot run it (no key, unknown
-  // model) is the thread's state, not a failed request: 201, the reason in the body and, from the daemon,
-  // as a `provider/error` row (issue 12: the README's tour reads `.id`). Anything else names the thread.
-  return promptOpenThread(deps, thread, request.prompt).then(
-    (result) => result.thread,
-    async (error: unknown) => {
-      // `promptOpenThread` kept the reason on the record as `agentError`.
-      if (error instanceof Problem && error.code === AGENT_FAILED) return mustGet(deps.registry.threads, thread.id, 'thread');
-      if (error instanceof Problem) throw new Problem(error.status, error.code, error.detail, { ...error.extensions, threadId: draft.id });
-      throw error;
-    },
-  );
+  if (request.prompt) runFirstPrompt(deps, thread, request.prompt);
+  return thread;
+}
+
+/**
+ * The thread exists even when its first prompt fails. An agent that cannot run it (no key, unknown model) is
+ * the thread's state, not a failed request: `promptOpenThread` keeps the reason on the record, and the daemon
+ * stores it as a `provider/error` row (issue 12). Any other refusal is kept the same way, as nobody waits.
+ */
+function runFirstPrompt(deps: ThreadOnHostDeps, thread: ThreadRecord, prompt: string): void {
+  promptOpenThread(deps, thread, prompt).catch(async (error: unknown) => {
+    if (error instanceof Problem && error.code === AGENT_FAILED) return;
+    const reason =
+      error instanceof Problem ? { code: error.code, message: error.detail } : { code: 'prompt_failed', message: String(error) };
+    await keepAgentError(deps, thread.id, { ...reason, at: new Date().toISOString() }).catch(() => undefined);
+  });
 }

@@ -11,8 +11,9 @@ export interface ThreadOnHostDeps {
 }
 
 /**
- * Opens a thread on its host. Idempotent; when the host runs the thread's provider this starts (or, after a
- * restart, resumes: `resumeProviderThreadId`) the agent session, so its extensions run without a prompt.
+ * Opens a thread on its host. Idempotent and cheap: the host records the thread and starts its agent only
+ * when a prompt needs it (on the session named by `resumeProviderThreadId`), or now for a thread that keeps
+ * its agent running (`keepAgentRunning`: its extensions run without a prompt) or has a turn to restore.
  */
 export async function openThreadOnHost(deps: ThreadOnHostDeps, thread: ThreadRecord): Promise<ThreadOpenResult> {
   const environment = await mustGet(deps.registry.environments, thread.environmentId, 'environment');
@@ -23,6 +24,8 @@ export async function openThreadOnHost(deps: ThreadOnHostDeps, thread: ThreadRec
     model: thread.model,
     permissionMode: PermissionModeSchema.optional().catch(undefined).parse(thread.permissionMode),
     resumeProviderThreadId: thread.providerThreadId,
+    // An archived thread has no agent, whatever it kept before.
+    keepAgentRunning: (thread.keepAgentRunning ?? false) && !thread.archived,
   });
 }
 

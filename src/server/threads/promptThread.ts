@@ -20,8 +20,9 @@ export async function requireAgent(hosts: HostDirectory, hostId: string, provide
 }
 
 /**
- * `POST /threads/:id/messages`: the agent must be one the host runs; the thread is opened first (idempotent;
- * after a restart the host may not have re-opened it yet), then prompted. `followUp` when a turn was running.
+ * `POST /threads/:id/messages`: the agent must be one the host runs; the thread is opened first (idempotent
+ * and cheap: a host opens at its hello only the threads that need an agent then), then prompted, which
+ * starts its agent when it is stopped. `followUp` when a turn was running.
  */
 export async function promptThread(deps: ThreadOnHostDeps, thread: ThreadRecord, text: string): Promise<{ followUp: boolean }> {
   await requireAgent(deps.hosts, thread.hostId, thread.provider);
@@ -52,7 +53,12 @@ export async function promptOpenThread(
   return { thread: kept.agentError ? await keepAgentError(deps, kept.id, undefined) : kept, followUp: result.followUp };
 }
 
-async function keepAgentError(deps: ThreadOnHostDeps, threadId: string, agentError: ThreadRecord['agentError']): Promise<ThreadRecord> {
+/** Keeps (or, with undefined, clears) why the thread's agent last failed, on the record a client reads. */
+export async function keepAgentError(
+  deps: ThreadOnHostDeps,
+  threadId: string,
+  agentError: ThreadRecord['agentError'],
+): Promise<ThreadRecord> {
   // Read again: a background re-open or another prompt may have changed the record meanwhile.
   const { agentError: _previous, ...current } = await mustGet(deps.registry.threads, threadId, 'thread');
   return deps.registry.threads.put(agentError ? { ...current, agentError } : current);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createPiProvider } from '../../../src/daemon/providers/pi';
 import { scriptByPrompt, startFakeModelServer, type FakeModelServer } from '../../helpers/fakes/modelServer';
 import { startTestServer, type TestServer } from '../../helpers/server/harness';
+import { keepAgentRunning } from './keepAgentRunning';
 import { createPiSandbox, FAKE_CONTEXT_WINDOW, FAKE_MODEL, SESSION_START_EXTENSION, type PiSandbox } from './piSandbox';
 
 interface ThreadEvent {
@@ -39,12 +40,16 @@ describe('pi extensions run without any prompt: from thread creation, and again 
     servers.push(server);
     return server;
   };
-  /** A thread created with no prompt: nothing but the extension can start a run in it. */
+  /**
+   * A thread created with no prompt and marked to keep its agent running (issue 28: only those start an agent
+   * without a prompt): nothing but the extension can start a run in it.
+   */
   const createThread = async (t: TestServer) => {
     const project = await t.json('/projects', {
       body: { name: 'ext', source: { type: 'local_path', path: sandbox.projectDir, hostId: t.server.hostId } },
     });
-    return t.json('/threads', { body: { projectId: project.id, provider: 'pi', model: FAKE_MODEL, title: 'no prompt' } });
+    const created = await t.json('/threads', { body: { projectId: project.id, provider: 'pi', model: FAKE_MODEL, title: 'no prompt' } });
+    return keepAgentRunning(t, created.id);
   };
   const turnsCompleted = async (t: TestServer, threadId: string, count: number): Promise<ThreadEvent[]> => {
     for (;;) {
@@ -59,10 +64,11 @@ describe('pi extensions run without any prompt: from thread creation, and again 
     return (JSON.parse(readFileSync(path.join(folder, file), 'utf8').trim().split('\n').at(-1)!) as { id: string }).id;
   };
 
-  it('an extension that starts a run in session_start: an agent turn that completes in the spec order, thread idle, named by the pi session from creation on', async () => {
+  it('an extension that starts a run in session_start of a kept-running thread: an agent turn that completes in the spec order, thread idle, named by the pi session from its start on', async () => {
     const t = await startOn();
     const thread = await createThread(t);
     expect(thread.providerThreadId).to.match(/^[0-9a-f-]{36}$/); // the pi session id, not the thr_ id
+    const providerThreadId = thread.providerThreadId!;
 
     const events = await turnsCompleted(t, thread.id, 1);
     expect(events.map((event) => event.type)).to.deep.equal(AGENT_TURN);
@@ -74,13 +80,13 @@ describe('pi extensions run without any prompt: from thread creation, and again 
       'Build checked.',
     );
     // Rows of a run that began while the session was still opening name the session too.
-    expect(new Set(events.map((event) => event.data.providerThreadId))).to.deep.equal(new Set([thread.providerThreadId]));
-    expect(completed.data.providerCheckpointId).to.equal(lastSessionEntryId(t, thread.providerThreadId));
+    expect(new Set(events.map((event) => event.data.providerThreadId))).to.deep.equal(new Set([providerThreadId]));
+    expect(completed.data.providerCheckpointId).to.equal(lastSessionEntryId(t, providerThreadId));
     expect(events.at(-1)!.data.contextWindowUsage.modelContextWindow).to.equal(FAKE_CONTEXT_WINDOW);
     expect((await t.json(`/threads/${thread.id}`)).status).to.equal('idle');
   });
 
-  it('after the server and daemon restart on the same data dir, the session resumes and the extension runs again unprompted', async () => {
+  it('after the server and daemon restart on the same data dir, the kept-running session resumes at the hello and the extension runs again unprompted', async () => {
     const first = await startOn();
     const thread = await createThread(first);
     await turnsCompleted(first, thread.id, 1);

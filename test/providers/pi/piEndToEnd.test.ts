@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createPiProvider } from '../../../src/daemon/providers/pi';
 import { scriptByPrompt, startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../../helpers/fakes/modelServer';
 import { startTestServer, type TestServer } from '../../helpers/server/harness';
+import { keepAgentRunning } from './keepAgentRunning';
 import { createPiSandbox, FAKE_CONTEXT_WINDOW, FAKE_MODEL, TRIGGER_EXTENSION, type PiSandbox } from './piSandbox';
 import { commandRows, completedTurns, completions, eventsUntil, type ThreadEvent } from '../../helpers/server/threadRows';
 
@@ -186,8 +187,8 @@ describe('pi end to end: HTTP API → embedded daemon → real pi SDK → fake m
   });
 
   it('E3: a project extension starts a run by itself with string content; the thread is active while it streams, then the turn completes in the spec order and the thread is idle', async () => {
-    // No prompt: opening the thread starts its pi session, so the extension already runs.
-    const thread = await createThread(undefined, extensionProjectId);
+    // No prompt: a kept-running thread's pi session starts at its open, so the extension already runs.
+    const thread = await keepAgentRunning(t, (await createThread(undefined, extensionProjectId)).id);
 
     extensionSandbox.triggerAgentRun('Check the build, please.');
     await eventsUntil(t, thread.id, (events) => events.some((event) => event.type === 'item/agentMessage/delta'));

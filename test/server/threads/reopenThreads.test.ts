@@ -27,10 +27,24 @@ describe('threads re-open when their host comes online', () => {
     }
     return threads;
   };
+  /** Gives each agent thread a session (a first prompt), then marks it kept running, as a PATCH would. */
+  const keepRunning = async (t: TestServer, threads: Array<{ id: string; providerThreadId: string }>) => {
+    for (const [index, thread] of threads.entries()) {
+      await t.api(`/threads/${thread.id}/messages`, { body: { prompt: 'hi' } }); // 409 for the intake-only one
+      const record = (await t.server.registry.threads.get(thread.id))!;
+      threads[index] = (await t.server.registry.threads.put({ ...record, keepAgentRunning: true })) as {
+        id: string;
+        providerThreadId: string;
+      };
+    }
+  };
 
-  it("a server restart re-opens the embedded host's agent threads, resuming each session, newest first, a few at a time, without holding up the start", async () => {
+  it("a server restart re-opens the embedded host's kept-running threads, resuming each session, newest first, a few at a time, without holding up the start", async () => {
     const first = await startTestServer({ providers: [fakeProvider('fake')] });
-    const [a, b, c, intakeOnly] = await createThreads(first, first.server.hostId, ['fake', 'fake', 'fake', 'pi']);
+    const [lazy] = await createThreads(first, first.server.hostId, ['fake']);
+    const threads = await createThreads(first, first.server.hostId, ['fake', 'fake', 'fake', 'pi']);
+    await keepRunning(first, threads);
+    const [a, b, c, intakeOnly] = threads;
     await first.close({ keepData: true });
 
     let release!: () => void;
@@ -52,6 +66,7 @@ describe('threads re-open when their host comes online', () => {
       ]);
       expect(a!.providerThreadId).to.equal(`session-${a!.id}`);
       expect(intakeOnly!.providerThreadId).to.equal(intakeOnly!.id); // its provider does not run here: nothing to open
+      expect(restarted.opened.map((o) => o.threadId)).not.to.include(lazy!.id); // not kept running: opened by its first prompt
 
       // The re-opened agent serves the next prompt; nothing opens a second one.
       await second.json(`/threads/${a!.id}/messages`, { body: { prompt: 'hi' } });
@@ -66,6 +81,7 @@ describe('threads re-open when their host comes online', () => {
     const first = await startTestServer({ providers: [fakeProvider('fake'), fakeProvider('stuck')] });
     // Newest first: the stuck thread is opened first and keeps one slot busy until its open times out.
     const [older, newer, stuck] = await createThreads(first, first.server.hostId, ['fake', 'fake', 'stuck']);
+    await keepRunning(first, [older!, newer!, stuck!]);
     await first.close({ keepData: true });
 
     const logs: string[] = [];
@@ -106,7 +122,9 @@ describe('threads re-open when their host comes online', () => {
     try {
       const before = await daemonWith(fakeProvider('fake'));
       await eventually(() => (t.server.hosts.isOnline(before.hostId) ? true : undefined), 'the remote host online');
-      const [thread] = await createThreads(t, before.hostId, ['fake']);
+      const threads = await createThreads(t, before.hostId, ['fake']);
+      await keepRunning(t, threads);
+      const [thread] = threads;
       await before.close();
 
       const restarted = fakeProvider('fake');
@@ -117,10 +135,10 @@ describe('threads re-open when their host comes online', () => {
           'the thread re-opened on the restarted daemon',
         );
         expect(reopened.resumeProviderThreadId).to.equal(`session-${thread!.id}`);
-        await t.json(`/threads/${thread!.id}/messages`, { body: { prompt: 'hi' } });
+        await t.json(`/threads/${thread!.id}/messages`, { body: { prompt: 'again' } });
         const events = await eventually(async () => {
           const stored = await t.json(`/threads/${thread!.id}/events`);
-          return stored.some((event: { type: string }) => event.type === 'turn/completed') ? stored : undefined;
+          return stored.filter((event: { type: string }) => event.type === 'turn/completed').length === 2 ? stored : undefined;
         }, 'the turn on the restarted daemon');
         expect(events[0].data.providerThreadId).to.equal(`session-${thread!.id}`);
         expect(restarted.opened).to.have.length(1);

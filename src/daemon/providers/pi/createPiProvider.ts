@@ -1,6 +1,7 @@
 import { DEFAULT_PERMISSION_MODE } from '../../../protocol/approvals';
 import type { AgentProvider, AgentThread, OpenThreadOptions } from '../agentProvider';
 import { createApprovalGate } from './approvalGate';
+import { deletePiSession } from './deletePiSession';
 import { explainPiError } from './explainPiError';
 import { listPiModels } from './listPiModels';
 import { guardAgentFailures } from './guardAgentFailures';
@@ -36,6 +37,7 @@ export function createPiProvider(options: PiProviderOptions = {}): AgentProvider
   return {
     id: PI_PROVIDER_ID,
     listModels: () => listPiModels({ agentDir: options.agentDir }),
+    deleteSession: deletePiSession,
     async openThread(thread: OpenThreadOptions): Promise<AgentThread> {
       const sdk = await loadPiSdk();
       const agentDir = options.agentDir ?? sdk.getAgentDir();

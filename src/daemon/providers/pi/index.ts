@@ -1,4 +1,5 @@
 export { createPiProvider, type PiProviderOptions } from './createPiProvider';
+export { deletePiSession } from './deletePiSession';
 export { listPiModels } from './listPiModels';
 export { PI_PROVIDER_ID } from './piFrames';
 

@@ -6,15 +6,19 @@ import path from 'node:path';
  * session has its first assistant message; so a session that never got an answer has no file yet.
  */
 export function findSessionFile(sessionDir: string, sessionId: string): string | undefined {
+  return sessionFilesOf(sessionDir, sessionId).pop();
+}
+
+/** Every file of the session, oldest first (a session forked again keeps its id under a new timestamp). */
+export function sessionFilesOf(sessionDir: string, sessionId: string): string[] {
   let names: string[];
   try {
     names = readdirSync(sessionDir);
   } catch {
-    return undefined;
+    return [];
   }
-  const name = names
+  return names
     .filter((candidate) => candidate.endsWith(`_${sessionId}.jsonl`))
     .sort()
-    .pop();
-  return name === undefined ? undefined : path.join(sessionDir, name);
+    .map((name) => path.join(sessionDir, name));
 }

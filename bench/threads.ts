@@ -1,0 +1,197 @@
+/**
+ * npm run bench:threads — what agents on demand buy (issue 28), against the issue's goals, in one run:
+ * 1,000 threads on the embedded host (200 with 1,000 stored rows each) and a restart: hello → online, agent
+ * processes started, service + agents RSS; `POST /threads` (no prompt) p50/p99 over HTTP; the first prompt
+ * on a thread whose agent is stopped → its first stored row (pi against the fake model server); 50 threads
+ * prompted once, then idle past `agentIdleMs` → agent processes and RSS back. Agents are isolated pi
+ * processes, as `npm start` runs them. `BENCH_IDLE_MS` (default 3000) is the idle time used.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { from, lastValueFrom, mergeMap, toArray } from 'rxjs';
+import { configWith } from '../src/config/serverConfig';
+import { createIsolatedPiProvider } from '../src/daemon/providerFactories';
+import { startServer, type RunningServer } from '../src/server/startServer';
+import type { NewThreadEvent } from '../src/store/eventStore';
+import { scriptByPrompt, startFakeModelServer } from '../test/helpers/fakes/modelServer';
+import { createPiSandbox, FAKE_MODEL } from '../test/providers/pi/piSandbox';
+import { collectGarbage } from './lib/collectGarbage';
+
+const THREADS = 1000;
+const THREADS_WITH_ROWS = 200;
+const ROWS_EACH = 1000;
+const KEPT_RUNNING = 2;
+const PROMPTED = 50;
+const PROMPT_CONCURRENCY = 5;
+const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 3000);
+const TOKEN = 'bench-token-0123456789abcdef';
+
+const children = (pid = process.pid): number[] => {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)])
+      .toString()
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return []; // pgrep exits 1 when there are none
+  }
+};
+/** This process and every process below it (the isolated agents), from /proc: what the host pays. */
+const treeRssMb = (pid = process.pid): number => {
+  let kb = 0;
+  try {
+    kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    // a process that ended meanwhile
+  }
+  return kb / 1024 + children(pid).reduce((sum, child) => sum + treeRssMb(child), 0);
+};
+const agentProcesses = () => children().length;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await pause(5);
+  }
+}
+const row = (label: string, figure: string, goal: string) => console.log(`${label.padEnd(58)} ${figure.padEnd(22)} goal ${goal}`);
+
+async function main(): Promise<void> {
+  const model = await startFakeModelServer(scriptByPrompt({ 'Say hello': [{ kind: 'text', chunks: ['Hello ', 'there.'] }] }));
+  const sandbox = createPiSandbox({ baseUrl: model.baseUrl });
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'ats-bench-threads-'));
+  const logs: string[] = [];
+  const start = () =>
+    startServer({
+      // Fifty agents starting on a shared 2-core machine take longer than the default 15 s command timeout.
+      config: configWith({ port: 0, token: TOKEN, dataDir, agentIdleMs: IDLE_MS, hostCommandTimeoutMs: 120_000 }),
+      providers: [createIsolatedPiProvider({ agentDir: sandbox.agentDir }, () => undefined)],
+      log: (line) => logs.push(line),
+    });
+  const api = (server: RunningServer) => async (pathname: string, body?: unknown) => {
+    const response = await fetch(`${server.url}/api/v1${pathname}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!response.ok) throw new Error(`${pathname}: ${response.status} ${await response.text()}`);
+    return response.json() as Promise<any>;
+  };
+
+  try {
+    // 1. A thousand threads, made over HTTP: the POST /threads figures.
+    let server = await start();
+    let call = api(server);
+    const project = await call('/projects', {
+      name: 'bench',
+      source: { type: 'local_path', path: sandbox.projectDir, hostId: server.hostId },
+    });
+    const creates: number[] = [];
+    const ids: string[] = [];
+    for (let i = 0; i < THREADS; i++) {
+      const started = performance.now();
+      ids.push((await call('/threads', { projectId: project.id, provider: 'pi', model: FAKE_MODEL, title: `t${i}` })).id);
+      creates.push(performance.now() - started);
+    }
+    for (const id of ids.slice(0, THREADS_WITH_ROWS)) {
+      const rows: NewThreadEvent[] = Array.from({ length: ROWS_EACH }, (_, i) => ({
+        threadId: id,
+        type: 'item/agentMessage/delta',
+        turnId: 'turn-1',
+        scope: { kind: 'turn', turnId: 'turn-1' },
+        data: { providerThreadId: id, itemId: 'item-1', delta: `word${i} ` },
+      }));
+      await lastValueFrom(from(server.store.append(rows)));
+    }
+    for (const id of ids.slice(-KEPT_RUNNING)) {
+      await server.registry.threads.put({ ...(await server.registry.threads.get(id))!, keepAgentRunning: true });
+    }
+    await server.close();
+    collectGarbage();
+
+    // 2. The restart: hello → online, and what the hello starts.
+    const beforeStart = performance.now();
+    server = await start();
+    call = api(server);
+    await until(async () => ((await call(`/hosts/${server.hostId}`)).online ? true : undefined), 'the host online');
+    const onlineMs = performance.now() - beforeStart;
+    await until(() => logs.find((line) => line.startsWith('re-opened')), 'the re-open summary');
+    await until(() => (agentProcesses() >= KEPT_RUNNING ? true : undefined), 'the kept-running agents');
+    await pause(1000);
+    collectGarbage();
+    const helloAgents = agentProcesses();
+    const helloRss = treeRssMb();
+
+    // 3. The first prompt on a stopped agent → its first stored row.
+    const lazy = ids[THREADS_WITH_ROWS + 1]!;
+    const before = await server.store.lastSeq(lazy);
+    const promptedAt = performance.now();
+    await call(`/threads/${lazy}/messages`, { prompt: 'Say hello' });
+    await until(async () => ((await server.store.lastSeq(lazy)) > before ? true : undefined), 'the first row');
+    const firstRowMs = performance.now() - promptedAt;
+    await until(async () => ((await call(`/threads/${lazy}`)).status === 'idle' ? true : undefined), 'the first turn');
+
+    // 4. Fifty threads prompted once, then idle past the idle time.
+    await until(() => (agentProcesses() <= KEPT_RUNNING ? true : undefined), 'the first agent closed');
+    collectGarbage();
+    const idleRss = treeRssMb();
+    const batch = ids.slice(THREADS_WITH_ROWS + 2, THREADS_WITH_ROWS + 2 + PROMPTED);
+    // A few at a time, as users would: fifty agent processes starting at once only measure the CPU.
+    await lastValueFrom(
+      from(batch).pipe(
+        mergeMap((id) => call(`/threads/${id}/messages`, { prompt: 'Say hello' }), PROMPT_CONCURRENCY),
+        toArray(),
+      ),
+    );
+    for (const id of batch) await until(async () => ((await call(`/threads/${id}`)).status === 'idle' ? true : undefined), 'the turns');
+    const busyAgents = agentProcesses();
+    const busyRss = treeRssMb();
+    const closedAt = performance.now();
+    await until(() => (agentProcesses() <= KEPT_RUNNING ? true : undefined), 'the idle closes', IDLE_MS * 20 + 60_000);
+    const closeMs = performance.now() - closedAt;
+    await pause(1000);
+    collectGarbage();
+    const afterRss = treeRssMb();
+    const keptLines = logs.filter((line) => ids.slice(-KEPT_RUNNING).some((id) => line.includes(id)));
+    await server.close();
+
+    console.log(`bench:threads — ${THREADS} threads (${THREADS_WITH_ROWS} × ${ROWS_EACH} rows), isolated pi, agentIdleMs ${IDLE_MS}`);
+    row('hello → online after the restart', `${onlineMs.toFixed(0)} ms`, '≤ 2000 ms');
+    row(`agent processes after the hello (${KEPT_RUNNING} kept running)`, String(helloAgents), `${KEPT_RUNNING} (kept-running only)`);
+    row('service + agents RSS after the hello', `${helloRss.toFixed(0)} MB`, '≤ 400 MB');
+    row(
+      'POST /threads (no prompt) p50 / p99 over HTTP',
+      `${percentile(creates, 50).toFixed(1)} / ${percentile(creates, 99).toFixed(1)} ms`,
+      '≤ 50 / ≤ 200 ms',
+    );
+    row('first prompt on a stopped pi agent → first stored row', `${firstRowMs.toFixed(0)} ms`, '≤ 2000 ms');
+    row(`${PROMPTED} threads prompted once: agent processes, RSS`, `${busyAgents}, ${busyRss.toFixed(0)} MB`, '(while they run)');
+    row(
+      `… idle past ${IDLE_MS} ms: agent processes (after ${(closeMs / 1000).toFixed(1)} s)`,
+      String(agentProcesses()),
+      `${KEPT_RUNNING} (the kept-running)`,
+    );
+    row('… RSS then, against the idle service', `${afterRss.toFixed(0)} vs ${idleRss.toFixed(0)} MB`, 'within 50 MB');
+    for (const line of keptLines) console.log(`  kept-running thread: ${line}`);
+  } finally {
+    await model.close();
+    sandbox.remove();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,70 @@
+import type { HostHandlers } from '../hostDispatcher';
+import { HostCommandError } from '../../protocol/hostErrors';
+import { removeProviderSession, storedProviderThreadId, type RemoveSessionDeps } from './removeProviderSession';
+import { stopOpenTurn, type StopTurnDeps } from './stopOpenTurn';
+import type { ThreadSession } from './threadSession';
+
+export interface LifecycleDeps extends StopTurnDeps, RemoveSessionDeps {
+  sessions: Map<string, ThreadSession>;
+  providerThreadIds: Map<string, string>;
+  providerIds?: Map<string, string>;
+  /** How long a close waits for a stopped turn's end before going on (the turn grace, and a margin). */
+  turnEndWaitMs: number;
+}
+
+/** The reasons open questions are cancelled with, as the `approval/resolved` row says them. */
+const AGENT_CLOSED = 'the thread was put away';
+const THREAD_DELETED = 'the thread was deleted';
+
+type LifecycleHandlers = Pick<HostHandlers, 'thread.keep_running' | 'thread.close_agent' | 'thread.delete'>;
+
+/**
+ * The commands that end an agent or a thread on its host (issue 28): keep an agent running regardless of
+ * idleness, close it now (an archive), forget the thread and its session files (a delete). All idempotent.
+ */
+export function createLifecycleHandlers(deps: LifecycleDeps): LifecycleHandlers {
+  /** Stops an open turn (stored before this answers) and disposes the agent; the thread stays open. */
+  const closeAgent = async (threadId: string, reason: string): Promise<number[]> => {
+    const session = deps.sessions.get(threadId);
+    const seqs = await stopOpenTurn(deps, threadId, session, reason);
+    session?.idle.cancel();
+    await session?.agent.close();
+    return seqs;
+  };
+
+  return {
+    'thread.keep_running': async ({ threadId, keepAgentRunning }) => {
+      const session = deps.sessions.get(threadId);
+      // Nothing runs for a thread this host has not opened: turning keep-running off there is already true.
+      if (!session && !keepAgentRunning) return { agent: 'stopped' };
+      if (!session) throw new HostCommandError('thread_not_open', `thread ${threadId} is not open on this host`);
+      session.keepAgentRunning = keepAgentRunning;
+      if (!keepAgentRunning) {
+        session.idle.touch(); // the idle count starts from now
+        return { agent: session.agent.state() };
+      }
+      session.idle.cancel();
+      // A start that fails is the thread's `provider/error` row (startThreadAgent); the answer says stopped.
+      if (session.provider) await session.agent.acquire().catch(() => undefined);
+      return { agent: session.agent.state() };
+    },
+    'thread.close_agent': async ({ threadId }) => ({ seqs: await closeAgent(threadId, AGENT_CLOSED) }),
+    'thread.delete': async ({ threadId }) => {
+      const session = deps.sessions.get(threadId);
+      // Named before the stop: closing a turn of an earlier process may store rows that name no session.
+      const providerThreadId = deps.providerThreadIds.get(threadId) ?? (await storedProviderThreadId(deps.store, threadId));
+      const seqs = await closeAgent(threadId, THREAD_DELETED);
+      // Forgotten before the files go: a later prompt is refused (thread_not_open) instead of starting again.
+      deps.sessions.delete(threadId);
+      await removeProviderSession(deps, threadId, {
+        ...(session?.provider ? { provider: session.provider } : {}),
+        ...(providerThreadId === undefined ? {} : { providerThreadId }),
+      });
+      deps.providerThreadIds.delete(threadId);
+      deps.providerIds?.delete(threadId);
+      // A prompt that was already starting the agent when the delete began: that agent goes too.
+      await session?.agent.close();
+      return { seqs };
+    },
+  };
+}

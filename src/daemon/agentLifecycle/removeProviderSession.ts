@@ -1,0 +1,52 @@
+import path from 'node:path';
+import type { EventStore } from '../../store/eventStore';
+import type { AgentProvider } from '../providers/agentProvider';
+import type { ProviderRegistry } from '../providerRegistry';
+
+export interface RemoveSessionDeps {
+  providers: ProviderRegistry;
+  store: EventStore;
+  /** Providers keep their sessions under `<dataDir>/providers/<id>`. */
+  dataDir: string;
+  log(message: string): void;
+}
+
+/**
+ * Removes the session files a deleted thread's agent kept on this host. A thread this daemon never opened
+ * (a delete right after a restart) is named by its newest stored row, and every provider that keeps files
+ * is asked, since only the registry knows which one ran it; a session id names one session only. Providers
+ * without `deleteSession` (ACP agents keep their sessions in the agent's own home) leave theirs.
+ */
+export async function removeProviderSession(
+  deps: RemoveSessionDeps,
+  threadId: string,
+  known: { provider?: AgentProvider; providerThreadId?: string },
+): Promise<void> {
+  const providerThreadId = known.providerThreadId ?? (await storedProviderThreadId(deps.store, threadId));
+  // A thread whose agent never started has its own id for a session: there is nothing to remove.
+  if (providerThreadId === undefined || providerThreadId === threadId) return;
+  const providers = known.provider ? [known.provider] : deps.providers.ids().map((id) => deps.providers.get(id)!);
+  await Promise.all(
+    providers.map((provider) =>
+      provider
+        .deleteSession?.(providerThreadId, path.join(deps.dataDir, 'providers', provider.id))
+        .catch((error: unknown) => deps.log(`thread ${threadId}: the ${provider.id} session was not removed: ${String(error)}`)),
+    ),
+  );
+}
+
+/** Rows read back from the end for a session's name. */
+const LAST_ROWS = 64;
+
+/**
+ * The session the thread's newest rows name. Rows a daemon stored without knowing the session (a turn it
+ * closed after a restart, before any open) name the thread's own id, so those are passed over.
+ */
+export async function storedProviderThreadId(store: EventStore, threadId: string): Promise<string | undefined> {
+  const last = await store.lastSeq(threadId);
+  const rows = await store.list(threadId, { afterSeq: Math.max(0, last - LAST_ROWS), limit: LAST_ROWS });
+  return rows
+    .map((row) => (row.data as { providerThreadId?: unknown }).providerThreadId)
+    .filter((named): named is string => typeof named === 'string' && named !== threadId)
+    .pop();
+}

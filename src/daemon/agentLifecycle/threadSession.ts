@@ -1,0 +1,94 @@
+import { firstLineOf } from '../../protocol/errorMessages';
+import { HostCommandError } from '../../protocol/hostErrors';
+import { DEFAULT_PERMISSION_MODE } from '../../protocol/approvals';
+import type { ThreadOpenParams } from '../../protocol/threadCommands';
+import type { StoredThreadEvent } from '../../store/eventStore';
+import { createApprovalBroker, type ApprovalBroker } from '../approvals/approvalBroker';
+import type { AgentProvider } from '../providers/agentProvider';
+import type { ProviderRegistry } from '../providerRegistry';
+import { startThreadAgent, type ThreadAgentDeps } from '../startThreadAgent';
+import { createAgentSlot, type AgentSlot } from './agentSlot';
+import { createIdleClose, type IdleClose } from './idleClose';
+
+/** How long an agent with nothing to do stays up by default (`ATS_AGENT_IDLE_MS`): ten minutes. */
+export const DEFAULT_AGENT_IDLE_MS = 600_000;
+
+export interface ThreadSessionDeps extends ThreadAgentDeps {
+  providers: ProviderRegistry;
+  /** `ATS_AGENT_IDLE_MS`: how long an agent with no open turn and no pending question stays up. */
+  agentIdleMs: number;
+  /** True once the daemon closes: an agent started then would outlive it. */
+  closing(): boolean;
+}
+
+/** A thread open on this host: its parameters, its questions, and its agent when the host runs its provider. */
+export interface ThreadSession {
+  params: ThreadOpenParams;
+  /** Undefined when this host does not run the thread's provider: the thread is fed only by the intake. */
+  provider?: AgentProvider;
+  /** The thread's questions and its permission mode, kept across agent restarts. */
+  approvals: ApprovalBroker;
+  /** Started by the first prompt (or at open for kept-running threads and turns to restore); closed when idle. */
+  agent: AgentSlot;
+  idle: IdleClose;
+  /** Never closed for idleness (`keepAgentRunning`). */
+  keepAgentRunning: boolean;
+  /** Rows the agent's frames stored, told to whoever waits for them (a stop waiting for its turn's end). */
+  watchRows(listener: (rows: readonly StoredThreadEvent[]) => void): () => void;
+}
+
+export function createThreadSession(deps: ThreadSessionDeps, params: ThreadOpenParams): ThreadSession {
+  const { threadId, cwd } = params;
+  const provider = deps.providers.get(params.provider);
+  const approvals = createApprovalBroker({ threadId, cwd, permissionMode: params.permissionMode ?? DEFAULT_PERMISSION_MODE });
+  const listeners = new Set<(rows: readonly StoredThreadEvent[]) => void>();
+  const onRows = (rows: readonly StoredThreadEvent[]) => {
+    session.idle.touch();
+    listeners.forEach((listener) => listener(rows));
+  };
+
+  const start = async () => {
+    if (deps.closing()) throw new HostCommandError('host_closing', 'the host daemon is shutting down');
+    if (!provider) throw new Error('no agent provider'); // never: callers check `provider` first
+    const agent = await startThreadAgent(deps, session.params, provider, approvals, onRows).catch((error: unknown) => {
+      throw new HostCommandError('agent_failed', `the ${provider.id} agent could not start: ${firstLineOf(error)}`);
+    });
+    session.idle.touch();
+    return agent;
+  };
+
+  const agent = createAgentSlot({
+    start,
+    closed: (closed) => {
+      if (deps.agents.get(threadId) === closed) deps.agents.delete(threadId);
+    },
+    released: () => session.idle.touch(),
+    log: deps.log,
+  });
+
+  const session: ThreadSession = {
+    params,
+    ...(provider ? { provider } : {}),
+    approvals,
+    agent,
+    keepAgentRunning: params.keepAgentRunning ?? false,
+    idle: createIdleClose({
+      idleMs: deps.agentIdleMs,
+      closable: () => !session.keepAgentRunning && !deps.closing() && agent.state() === 'running' && agent.held() === 0,
+      quiet: async () => {
+        const [status, pending] = await Promise.all([deps.ingest.threadStatus(threadId), deps.ingest.pendingApprovalIds(threadId)]);
+        return status !== 'active' && pending.length === 0 && approvals.pendingApprovalIds().length === 0;
+      },
+      close: async () => {
+        await agent.close();
+        deps.log(`closed the idle agent of thread ${threadId}`);
+      },
+      log: deps.log,
+    }),
+    watchRows(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  return session;
+}
