@@ -80,6 +80,9 @@ describe("agent crash isolation: an extension throwing from a timer ends only it
 
     const crash = await threadIn(crashing.projectDir, 'Remember me');
     await rowsWhen(crash.id, 'the first turn of the crashing thread', (rows) => completed(rows).length === 1);
+    // The agent starts with the first prompt (issue 28): its pi session is the thread's from then on.
+    const session = (await api(`/threads/${crash.id}`)).providerThreadId;
+    expect(session).to.not.equal(crash.id);
     const [b, c] = await Promise.all([threadIn(streamingB.projectDir, 'Stream B'), threadIn(streamingC.projectDir, 'Stream C')]);
     await Promise.all([rowsWhen(b.id, 'B streaming', streaming), rowsWhen(c.id, 'C streaming', streaming)]);
 
@@ -119,7 +122,7 @@ describe("agent crash isolation: an extension throwing from a timer ends only it
     );
     const request = model.requests.find((candidate) => JSON.stringify(candidate.messages).includes('What did I say'))!;
     expect(JSON.stringify(request.messages)).to.contain('Remember me').and.contain('Noted.');
-    expect((await api(`/threads/${crash.id}`)).providerThreadId).to.equal(crash.providerThreadId);
+    expect((await api(`/threads/${crash.id}`)).providerThreadId).to.equal(session);
     // The crashed run wrote nothing after the crash: its answer never went on.
     expect(rows.some((row) => row.type === 'item/agentMessage/delta' && row.data.delta === ' never.')).to.equal(false);
     expect(running.child.exitCode).to.equal(null);
