@@ -54,7 +54,12 @@ export async function serveLifecycle(context: BrowserContext, server: RunningSer
     if (method !== 'GET') seen.push({ method, path: url.pathname, body: request.postDataJSON() });
     if (!id && method === 'GET') {
       const archived = url.searchParams.get('archived') === 'true';
-      const views = (await realGet<Array<Record<string, unknown>>>('/threads'))
+      // The real server lists archived threads apart (`?archived=true`) now that it has them: ask for both.
+      const all = [
+        ...(await realGet<Array<Record<string, unknown>>>('/threads')),
+        ...(await realGet<Array<Record<string, unknown>>>('/threads?archived=true')),
+      ];
+      const views = all
         .filter((view) => !deleted.has(String(view.id)))
         .map(withLifecycle)
         .filter((view) => view.archived === archived);
