@@ -8,7 +8,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -21,37 +21,37 @@ import { scriptByPrompt, startFakeModelServer } from '../test/helpers/fakes/mode
 import { createPiSandbox, FAKE_MODEL } from '../test/providers/pi/piSandbox';
 import { collectGarbage } from './lib/collectGarbage';
 
-const THREADS = 1000;
-const THREADS_WITH_ROWS = 200;
+const THREADS = Number(process.env.BENCH_THREADS ?? 1000);
+const THREADS_WITH_ROWS = Math.min(200, THREADS / 5);
 const ROWS_EACH = 1000;
 const KEPT_RUNNING = 2;
-const PROMPTED = 50;
+const PROMPTED = Math.min(50, THREADS - THREADS_WITH_ROWS - 2 - KEPT_RUNNING);
 const PROMPT_CONCURRENCY = 5;
 const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 3000);
 const TOKEN = 'bench-token-0123456789abcdef';
 
-const children = (pid = process.pid): number[] => {
+/** The processes whose parent is `pid`, from /proc (no child process of its own, which could fail under load). */
+const children = (pid = process.pid): number[] =>
+  readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false; // ended meanwhile
+      }
+    })
+    .map(Number);
+const rssMb = (pid: number): number => {
   try {
-    return execFileSync('pgrep', ['-P', String(pid)])
-      .toString()
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
   } catch {
-    return []; // pgrep exits 1 when there are none
+    return 0; // a process that ended meanwhile
   }
 };
 /** This process and every process below it (the isolated agents), from /proc: what the host pays. */
-const treeRssMb = (pid = process.pid): number => {
-  let kb = 0;
-  try {
-    kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-  } catch {
-    // a process that ended meanwhile
-  }
-  return kb / 1024 + children(pid).reduce((sum, child) => sum + treeRssMb(child), 0);
-};
+const treeRssMb = (pid = process.pid): number => rssMb(pid) + children(pid).reduce((sum, child) => sum + treeRssMb(child), 0);
 const agentProcesses = () => children().length;
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     startServer({
       // Fifty agents starting on a shared 2-core machine take longer than the default 15 s command timeout.
       config: configWith({ port: 0, token: TOKEN, dataDir, agentIdleMs: IDLE_MS, hostCommandTimeoutMs: 120_000 }),
-      providers: [createIsolatedPiProvider({ agentDir: sandbox.agentDir }, () => undefined)],
+      providers: [createIsolatedPiProvider({ agentDir: sandbox.agentDir }, (line) => logs.push(line))],
       log: (line) => logs.push(line),
     });
   const api = (server: RunningServer) => async (pathname: string, body?: unknown) => {
@@ -132,6 +132,7 @@ async function main(): Promise<void> {
     collectGarbage();
     const helloAgents = agentProcesses();
     const helloRss = treeRssMb();
+    const serviceRss = rssMb(process.pid);
 
     // 3. The first prompt on a stopped agent → its first stored row.
     const lazy = ids[THREADS_WITH_ROWS + 1]!;
@@ -163,13 +164,19 @@ async function main(): Promise<void> {
     await pause(1000);
     collectGarbage();
     const afterRss = treeRssMb();
+    const afterAgents = agentProcesses();
+    if (process.env.BENCH_LOG) {
+      for (const id of ids.slice(-KEPT_RUNNING)) console.log(id, await server.hosts.call(server.hostId, 'thread.status', { threadId: id }));
+      console.log(execFileSync('ps', ['-o', 'pid,ppid,rss,args', '--ppid', String(process.pid)]).toString());
+    }
     const keptLines = logs.filter((line) => ids.slice(-KEPT_RUNNING).some((id) => line.includes(id)));
     await server.close();
 
     console.log(`bench:threads — ${THREADS} threads (${THREADS_WITH_ROWS} × ${ROWS_EACH} rows), isolated pi, agentIdleMs ${IDLE_MS}`);
     row('hello → online after the restart', `${onlineMs.toFixed(0)} ms`, '≤ 2000 ms');
     row(`agent processes after the hello (${KEPT_RUNNING} kept running)`, String(helloAgents), `${KEPT_RUNNING} (kept-running only)`);
-    row('service + agents RSS after the hello', `${helloRss.toFixed(0)} MB`, '≤ 400 MB');
+    row(`service + agents RSS after the hello (${KEPT_RUNNING} kept agents)`, `${helloRss.toFixed(0)} MB`, '≤ 400 MB');
+    row('… of which the service (this process: ts-node, fake model)', `${serviceRss.toFixed(0)} MB`, '');
     row(
       'POST /threads (no prompt) p50 / p99 over HTTP',
       `${percentile(creates, 50).toFixed(1)} / ${percentile(creates, 99).toFixed(1)} ms`,
@@ -184,6 +191,7 @@ async function main(): Promise<void> {
     );
     row('… RSS then, against the idle service', `${afterRss.toFixed(0)} vs ${idleRss.toFixed(0)} MB`, 'within 50 MB');
     for (const line of keptLines) console.log(`  kept-running thread: ${line}`);
+    if (process.env.BENCH_LOG) for (const line of logs) console.log(`  log: ${line}`);
   } finally {
     await model.close();
     sandbox.remove();
