@@ -41,7 +41,7 @@ function streamReply(reply: AgentReply, body: Record<string, unknown>, res: http
     });
     res.end();
   };
-  if (reply.kind === 'write') throw new Error('the Responses fake has no file-writing tool');
+  if (reply.kind === 'write') return complete(applyPatchCall(reply.path, reply.content));
   if (reply.kind === 'command') return complete(shellCall(reply.command, body['tools'], reply.escalated === true));
   const itemId = `msg_fake_${Math.random().toString(36).slice(2, 10)}`;
   const message = (text: string, status: string) => ({
@@ -80,12 +80,25 @@ function shellCall(command: string, tools: unknown, escalated: boolean): Record<
   return { type: 'function_call', id: `fc_${callId}`, call_id: callId, name, arguments: JSON.stringify(args), status: 'completed' };
 }
 
+/** Codex writes files through its `apply_patch` custom tool (a freeform patch in its own grammar). */
+function applyPatchCall(file: string, content: string): Record<string, unknown> {
+  const added = content
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((line) => `+${line}`)
+    .join('\n');
+  const callId = `call_fake_${Math.random().toString(36).slice(2, 10)}`;
+  const input = `*** Begin Patch\n*** Add File: ${file}\n${added}\n*** End Patch\n`;
+  return { type: 'custom_tool_call', id: `ctc_${callId}`, call_id: callId, name: 'apply_patch', input, status: 'completed' };
+}
+
 /** Input items as (role, text) pairs: user text, and each model answer (a message or a call) as an assistant ''. */
 function turnsOf(input: unknown): Array<{ role: string; text: string }> {
   if (typeof input === 'string') return [{ role: 'user', text: input }];
   if (!Array.isArray(input)) return [];
   return input.flatMap((item: { type?: unknown; role?: unknown; content?: unknown }) => {
-    if (item?.type === 'function_call' || item?.type === 'local_shell_call') return [{ role: 'assistant', text: '' }];
+    if (item?.type === 'function_call' || item?.type === 'local_shell_call' || item?.type === 'custom_tool_call')
+      return [{ role: 'assistant', text: '' }];
     if (item?.role === 'assistant') return [{ role: 'assistant', text: '' }];
     if (item?.role === 'user') return [{ role: 'user', text: textOf(item.content) }];
     return [];

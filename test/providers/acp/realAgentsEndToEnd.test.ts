@@ -130,22 +130,20 @@ for (const { agent, adapter, startModel, envOf } of AGENTS) {
       expect(completions(events).map((event) => event.data.status)).to.deep.equal(['completed']);
     });
 
-    if (agent === 'claude') {
-      it('a file edit is a fileChange item with its diff, allowed by the accept-edits policy, and the file is written', async () => {
-        const thread = await createThread('Write notes');
-        const events = await eventsUntil(t, thread.id, completedTurns(1));
-        const fileRows = events.filter((event) => event.data.item?.type === 'fileChange');
-        expect(
-          fileRows.map((event) => event.type),
-          logs.join('\n'),
-        ).to.deep.equal(['item/started', 'item/completed']);
-        expect(fileRows[0]!.data.item).to.deep.include({ tool: 'edit', path: path.join(projectDir, 'notes.txt'), status: 'inProgress' });
-        expect(fileRows[1]!.data.item).to.deep.include({ status: 'completed' });
-        expect(fileRows[1]!.data.item.diff).to.contain('+hello');
-        expect(await readFile(path.join(projectDir, 'notes.txt'), 'utf8')).to.equal('hello\n');
-        expect(completions(events).map((event) => event.data.status)).to.deep.equal(['completed']);
-      });
-    }
+    it('a file edit is a fileChange item with its diff, allowed by the accept-edits policy, and the file is written', async () => {
+      const thread = await createThread('Write notes');
+      const events = await eventsUntil(t, thread.id, completedTurns(1));
+      const fileRows = events.filter((event) => event.data.item?.type === 'fileChange');
+      expect(
+        fileRows.map((event) => event.type),
+        logs.join('\n'),
+      ).to.deep.equal(['item/started', 'item/completed']);
+      expect(fileRows[0]!.data.item).to.deep.include({ tool: 'edit', path: path.join(projectDir, 'notes.txt'), status: 'inProgress' });
+      expect(fileRows[1]!.data.item).to.deep.include({ status: 'completed' });
+      expect(fileRows[1]!.data.item.diff).to.contain('+hello');
+      expect(await readFile(path.join(projectDir, 'notes.txt'), 'utf8')).to.equal('hello\n');
+      expect(completions(events).map((event) => event.data.status)).to.deep.equal(['completed']);
+    });
 
     it('stop mid-stream ends the turn exactly once, interrupted, and the next prompt works', async () => {
       const thread = await createThread('Think slowly');
