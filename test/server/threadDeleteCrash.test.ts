@@ -33,7 +33,12 @@ const RANDOM_KILLS = 4;
  * thread with rows (an open turn, renames), deletes it and dies: at a named step (the child kills itself
  * there, test/helpers/crash/childDeleteServer.ts), then at random moments from this side.
  */
-function deleteCrashSuite(options: { dataDir(): Promise<string>; databaseUrl?(): string; probe(dataDir: string): StoreProbe; steps: readonly DeleteStep[] }) {
+function deleteCrashSuite(options: {
+  dataDir(): Promise<string>;
+  databaseUrl?(): string;
+  probe(dataDir: string): StoreProbe;
+  steps: readonly DeleteStep[];
+}) {
   return async function (this: Mocha.Context) {
     this.timeout(120_000);
     const random = crashRandom();

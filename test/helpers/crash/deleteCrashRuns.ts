@@ -14,10 +14,17 @@ export interface DeleteCrashServer {
 }
 
 /** Starts the server on `dataDir` (and `databaseUrl` when set), armed to die at `killAt`; resolves once its unfinished deletes are done. */
-export async function startDeleteCrashServer(options: { dataDir: string; databaseUrl?: string; killAt?: DeleteStep }): Promise<DeleteCrashServer> {
+export async function startDeleteCrashServer(options: {
+  dataDir: string;
+  databaseUrl?: string;
+  killAt?: DeleteStep;
+}): Promise<DeleteCrashServer> {
   const args = ['--port', '0', '--data-dir', options.dataDir, '--token', TOKEN, '--turn-grace-ms', '300'];
   if (options.databaseUrl) args.push('--database-url', options.databaseUrl);
-  const env = { CRASH_TRANSPILE_CACHE: path.join(options.dataDir, 'transpiled'), ...(options.killAt ? { CRASH_DELETE_AT: options.killAt } : {}) };
+  const env = {
+    CRASH_TRANSPILE_CACHE: path.join(options.dataDir, 'transpiled'),
+    ...(options.killAt ? { CRASH_DELETE_AT: options.killAt } : {}),
+  };
   const child = spawnCrashChild('test/helpers/crash/childDeleteServer.ts', args, env);
   const url = /^listening on (\S+)$/.exec(await child.line(/^listening on /))![1]!;
   await child.line(/^no deletes left$/);
@@ -57,7 +64,11 @@ export interface CrashedThread {
  * A thread with rows of every kind a delete meets: a turn left open (the fake agent's `hang`) and renames
  * after it. Resolves with the thread's id and every row a read showed, all acknowledged.
  */
-export async function threadWithRows(server: DeleteCrashServer, projectId: string, title: string): Promise<{ id: string; acked: AckedRow[] }> {
+export async function threadWithRows(
+  server: DeleteCrashServer,
+  projectId: string,
+  title: string,
+): Promise<{ id: string; acked: AckedRow[] }> {
   const thread = await server.json('/threads', { body: { projectId, provider: 'pi', model: 'fake/model', title } });
   await server.json(`/threads/${thread.id}/messages`, { body: { prompt: 'hang' } });
   for (;;) {
