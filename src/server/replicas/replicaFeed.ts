@@ -6,6 +6,8 @@ export interface ReplicaFeedDeps {
   /** Each thread's last seq in the store, for threads read in a catch-up. */
   lastSeqs(threadIds: readonly string[]): Promise<Map<string, number>>;
   hub: WatchedHub;
+  /** Whether a thread is deleted (or its delete began) in the shared registry. */
+  isDeleted(threadId: string): Promise<boolean>;
   replicaId: string;
   pageSize: number;
   log(message: string): void;
@@ -49,17 +51,22 @@ export function createReplicaFeed(deps: ReplicaFeedDeps) {
     notified(payload: string): void {
       const [origin, first, last, threadId] = payload.split(' ');
       if (origin === deps.replicaId || !threadId || !deps.hub.isWatched(threadId)) return;
+      // `0 0`: the thread was deleted through that replica; its readers here are told once their reads end.
+      if (Number(last) === 0) return void (reading.get(threadId) ?? Promise.resolve()).then(() => deps.hub.announceDeleted(threadId));
       void publishUpTo(threadId, Number(last), Number(first));
     },
     /**
      * Every watched thread whose store is ahead of this hub gets its missing rows (after a reconnect of the
      * listener, and on a timer against notifications lost any other way). A thread this hub published
      * nothing for yet gets its last row, which sends any reader that is behind to the store for the rest.
+     * A watched thread without rows may be one deleted through another replica whose notice was lost: its
+     * readers are told when the registry has no such thread.
      */
     async catchUp(): Promise<void> {
       const watched = deps.hub.watchedThreads();
       if (watched.length === 0) return;
       const heads = await deps.lastSeqs(watched);
+      for (const [threadId, lastSeq] of heads) if (lastSeq === 0 && (await deps.isDeleted(threadId))) deps.hub.announceDeleted(threadId);
       await Promise.all(
         [...heads].map(([threadId, lastSeq]) => {
           const published = deps.hub.publishedSeq(threadId);

@@ -84,6 +84,7 @@ export function startReplica(replicaId: string, deps: ReplicaDeps) {
     store: deps.store,
     lastSeqs: (ids) => deps.store.lastSeqs(ids),
     hub: deps.hub,
+    isDeleted: async (threadId) => (await deps.registry.threads.get(threadId)) === undefined,
     replicaId,
     pageSize: settings.eventsPageMax,
     log,

@@ -4,7 +4,10 @@ import { HeadMoved, type ConditionalAppend } from '../conditionalAppend';
 import type { EventStore, ListEventsOptions, NewThreadEvent, StoredThreadEvent } from '../eventStore';
 import { storedRowOf } from '../../protocol/threadEvents';
 
-/** Channel every append announces its threads on (`<origin> <first seq> <last seq> <thread id>`), sent at commit. */
+/**
+ * Channel every append announces its threads on (`<origin> <first seq> <last seq> <thread id>`), sent at
+ * commit; a thread's delete announces `<origin> 0 0 <thread id>`.
+ */
 export const EVENTS_CHANNEL = 'ats_events';
 
 /** SQLSTATE that `ats_append_events` raises when a head is not where `appendAt` expected it. */
@@ -139,6 +142,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Po
         await client.query('BEGIN');
         await client.query('DELETE FROM thread_events WHERE thread_id = $1', [threadId]);
         await client.query('DELETE FROM thread_heads WHERE thread_id = $1', [threadId]);
+        await client.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, `${origin} 0 0 ${threadId}`]);
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
