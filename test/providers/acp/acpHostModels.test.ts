@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { expect } from 'chai';
+import { keepAgentRunning } from '../pi/keepAgentRunning';
 import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../../src/daemon/providers/acp';
 import { startTestServer, type TestServer } from '../../helpers/server/harness';
 import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
@@ -40,7 +41,8 @@ describe('ACP agents in a host’s model catalog (GET /hosts/:id/models)', () =>
     const project = await t.json('/projects', {
       body: { name: 'models', source: { type: 'local_path', path: folder, hostId: t.server.hostId } },
     });
-    await t.json('/threads', { body: { projectId: project.id, provider: 'mine', model: 'mine/default', title: 'models' } });
+    const thread = await t.json('/threads', { body: { projectId: project.id, provider: 'mine', model: 'mine/default', title: 'models' } });
+    await keepAgentRunning(t, thread.id); // its agent starts now (issue 28: otherwise at its first prompt)
     const { models } = await t.json(`/hosts/${t.server.hostId}/models?provider=mine`);
     expect(models.map((model: { model: string; name: string }) => [model.model, model.name])).to.deep.equal([
       ['mine/default', "mine (the agent's own default model)"],

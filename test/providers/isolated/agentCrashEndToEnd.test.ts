@@ -119,7 +119,9 @@ describe("agent crash isolation: an extension throwing from a timer ends only it
     );
     const request = model.requests.find((candidate) => JSON.stringify(candidate.messages).includes('What did I say'))!;
     expect(JSON.stringify(request.messages)).to.contain('Remember me').and.contain('Noted.');
-    expect((await api(`/threads/${crash.id}`)).providerThreadId).to.equal(crash.providerThreadId);
+    // The session the first run named (the 201 answered before any agent started: issue 28).
+    expect((await api(`/threads/${crash.id}`)).providerThreadId).to.equal(rows[0]!.data.providerThreadId);
+    expect(new Set(rows.map((row) => row.data.providerThreadId)).size).to.equal(1);
     // The crashed run wrote nothing after the crash: its answer never went on.
     expect(rows.some((row) => row.type === 'item/agentMessage/delta' && row.data.delta === ' never.')).to.equal(false);
     expect(running.child.exitCode).to.equal(null);
