@@ -1,20 +1,10 @@
 import { expect } from 'chai';
-import type { StoredThreadEvent } from '../../src/protocol/threadEvents';
 import { resolutionText, type ApprovalModel, type PlanModel } from '../../src/web/state/approvals';
+import { storedRows } from './storedRows';
 import { Transcript, type ItemModel, type TurnModel } from '../../src/web/state/transcript';
 
-let seq = 0;
-const row = (type: string, data: Record<string, unknown>, turnId: string | null = 't1'): StoredThreadEvent =>
-  ({
-    id: `r${++seq}`,
-    threadId: 'thr_1',
-    seq,
-    type,
-    turnId,
-    scope: turnId ? { kind: 'turn', turnId } : { kind: 'thread' },
-    data: { providerThreadId: 'p', ...data },
-    createdAt: new Date().toISOString(),
-  }) as unknown as StoredThreadEvent;
+const built = storedRows('t1');
+const row = built.row;
 
 const asked = (approvalId: string) =>
   row('approval/requested', {
@@ -31,7 +21,7 @@ const entriesOf = (transcript: Transcript) => (transcript.entries.value[0] as Tu
 
 /** Issue 27's rows as the page folds them: questions and their answers, the plan, the agent's thinking. */
 describe('the page folds approval, plan and reasoning rows', () => {
-  beforeEach(() => (seq = 0));
+  beforeEach(() => built.reset());
 
   it('a question is pending in its turn until its approval/resolved row, then carries the answer', () => {
     const transcript = new Transcript();

@@ -1,24 +1,14 @@
 import { expect } from 'chai';
-import type { StoredThreadEvent } from '../../src/protocol/threadEvents';
 import { deletionText } from '../../src/web/state/deletionText';
+import { storedRows } from './storedRows';
 import { Transcript } from '../../src/web/state/transcript';
 
-let seq = 0;
-const row = (type: string, data: Record<string, unknown>, turnId: string | null = null): StoredThreadEvent =>
-  ({
-    id: `r${++seq}`,
-    threadId: 'thr_1',
-    seq,
-    type,
-    turnId,
-    scope: turnId ? { kind: 'turn', turnId } : { kind: 'thread' },
-    data: { providerThreadId: 'p', ...data },
-    createdAt: new Date().toISOString(),
-  }) as unknown as StoredThreadEvent;
+const built = storedRows(null);
+const row = built.row;
 
 /** Issue 28's rows as the page folds them: the header's fields from `thread/updated`, the turns a delete takes. */
 describe('the page folds thread/updated rows and counts turns', () => {
-  beforeEach(() => (seq = 0));
+  beforeEach(() => built.reset());
 
   it('each thread/updated row changes only the fields it carries; the latest value of each wins', () => {
     const transcript = new Transcript();

@@ -1,23 +1,13 @@
 import { expect } from 'chai';
-import type { StoredThreadEvent } from '../../src/protocol/threadEvents';
+import { storedRows } from './storedRows';
 import { Transcript, type ItemModel, type TurnModel } from '../../src/web/state/transcript';
 
-let seq = 0;
-const row = (type: string, data: Record<string, unknown>, turnId: string | null = 't1'): StoredThreadEvent =>
-  ({
-    id: `r${++seq}`,
-    threadId: 'thr_1',
-    seq,
-    type,
-    turnId,
-    scope: turnId ? { kind: 'turn', turnId } : { kind: 'thread' },
-    data: { providerThreadId: 'p', ...data },
-    createdAt: new Date().toISOString(),
-  }) as unknown as StoredThreadEvent;
+const built = storedRows('t1');
+const row = built.row;
 
 /** The page's fold of a thread's rows into turns and items (src/web/state/transcript.ts). */
 describe('the page folds thread rows into turns', () => {
-  beforeEach(() => (seq = 0));
+  beforeEach(() => built.reset());
 
   it('a turn with the user message, a streamed answer, a command with output, usage, and its final status', () => {
     const rows = [
