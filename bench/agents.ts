@@ -4,9 +4,8 @@
  * (cold: opening included) and for open threads (warm), in-process pi against the isolated provider, each in
  * a fresh Node process of its own so neither inherits the other's loaded SDK; ratios from the same run.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createIsolatedPiProvider } from '../src/daemon/providerFactories';
 import type { AgentProvider, AgentThread } from '../src/daemon/providers/agentProvider';
@@ -14,6 +13,7 @@ import { createPiProvider } from '../src/daemon/providers/pi';
 import { scriptByPrompt, startFakeModelServer } from '../test/helpers/fakes/modelServer';
 import { createFrameLog, isMethod, type Frame } from '../test/providers/pi/frameLog';
 import { createPiSandbox, FAKE_MODEL } from '../test/providers/pi/piSandbox';
+import { treeRssMb } from './lib/processRss';
 
 const IDLE_THREADS = 10;
 const WARM_PROMPTS = Number(process.env.BENCH_PROMPTS ?? 20);
@@ -31,23 +31,6 @@ interface Measured {
 }
 
 const isTextDelta = (frame: Frame) => frame.method === 'sdk/message' && frame.params.message?.assistantMessageEvent?.type === 'text_delta';
-
-/** This process and every process below it (the isolated agents), from /proc: what the host pays. */
-function treeRssMb(pid = process.pid): number {
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-  let children: number[] = [];
-  try {
-    children = execFileSync('pgrep', ['-P', String(pid)])
-      .toString()
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    // pgrep exits 1 when there are none
-  }
-  return kb / 1024 + children.reduce((sum, child) => sum + treeRssMb(child), 0);
-}
 
 async function measure(mode: Mode, env: { baseUrl: string }): Promise<Measured> {
   const sandbox = createPiSandbox({ baseUrl: env.baseUrl });

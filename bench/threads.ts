@@ -20,6 +20,7 @@ import type { NewThreadEvent } from '../src/store/eventStore';
 import { scriptByPrompt, startFakeModelServer } from '../test/helpers/fakes/modelServer';
 import { createPiSandbox, FAKE_MODEL } from '../test/providers/pi/piSandbox';
 import { collectGarbage } from './lib/collectGarbage';
+import { rssMb, treeRssMb } from './lib/processRss';
 
 const THREADS = Number(process.env.BENCH_THREADS ?? 1000);
 const THREADS_WITH_ROWS = Math.min(200, THREADS / 5);
@@ -43,15 +44,6 @@ const children = (pid = process.pid): number[] =>
       }
     })
     .map(Number);
-const rssMb = (pid: number): number => {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  } catch {
-    return 0; // a process that ended meanwhile
-  }
-};
-/** This process and every process below it (the isolated agents), from /proc: what the host pays. */
-const treeRssMb = (pid = process.pid): number => rssMb(pid) + children(pid).reduce((sum, child) => sum + treeRssMb(child), 0);
 const agentProcesses = () => children().length;
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;

@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../src/daemon/providers/acp';
 import { createIsolatedPiProvider } from '../../src/daemon/providerFactories';
+import { childrenOf, commandLineOf } from '../../test/helpers/agents/processTree';
 import { claudeAgentEnv, codexAgentEnv, testAgentBin, TEST_AGENTS_BIN } from '../../test/helpers/agents/acpAgents';
 import { startAcpTestClient } from '../../test/helpers/agents/acpTestClient';
 import { startFakeAnthropicServer } from '../../test/helpers/fakes/anthropicServer';
@@ -12,29 +12,15 @@ import { scriptByPrompt, startFakeModelServer } from '../../test/helpers/fakes/m
 import { startFakeResponsesServer } from '../../test/helpers/fakes/responsesServer';
 import { createPiSandbox, FAKE_MODEL } from '../../test/providers/pi/piSandbox';
 import { startBenchServer } from './acpBenchServer';
+import { treeRssMb } from './processRss';
 
 const SCRIPTS = { 'Say hello': [{ kind: 'text' as const, chunks: ['Hello', ' there'] }] };
 const quiet = () => undefined;
 
-const childrenOf = (pid: number): number[] => {
-  try {
-    return execFileSync('pgrep', ['-P', String(pid)])
-      .toString()
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return []; // pgrep exits 1 when there are none
-  }
-};
-const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-const treeRssMb = (pid: number): number => rssMb(pid) + childrenOf(pid).reduce((sum, child) => sum + treeRssMb(child), 0);
-
 /** The agent process below this one whose command line names `marker` (the top of that agent's tree). */
 function agentPid(marker: string, root = process.pid): number | undefined {
   for (const child of childrenOf(root)) {
-    if (readFileSync(`/proc/${child}/cmdline`, 'utf8').includes(marker)) return child;
+    if (commandLineOf(child).includes(marker)) return child;
     const below = agentPid(marker, child);
     if (below) return below;
   }

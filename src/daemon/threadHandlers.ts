@@ -9,7 +9,13 @@ import type { EventStore } from '../store/eventStore';
 import { DEFAULT_TURN_GRACE_MS } from '../ingest/graceTimers';
 import { createLifecycleHandlers } from './agentLifecycle/lifecycleHandlers';
 import { stopTurn } from './agentLifecycle/stopOpenTurn';
-import { createThreadSession, DEFAULT_AGENT_IDLE_MS, type ThreadSession, type ThreadSessionDeps } from './agentLifecycle/threadSession';
+import {
+  createThreadSession,
+  DAEMON_CLOSING,
+  DEFAULT_AGENT_IDLE_MS,
+  type ThreadSession,
+  type ThreadSessionDeps,
+} from './agentLifecycle/threadSession';
 
 export interface ThreadHandlerDeps extends Omit<ThreadSessionDeps, 'agentIdleMs' | 'closing'> {
   /** Where the rows are (a delete names the session of a thread this daemon never opened by its last row). */
@@ -24,7 +30,6 @@ export interface ThreadHandlerDeps extends Omit<ThreadSessionDeps, 'agentIdleMs'
 
 /** The reasons open questions are cancelled with, as the `approval/resolved` row says them. */
 const STOPPED_BY_USER = 'stopped by the user';
-const DAEMON_CLOSING = 'the host daemon is shutting down';
 
 type ThreadHandlers = Pick<
   HostHandlers,
@@ -83,7 +88,7 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
   return {
     'thread.open': async (params) => {
       // An agent started while closing would outlive dispose() and keep its extensions' timers running.
-      if (closing) throw new HostCommandError('host_closing', 'the host daemon is shutting down');
+      if (closing) throw new HostCommandError('host_closing', DAEMON_CLOSING);
       requireAllowed(params.permissionMode);
       // Reading the thread back now closes a turn whose run died with an earlier process (docs/events.md
       // "Restart") at once, rather than when its next frame or status question comes; a turn still open

@@ -41,7 +41,7 @@ export async function stopOpenTurn(
   session: ThreadSession | undefined,
   reason: string,
 ): Promise<number[]> {
-  if ((await deps.ingest.threadStatus(threadId)) !== 'active') {
+  if (await turnClosed(deps.ingest, threadId)) {
     session?.approvals.cancelAll(reason);
     return [];
   }

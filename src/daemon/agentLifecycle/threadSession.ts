@@ -10,6 +10,9 @@ import { startThreadAgent, type ThreadAgentDeps } from '../startThreadAgent';
 import { createAgentSlot, type AgentSlot } from './agentSlot';
 import { createIdleClose, type IdleClose } from './idleClose';
 
+/** Why a closing daemon refuses to start an agent, and the reason its open questions are cancelled with. */
+export const DAEMON_CLOSING = 'the host daemon is shutting down';
+
 /** How long an agent with nothing to do stays up by default (`ATS_AGENT_IDLE_MS`): ten minutes. */
 export const DEFAULT_AGENT_IDLE_MS = 600_000;
 
@@ -48,7 +51,7 @@ export function createThreadSession(deps: ThreadSessionDeps, params: ThreadOpenP
   };
 
   const start = async () => {
-    if (deps.closing()) throw new HostCommandError('host_closing', 'the host daemon is shutting down');
+    if (deps.closing()) throw new HostCommandError('host_closing', DAEMON_CLOSING);
     if (!provider) throw new Error('no agent provider'); // never: callers check `provider` first
     const agent = await startThreadAgent(deps, session.params, provider, approvals, onRows).catch((error: unknown) => {
       throw new HostCommandError('agent_failed', `the ${provider.id} agent could not start: ${firstLineOf(error)}`);
