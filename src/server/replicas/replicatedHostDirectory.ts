@@ -68,7 +68,14 @@ export function replicatedHostDirectory(deps: ReplicatedDirectoryDeps): HostDire
       if (local.isOnline(hostId)) return local.call(hostId, method, params, options);
       const record = await deps.registry.hosts.get(hostId);
       if (!record) throw notFound('host', hostId);
-      const link = remoteLinkOf(hostId, record);
+      // The board may be a notification behind (a host that just reconnected to a restarted replica): read the
+      // presence table once before saying the host is offline.
+      let link = remoteLinkOf(hostId, record);
+      if (!link) {
+        await board.refresh();
+        if (local.isOnline(hostId)) return local.call(hostId, method, params, options);
+        link = remoteLinkOf(hostId, record);
+      }
       if (!link) throw new Problem(502, 'host_offline', `host ${hostId} is not connected`);
       try {
         return await link.request(method, params, options);
