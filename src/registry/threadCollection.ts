@@ -18,7 +18,16 @@ export interface ThreadCollection extends Collection<ThreadRecord> {
   deleting(): Promise<ThreadRecord[]>;
 }
 
-export function threadCollectionOf(records: Collection<ThreadRecord>): ThreadCollection {
+/**
+ * Writes a shared store makes in one statement, so the tombstone holds against other processes too (replicas
+ * on one PostgreSQL): the in-process queue below only orders this process's own writes.
+ */
+export interface AtomicFlagWrites<T> {
+  putUnlessFlagged(record: T, flag: string): Promise<boolean>;
+  setFlag(id: string, flag: string): Promise<void>;
+}
+
+export function threadCollectionOf(records: Collection<ThreadRecord> & Partial<AtomicFlagWrites<ThreadRecord>>): ThreadCollection {
   // Read-then-write changes run one at a time here, so a mark never falls between a put's read and its write.
   let writes: Promise<unknown> = Promise.resolve();
   const serially = <T>(work: () => Promise<T>): Promise<T> => {
@@ -33,11 +42,13 @@ export function threadCollectionOf(records: Collection<ThreadRecord>): ThreadCol
     find: async (query) => (await records.find(query)).filter((record) => !record.deleting),
     put: (record) =>
       serially(async () => {
-        if (live(await records.get(record.id))) await records.put(record);
+        if (records.putUnlessFlagged) await records.putUnlessFlagged(record, 'deleting');
+        else if (live(await records.get(record.id))) await records.put(record);
         return record;
       }),
     markDeleting: (id) =>
       serially(async () => {
+        if (records.setFlag) return records.setFlag(id, 'deleting');
         const record = await records.get(id);
         if (record && !record.deleting) await records.put({ ...record, deleting: true });
       }),

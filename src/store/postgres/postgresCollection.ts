@@ -12,6 +12,10 @@ export interface PostgresCollection<T extends { id: string }> {
   put(record: T): Promise<T>;
   remove(id: string): Promise<void>;
   close(): Promise<void>;
+  /** Replaces the record in one statement unless its boolean `flag` is set (by any replica): true if replaced. */
+  putUnlessFlagged(record: T, flag: string): Promise<boolean>;
+  /** Sets the record's boolean `flag` in one statement, keeping the rest of it as stored. */
+  setFlag(id: string, flag: string): Promise<void>;
 }
 
 /** Record fields copied into their own columns, so the server's lookups run in SQL without parsing JSON. */
@@ -58,6 +62,20 @@ export function openPostgresCollection<T extends { id: string }>(pool: Pool, tab
         paramsOf(record),
       );
       return record;
+    },
+    async putUnlessFlagged(record, flag) {
+      const { rowCount } = await pool.query(
+        `UPDATE ${table} SET record = $2, created_at = $3, host_id = $4, project_id = $5
+         WHERE id = $1 AND coalesce(record->>$6, 'false') <> 'true'`,
+        [...paramsOf(record), flag],
+      );
+      return rowCount === 1;
+    },
+    async setFlag(id, flag) {
+      await pool.query(`UPDATE ${table} SET record = (record::jsonb || jsonb_build_object($2::text, true))::json WHERE id = $1`, [
+        id,
+        flag,
+      ]);
     },
     async remove(id) {
       await pool.query(`DELETE FROM ${table} WHERE id = $1`, [id]);
