@@ -116,8 +116,14 @@ export const ThreadCloseAgentResultSchema = Seqs;
  * Forgets a thread on its host: an open turn is stopped first (its `interrupted` turn/completed is stored, and
  * its seqs answered, before the rows go), open questions are cancelled, the agent is closed and the provider's
  * session files are removed. The server removes the rows and the record. Idempotent: an unknown thread is done.
+ * The server names the session it knows of (`providerThreadId`, `provider`): a host that was offline at the
+ * delete is told at its next hello, when the thread's rows, which also name it, are gone.
  */
-export const ThreadDeleteParamsSchema = z.strictObject({ threadId: ThreadId });
+export const ThreadDeleteParamsSchema = z.strictObject({
+  threadId: ThreadId,
+  provider: z.string().optional(),
+  providerThreadId: z.string().optional(),
+});
 export const ThreadDeleteResultSchema = Seqs;
 
 export const threadCommands = {

@@ -12,8 +12,11 @@ export interface ThreadCollection extends Collection<ThreadRecord> {
    * before its delete began (a prompt finishing) must not bring it back. New threads are `insert`ed.
    */
   put(record: ThreadRecord): Promise<ThreadRecord>;
-  /** The durable tombstone a delete starts with; resolves once it is durable. */
-  markDeleting(id: string): Promise<void>;
+  /**
+   * The durable tombstone a delete starts with; resolves once it is durable. Marked again, it takes what the
+   * delete learnt meanwhile (the session a host still has to remove).
+   */
+  markDeleting(id: string, learnt?: Pick<ThreadRecord, 'providerThreadId'>): Promise<void>;
   /** Threads whose delete began and did not finish (a crash, a restart): the start finishes them. */
   deleting(): Promise<ThreadRecord[]>;
 }
@@ -24,7 +27,7 @@ export interface ThreadCollection extends Collection<ThreadRecord> {
  */
 export interface AtomicFlagWrites<T> {
   putUnlessFlagged(record: T, flag: string): Promise<boolean>;
-  setFlag(id: string, flag: string): Promise<void>;
+  mergeFields(id: string, fields: Partial<T>): Promise<void>;
 }
 
 export function threadCollectionOf(records: Collection<ThreadRecord> & Partial<AtomicFlagWrites<ThreadRecord>>): ThreadCollection {
@@ -46,11 +49,11 @@ export function threadCollectionOf(records: Collection<ThreadRecord> & Partial<A
         else if (live(await records.get(record.id))) await records.put(record);
         return record;
       }),
-    markDeleting: (id) =>
+    markDeleting: (id, learnt = {}) =>
       serially(async () => {
-        if (records.setFlag) return records.setFlag(id, 'deleting');
+        if (records.mergeFields) return records.mergeFields(id, { ...learnt, deleting: true });
         const record = await records.get(id);
-        if (record && !record.deleting) await records.put({ ...record, deleting: true });
+        if (record && !(record.deleting && Object.keys(learnt).length === 0)) await records.put({ ...record, ...learnt, deleting: true });
       }),
     deleting: async () => (await records.find({})).filter((record) => record.deleting === true),
     remove: (id) => serially(() => records.remove(id)),

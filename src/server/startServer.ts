@@ -14,7 +14,7 @@ import { createThreadIngest } from '../ingest/threadIngest';
 import { createDaemonLinkRoute } from './daemonLink/daemonLinkRoute';
 import type { Registry } from '../registry/registry';
 import type { EventStore } from '../store/eventStore';
-import { finishDeletes } from './threads/deleteThread';
+import { finishDeletes, finishDeletesOnAttach } from './threads/deleteThread';
 import { openStorage } from './replicas/openStorage';
 import { newReplicaId, startReplica } from './replicas/startReplica';
 import { watchedHub } from './sse/watchedHub';
@@ -113,7 +113,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     : undefined;
   if (daemon) await hosts.attach(connectInProcess(daemon, { timeoutMs: config.hostCommandTimeoutMs }));
   // Deletes a crash or a restart cut off (their threads are hidden already) finish once this machine's host is back.
-  void finishDeletes({ registry, hosts, store, hub, log }).catch((error: unknown) => log(`unfinished deletes not read: ${String(error)}`));
+  const deletes = { registry, hosts, store, hub, log };
+  void finishDeletes(deletes).catch((error: unknown) => log(`unfinished deletes not read: ${String(error)}`));
+  finishDeletesOnAttach(deletes);
 
   const app = createApp({ config, token, registry, hosts, store, hub, presence, log });
   const server = http.createServer(app.callback());

@@ -1,6 +1,7 @@
 import type { HostHandlers } from '../hostDispatcher';
 import { HostCommandError } from '../../protocol/hostErrors';
-import { removeProviderSession, storedProviderThreadId, type RemoveSessionDeps } from './removeProviderSession';
+import { storedProviderThreadId } from '../../store/storedProviderThreadId';
+import { removeProviderSession, type RemoveSessionDeps } from './removeProviderSession';
 import { stopOpenTurn, type StopTurnDeps } from './stopOpenTurn';
 import type { ThreadSession } from './threadSession';
 
@@ -49,15 +50,17 @@ export function createLifecycleHandlers(deps: LifecycleDeps): LifecycleHandlers 
       return { agent: session.agent.state() };
     },
     'thread.close_agent': async ({ threadId }) => ({ seqs: await closeAgent(threadId, AGENT_CLOSED) }),
-    'thread.delete': async ({ threadId }) => {
+    'thread.delete': async ({ threadId, ...named }) => {
       const session = deps.sessions.get(threadId);
       // Named before the stop: closing a turn of an earlier process may store rows that name no session.
-      const providerThreadId = deps.providerThreadIds.get(threadId) ?? (await storedProviderThreadId(deps.store, threadId));
+      const providerThreadId =
+        deps.providerThreadIds.get(threadId) ?? named.providerThreadId ?? (await storedProviderThreadId(deps.store, threadId));
+      const provider = session?.provider ?? (named.provider === undefined ? undefined : deps.providers.get(named.provider));
       const seqs = await closeAgent(threadId, THREAD_DELETED);
       // Forgotten before the files go: a later prompt is refused (thread_not_open) instead of starting again.
       deps.sessions.delete(threadId);
       await removeProviderSession(deps, threadId, {
-        ...(session?.provider ? { provider: session.provider } : {}),
+        ...(provider ? { provider } : {}),
         ...(providerThreadId === undefined ? {} : { providerThreadId }),
       });
       deps.providerThreadIds.delete(threadId);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { EventStore } from '../../store/eventStore';
 import type { AgentProvider } from '../providers/agentProvider';
 import type { ProviderRegistry } from '../providerRegistry';
+import { storedProviderThreadId } from '../../store/storedProviderThreadId';
 
 export interface RemoveSessionDeps {
   providers: ProviderRegistry;
@@ -33,20 +34,4 @@ export async function removeProviderSession(
         .catch((error: unknown) => deps.log(`thread ${threadId}: the ${provider.id} session was not removed: ${String(error)}`)),
     ),
   );
-}
-
-/** Rows read back from the end for a session's name. */
-const LAST_ROWS = 64;
-
-/**
- * The session the thread's newest rows name. Rows a daemon stored without knowing the session (a turn it
- * closed after a restart, before any open) name the thread's own id, so those are passed over.
- */
-export async function storedProviderThreadId(store: EventStore, threadId: string): Promise<string | undefined> {
-  const last = await store.lastSeq(threadId);
-  const rows = await store.list(threadId, { afterSeq: Math.max(0, last - LAST_ROWS), limit: LAST_ROWS });
-  return rows
-    .map((row) => (row.data as { providerThreadId?: unknown }).providerThreadId)
-    .filter((named): named is string => typeof named === 'string' && named !== threadId)
-    .pop();
 }

@@ -1,6 +1,9 @@
+import type { Subscription } from 'rxjs';
+import { errorMessageOf } from '../../protocol/errorMessages';
 import type { Registry } from '../../registry/registry';
 import type { ThreadRecord } from '../../registry/records';
 import type { EventStore } from '../../store/eventStore';
+import { storedProviderThreadId } from '../../store/storedProviderThreadId';
 import type { HostDirectory } from '../hosts/hostDirectory';
 import type { EventHub } from '../sse/eventHub';
 
@@ -25,24 +28,58 @@ export async function deleteThread(deps: DeleteThreadDeps, thread: ThreadRecord)
 }
 
 async function finishDelete(deps: DeleteThreadDeps, thread: ThreadRecord): Promise<void> {
-  // A host away keeps the thread's session files until it forgets the thread itself (docs/api.md): the
-  // server's part (rows, record) must not wait for a host that may never come back.
-  // A host that fails the command likewise (its error is logged).
-  if (deps.hosts.isOnline(thread.hostId)) {
-    await deps.hosts
-      .call(thread.hostId, 'thread.delete', { threadId: thread.id })
-      .catch((error: unknown) => deps.log(`thread ${thread.id}: its host did not delete it (${(error as Error).message})`));
-  }
+  const session = await sessionOf(deps.store, thread);
+  // The server's part (readers, rows) never waits for a host that may never come back. A host away keeps the
+  // tombstone, which names the session, until its next hello (`finishDeletesOnAttach`): its files go then.
+  const hostDone = deps.hosts.isOnline(thread.hostId) && (await deleteOnHost(deps, thread, session));
+  if (!hostDone && session !== undefined && session !== thread.providerThreadId)
+    await deps.registry.threads.markDeleting(thread.id, { providerThreadId: session });
   deps.hub.announceDeleted(thread.id);
   await deps.store.deleteThread(thread.id);
-  await deps.registry.threads.remove(thread.id);
+  if (hostDone) await deps.registry.threads.remove(thread.id);
+  else deps.log(`thread ${thread.id}: deleted; its host ${thread.hostId} is offline and removes the session files at its next hello`);
+}
+
+/**
+ * The agent session the host keeps for the thread: the newest rows name it (the record may still hold the
+ * thread's own id when the agent started in the background), else the record, which is all a finished
+ * delete's tombstone has left.
+ */
+async function sessionOf(store: EventStore, thread: ThreadRecord): Promise<string | undefined> {
+  const recorded = thread.providerThreadId === thread.id ? undefined : thread.providerThreadId;
+  return (await storedProviderThreadId(store, thread.id)) ?? recorded;
+}
+
+/** True once the host has forgotten the thread. A host that fails the command is done too (logged). */
+async function deleteOnHost(deps: DeleteThreadDeps, thread: ThreadRecord, session: string | undefined): Promise<boolean> {
+  try {
+    await deps.hosts.call(thread.hostId, 'thread.delete', {
+      threadId: thread.id,
+      provider: thread.provider,
+      ...(session === undefined ? {} : { providerThreadId: session }),
+    });
+    return true;
+  } catch (error) {
+    if (!deps.hosts.isOnline(thread.hostId)) return false; // it left during the command: its hello finishes it
+    deps.log(`thread ${thread.id}: its host did not delete it (${errorMessageOf(error)})`);
+    return true;
+  }
 }
 
 /** At start (and on any replica): deletes that a crash or a restart cut off are finished, each on its own. */
-export async function finishDeletes(deps: DeleteThreadDeps): Promise<void> {
+export async function finishDeletes(deps: DeleteThreadDeps, hostId?: string): Promise<void> {
   for (const thread of await deps.registry.threads.deleting()) {
+    if (hostId !== undefined && thread.hostId !== hostId) continue;
     await finishDelete(deps, thread).catch((error: unknown) =>
-      deps.log(`thread ${thread.id}: the delete could not be finished (${(error as Error).message}); it is tried again at the next start`),
+      deps.log(`thread ${thread.id}: the delete could not be finished (${errorMessageOf(error)}); it is tried again at the next start`),
     );
   }
+}
+
+/** A host back online forgets the threads deleted while it was away (their session files). */
+export function finishDeletesOnAttach(deps: DeleteThreadDeps): Subscription {
+  return deps.hosts.changes$.subscribe((change) => {
+    if (change.kind !== 'attached') return;
+    void finishDeletes(deps, change.host.id).catch((error: unknown) => deps.log(`unfinished deletes not read: ${errorMessageOf(error)}`));
+  });
 }

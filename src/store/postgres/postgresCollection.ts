@@ -14,8 +14,8 @@ export interface PostgresCollection<T extends { id: string }> {
   close(): Promise<void>;
   /** Replaces the record in one statement unless its boolean `flag` is set (by any replica): true if replaced. */
   putUnlessFlagged(record: T, flag: string): Promise<boolean>;
-  /** Sets the record's boolean `flag` in one statement, keeping the rest of it as stored. */
-  setFlag(id: string, flag: string): Promise<void>;
+  /** Sets these top-level fields of the stored record in one statement, keeping the rest of it as stored. */
+  mergeFields(id: string, fields: Partial<T>): Promise<void>;
 }
 
 /** Record fields copied into their own columns, so the server's lookups run in SQL without parsing JSON. */
@@ -71,11 +71,8 @@ export function openPostgresCollection<T extends { id: string }>(pool: Pool, tab
       );
       return rowCount === 1;
     },
-    async setFlag(id, flag) {
-      await pool.query(`UPDATE ${table} SET record = (record::jsonb || jsonb_build_object($2::text, true))::json WHERE id = $1`, [
-        id,
-        flag,
-      ]);
+    async mergeFields(id, fields) {
+      await pool.query(`UPDATE ${table} SET record = (record::jsonb || $2::jsonb)::json WHERE id = $1`, [id, JSON.stringify(fields)]);
     },
     async remove(id) {
       await pool.query(`DELETE FROM ${table} WHERE id = $1`, [id]);

@@ -19,14 +19,15 @@ const REPO = path.resolve(__dirname, '..', '..', '..');
  * test SIGKILLs: their parent reaps them at once, so the data-dir lock of the dead pid is free for the restart.
  * Resolves once it printed `daemon host_… linking to …` (or exited: then `hostId` is empty).
  */
-export function startDaemonProcess(args: string[], { via }: { via: 'npm' | 'node' }): Promise<DaemonProcess> {
+export function startDaemonProcess(
+  args: string[],
+  { via, env = {} }: { via: 'npm' | 'node'; env?: NodeJS.ProcessEnv },
+): Promise<DaemonProcess> {
+  const options = { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'] };
   const child =
     via === 'npm'
-      ? spawn('npm', ['run', 'daemon', '--silent', '--', ...args], { cwd: REPO, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/daemon.ts', ...args], {
-          cwd: REPO,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
+      ? spawn('npm', ['run', 'daemon', '--silent', '--', ...args], { ...options, detached: true })
+      : spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/daemon.ts', ...args], options);
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -44,10 +44,15 @@ describe('pi: an idle agent closes, and the next prompt continues the same sessi
 
   const agentOf = async (threadId: string) => (await t.server.hosts.call(t.server.hostId, 'thread.status', { threadId })).agent;
   const turnsCompleted = (threadId: string, count: number) =>
-    eventually(async () => {
-      const events: ThreadEvent[] = await t.json(`/threads/${threadId}/events?limit=1000`);
-      return events.filter((event) => event.type === 'turn/completed').length >= count ? events : undefined;
-    }, `${count} completed turns`);
+    eventually(
+      async () => {
+        const events: ThreadEvent[] = await t.json(`/threads/${threadId}/events?limit=1000`);
+        return events.filter((event) => event.type === 'turn/completed').length >= count ? events : undefined;
+        // The first turn of the suite loads the pi SDK: seconds on a loaded machine.
+      },
+      `${count} completed turns`,
+      30_000,
+    );
   const sessionFolder = () => path.join(t.dataDir, 'daemon', 'providers', 'pi');
 
   it('closes the agent once idle; the next prompt starts it on the same session and the model sees the earlier turn', async () => {
