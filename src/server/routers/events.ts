@@ -3,6 +3,7 @@ import { map } from 'rxjs';
 import { z } from 'zod';
 import { StoredThreadEventSchema } from '../../protocol/threadEvents';
 import { createEventPageReader } from '../eventPages/eventPageReader';
+import { forwardWindowOf } from '../eventPages/pageWindow';
 import { decimalParam } from '../http/decimalParam';
 import { IdParamsSchema } from '../http/idParams';
 import { mustGet } from '../http/lookups';
@@ -18,7 +19,12 @@ export function eventsRouter(deps: AppDeps): Router {
   const router = apiRouter();
   const { eventsPageDefault, eventsPageMax, sseHeartbeatMs, sseMaxBufferedBytes, sseStallMs } = deps.config;
   const PageQuerySchema = z.strictObject({
-    afterSeq: decimalParam.default(0),
+    afterSeq: decimalParam.optional().describe('Rows with seq > afterSeq (forwards; the default, from 0)'),
+    beforeSeq: decimalParam
+      .pipe(z.number().min(1))
+      .optional()
+      .describe('The `limit` rows just before this seq, in ascending order (paging backwards)'),
+    tail: z.enum(['true', 'false']).optional().describe('`true`: the last `limit` rows, in ascending order'),
     limit: decimalParam.pipe(z.number().min(1).max(eventsPageMax)).default(eventsPageDefault),
   });
   const StreamQuerySchema = z.strictObject({ afterSeq: decimalParam.optional() });
@@ -30,7 +36,7 @@ export function eventsRouter(deps: AppDeps): Router {
     {
       method: 'get',
       path: '/threads/:id/events',
-      summary: 'A page of the thread’s events after a cursor',
+      summary: 'A page of the thread’s events: after a cursor, before one, or the last rows',
       tag,
       params: IdParamsSchema,
       query: PageQuerySchema,
@@ -38,7 +44,9 @@ export function eventsRouter(deps: AppDeps): Router {
     },
     async (ctx, { params, query }) => {
       const thread = await mustGet(deps.registry.threads, params.id, 'thread');
-      const page = await readPage(thread.id, query.afterSeq, query.limit);
+      const request = { ...query, tail: query.tail === 'true' };
+      const window = await forwardWindowOf(request, () => deps.store.lastSeq(thread.id));
+      const page = window.limit === 0 ? '[]' : await readPage(thread.id, window.afterSeq, window.limit);
       // The type set first stays: a string body would otherwise go out as text/plain.
       ctx.type = 'application/json';
       ctx.body = page;

@@ -303,7 +303,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A page of the thread’s events after a cursor */
+    /** A page of the thread’s events: after a cursor, before one, or the last rows */
     get: operations['getThreadsByIdEvents'];
     put?: never;
     post?: never;
@@ -1403,6 +1403,8 @@ export interface operations {
     parameters: {
       query?: {
         afterSeq?: string;
+        beforeSeq?: string;
+        tail?: 'true' | 'false';
         limit?: string;
       };
       header?: never;
