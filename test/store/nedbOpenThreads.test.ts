@@ -74,4 +74,34 @@ describe('nedb event store: only threads being read are in memory', () => {
     expect(before[1]!.map((row) => row.seq)).to.deep.equal([1, 2, 3, 4, 5, 6, 7]);
     await reopened.close();
   });
+
+  it('reads a page anywhere in a long thread from its file, holding none of it in memory, the same rows as the opened thread (issue 31)', async () => {
+    const store = await openNedbEventStore({ dataDir: temp.dir });
+    const long = 'thr_long';
+    for (let batch = 0; batch < 10; batch++)
+      await store.append(Array.from({ length: 100 }, (_, i) => event(long, `row ${batch * 100 + i + 1} ✓ "quoted"`)));
+    await store.close();
+
+    const reopened = await openNedbEventStore({ dataDir: temp.dir });
+    // Cursors at the start, across line marks (every 128 lines), near and past the end, read in no order.
+    const cursors = [0, 999, 500, 127, 128, 129, 255, 256, 990, 1, 640, 1000];
+    const pages = [];
+    for (const afterSeq of cursors) pages.push(await reopened.list(long, { afterSeq, limit: 20 }));
+    expect(reopened.stats().openThreads).to.equal(0);
+    for (const [i, afterSeq] of cursors.entries()) {
+      const expected = Array.from({ length: Math.max(0, Math.min(20, 1000 - afterSeq)) }, (_, k) => afterSeq + k + 1);
+      expect(
+        pages[i]!.map((row) => row.seq),
+        `after ${afterSeq}`,
+      ).to.deep.equal(expected);
+      expect(pages[i]!.map((row) => row.data['delta'])).to.deep.equal(expected.map((seq) => `row ${seq} ✓ "quoted"`));
+    }
+    // Rows appended after the reads are read the same way, and the whole thread read opened agrees.
+    await reopened.append([event(long, 'late')]);
+    expect((await reopened.list(long, { afterSeq: 995, limit: 10 })).map((row) => row.seq)).to.deep.equal([996, 997, 998, 999, 1000, 1001]);
+    const whole = await reopened.list(long);
+    expect(reopened.stats().openThreads).to.equal(1);
+    expect(whole.slice(127, 147)).to.deep.equal(pages[3]);
+    await reopened.close();
+  });
 });

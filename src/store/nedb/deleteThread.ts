@@ -45,6 +45,7 @@ export function createDeleteThread(deps: DeleteThreadDeps): (threadId: string) =
         // A reader queued behind this sees an empty thread; the next one gets a fresh segment.
         segment.head = { lastSeq: 0, bytes: 0 };
         segment.ackedSeq = 0;
+        segment.lines.reset();
       });
       deps.indexSaver.forget(threadId);
       deps.segments.delete(threadId);

@@ -6,12 +6,7 @@ import type { SegmentHead } from './segments/segmentIndex';
 import { segmentId } from './segments/segmentLayout';
 import type { ThreadSegment } from './segments/threadSegment';
 
-/**
- * A page of a thread that is not open, ending within this many rows of the thread's start, is read from the
- * start of its file instead of opening the thread (a first page costs its own lines, not the thread's).
- */
-const FROM_START_MAX_ROWS = 300;
-/** Pages up to this many rows are read by `_id` lookups; a larger window (or no limit) scans the thread. */
+/** Pages up to this many rows are read from the file or by `_id` lookups; a larger window (or no limit) scans the thread. */
 const PAGE_BY_ID_MAX_ROWS = 5_000;
 /** nedb matches `$in` against each candidate, linear in the list, so ids go in chunks to keep a page linear. */
 const ID_LOOKUP_CHUNK = 100;
@@ -24,7 +19,7 @@ export interface ReadPageDeps {
 
 /**
  * The stored documents of a page, in seq order (`list` and `listJson` make rows or text of them), read the
- * cheapest of three ways: a first page of a closed thread from the start of its file; a page of an open
+ * cheapest of three ways: a page of a closed thread from its file (from a line mark just before it); a page of an open
  * (or opened) thread by `_id` lookups, so it costs its own rows and not the thread's; a wide or open-ended
  * page by a scan of the thread's datastore. Only acked rows are read.
  */
@@ -44,8 +39,8 @@ export function createReadPage({ index, segmentOf, open }: ReadPageDeps) {
 
   return async (threadId: string, { afterSeq = 0, limit }: ListEventsOptions = {}): Promise<EventDocument[]> => {
     const segment = segmentOf(threadId);
-    if (!segment.datastore && limit !== undefined && afterSeq + limit <= FROM_START_MAX_ROWS) {
-      const page = await pageFromFileStart(segment, index, afterSeq, limit);
+    if (!segment.datastore && limit !== undefined && limit <= PAGE_BY_ID_MAX_ROWS) {
+      const page = await pageFromFile(segment, index, afterSeq, limit);
       if (page) return page;
     }
     const datastore = await openThread(segment);
@@ -63,8 +58,11 @@ export function createReadPage({ index, segmentOf, open }: ReadPageDeps) {
   };
 }
 
-/** The page read from the start of the thread's file; undefined when the thread was opened meanwhile. */
-function pageFromFileStart(
+/**
+ * The page read from the thread's file, without holding the thread in memory: what a reader's memory costs is
+ * the page, not the thread (issue 31). Undefined when the thread was opened meanwhile, or its file is damaged.
+ */
+function pageFromFile(
   segment: ThreadSegment,
   index: ReadonlyMap<string, SegmentHead>,
   afterSeq: number,
@@ -74,7 +72,7 @@ function pageFromFileStart(
     if (segment.datastore) return undefined;
     await segment.ensureHead(index.get(segment.threadId));
     if (segment.ackedSeq <= afterSeq) return [];
-    return segment.readFromStart(afterSeq, Math.min(afterSeq + limit, segment.ackedSeq));
+    return segment.readRange(afterSeq, Math.min(afterSeq + limit, segment.ackedSeq));
   });
 }
 

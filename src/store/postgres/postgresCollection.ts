@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 
 /** The registry tables of migration 002. */
 export const REGISTRY_TABLES = ['registry_projects', 'registry_hosts', 'registry_environments', 'registry_threads'] as const;
@@ -32,6 +32,21 @@ export function openPostgresCollection<T extends { id: string }>(pool: Pool, tab
     const text = (value: unknown) => (typeof value === 'string' ? value : null);
     return [record.id, JSON.stringify(record), text(fields.createdAt), text(fields.hostId), text(fields.projectId)];
   };
+  const underRowLock = async <R>(id: string, work: (stored: T | undefined, client: PoolClient) => Promise<R>): Promise<R> => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ record: T }>(`SELECT record FROM ${table} WHERE id = $1 FOR UPDATE`, [id]);
+      const result = await work(rows[0]?.record, client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
   return {
     async insert(record) {
       await pool.query(`INSERT INTO ${table} (id, record, created_at, host_id, project_id) VALUES ($1, $2, $3, $4, $5)`, paramsOf(record));
@@ -63,17 +78,22 @@ export function openPostgresCollection<T extends { id: string }>(pool: Pool, tab
       );
       return record;
     },
-    async putUnlessFlagged(record, flag) {
-      const { rowCount } = await pool.query(
-        `UPDATE ${table} SET record = $2, created_at = $3, host_id = $4, project_id = $5
-         WHERE id = $1 AND coalesce(record->>$6, 'false') <> 'true'`,
-        [...paramsOf(record), flag],
-      );
-      return rowCount === 1;
-    },
-    async mergeFields(id, fields) {
-      await pool.query(`UPDATE ${table} SET record = (record::jsonb || $2::jsonb)::json WHERE id = $1`, [id, JSON.stringify(fields)]);
-    },
+    // Both read the stored record under its row lock and write it in the same transaction, so a write of one
+    // replica never lands between another's read and write. (Not in SQL's JSON operators: they refuse a record
+    // holding a \u0000, which a title may.)
+    putUnlessFlagged: (record, flag) =>
+      underRowLock(record.id, async (stored, client) => {
+        if (!stored || (stored as Record<string, unknown>)[flag] === true) return false;
+        await client.query(
+          `UPDATE ${table} SET record = $2, created_at = $3, host_id = $4, project_id = $5 WHERE id = $1`,
+          paramsOf(record),
+        );
+        return true;
+      }),
+    mergeFields: (id, fields) =>
+      underRowLock(id, async (stored, client) => {
+        if (stored) await client.query(`UPDATE ${table} SET record = $2 WHERE id = $1`, [id, JSON.stringify({ ...stored, ...fields })]);
+      }),
     async remove(id) {
       await pool.query(`DELETE FROM ${table} WHERE id = $1`, [id]);
     },

@@ -6,6 +6,7 @@ import { errorMessageOf } from '../../../protocol/errorMessages';
 import type { EventDocument } from '../eventDocument';
 import { dropTornLastLine } from '../../tornTail';
 import { readLastLine } from './lastLine';
+import { LineIndex } from './lineIndex';
 import type { SegmentHead } from './segmentIndex';
 
 /**
@@ -33,6 +34,8 @@ export class ThreadSegment {
    * Anything that reads the file flushes first.
    */
   private pending: Buffer[] = [];
+  /** Where the file's lines start, learnt by reads (`readRange`). */
+  readonly lines = new LineIndex();
   /** Set when a failed write could not be undone: the thread refuses work until a restart. */
   private broken: Error | undefined;
 
@@ -137,18 +140,19 @@ export class ThreadSegment {
   }
 
   /**
-   * Rows `afterSeq + 1 … lastWanted` read from the start of the file, without opening the thread: the cost is
-   * the lines up to the page, not the thread. Undefined when they are not all there in order (a damaged line):
-   * the caller then opens the thread. Call inside `exclusive` after `ensureHead`.
+   * Rows `afterSeq + 1 … lastWanted` read from the file without opening the thread: line N holds seq N + 1,
+   * and the line index starts the read at most LINES_PER_MARK lines before the page, so the cost is the page,
+   * not the thread. Undefined when they are not all there in order (a damaged line): the caller then opens
+   * the thread. Call inside `exclusive` after `ensureHead`.
    */
-  async readFromStart(afterSeq: number, lastWanted: number): Promise<EventDocument[] | undefined> {
+  async readRange(afterSeq: number, lastWanted: number): Promise<EventDocument[] | undefined> {
     await this.flush();
+    const lines = await this.lines.readLines(this.filePath, afterSeq, lastWanted - 1);
     const page: EventDocument[] = [];
-    for await (const document of documentsIn(this.filePath)) {
-      if (document.seq <= afterSeq) continue;
-      if (document.seq !== afterSeq + page.length + 1) return undefined;
+    for (const line of lines) {
+      const document = parseDocument(line);
+      if (document?.seq !== afterSeq + page.length + 1) return undefined;
       page.push(document);
-      if (document.seq >= lastWanted) break;
     }
     return page.length === lastWanted - afterSeq ? page : undefined;
   }
