@@ -95,6 +95,12 @@ export type ListFilesResult = z.infer<typeof ListFilesResultSchema>;
 export const ReadFileRequestSchema = z.strictObject({
   type: z.literal('host.read_file').optional(),
   path: absolutePath,
+  /**
+   * The registered folder the server found `path` in (its root guard). The host then reads only a file
+   * whose opened descriptor lies inside that folder's real path, else `forbidden`: a symlink swapped in
+   * after the server's check is not followed (issue 30).
+   */
+  root: absolutePath.optional(),
 });
 export type ReadFileRequest = z.infer<typeof ReadFileRequestSchema>;
 
