@@ -134,7 +134,11 @@ export class ConfigError extends Error {}
 
 /** Reads flags and `ATS_*` env vars; throws ConfigError naming the bad setting. */
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Config {
-  return loadSettings(ConfigSchema, argv, env, { envPrefix: 'ATS_', fail: (message) => new ConfigError(message), repeatable: ['allowRoots'] });
+  return loadSettings(ConfigSchema, argv, env, {
+    envPrefix: 'ATS_',
+    fail: (message) => new ConfigError(message),
+    repeatable: ['allowRoots'],
+  });
 }
 
 /** Defaults for tests and embedders: everything of ConfigSchema, overridable. */

@@ -69,7 +69,10 @@ describe('server: the embedded host exposes only ATS_ALLOW_ROOTS (issue 30)', ()
     const listing = await t.json(`/projects/${created.id}/paths`);
     expect(listing.paths.map((entry: { path: string }) => entry.path)).to.include('README.md');
     const browsed = await t.json(`/hosts/${t.server.hostId}/directories?path=${encodeURIComponent(folders.project)}`);
-    expect(browsed.entries.map((entry: { name: string }) => entry.name), 'the link out is left out').to.deep.equal(['README.md']);
+    expect(
+      browsed.entries.map((entry: { name: string }) => entry.name),
+      'the link out is left out',
+    ).to.deep.equal(['README.md']);
   });
 
   it('the folder picker sees only the way to the allowed folders, and nothing outside', async () => {
@@ -86,7 +89,9 @@ describe('server: the embedded host exposes only ATS_ALLOW_ROOTS (issue 30)', ()
     const moving = path.join(folders.allowed, 'moving');
     await mkdir(moving);
     await writeFile(path.join(moving, 'a.txt'), 'a\n');
-    const created = await t.json('/projects', { body: { name: 'm', source: { type: 'local_path', path: moving, hostId: t.server.hostId } } });
+    const created = await t.json('/projects', {
+      body: { name: 'm', source: { type: 'local_path', path: moving, hostId: t.server.hostId } },
+    });
     await rename(moving, `${moving}.away`);
     await symlink(folders.outside, moving);
     const thread = { projectId: created.id, provider: 'pi', model: 'm', title: 'x' };
