@@ -3,7 +3,7 @@ import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { BrowseDirectoryRequest, BrowseDirectoryResult, BrowseEntry } from '../protocol/hostFiles';
 import { HostCommandError } from '../protocol/hostErrors';
-import { rootNotAllowed } from './allowedRoots';
+import { rootNotAllowed, whereItLeads } from './allowedRoots';
 import { descriptorPath, openedRealPath } from './openedPath';
 import { isInside, isInsideAny } from './pathInside';
 
@@ -23,6 +23,8 @@ export async function browseDirectory(
   allowedFolders: readonly string[] | null = null,
 ): Promise<BrowseDirectoryResult> {
   const directory = resolve(request.path);
+  // Judged before the stat too, so a folder outside answers `root_not_allowed` whether or not it exists.
+  if (allowedFolders !== null && !leadsToAllowed(allowedFolders, await whereItLeads(directory))) throw rootNotAllowed(directory);
   const stats = await stat(directory).catch(() => null);
   if (stats === null) throw new HostCommandError('not_found', `directory not found: ${directory}`);
   if (!stats.isDirectory()) throw new HostCommandError('not_a_directory', `not a directory: ${directory}`);
