@@ -16,8 +16,13 @@ export async function descriptorPath(fd: number): Promise<string | null> {
  * opened (same device and inode), else null. It catches one swap between the check and the open, not a
  * swapper that puts the old link back between the open and this second look (README "Known limits").
  */
-export async function openedRealPath(handle: FileHandle, opened: string): Promise<string | null> {
-  const fromDescriptor = await descriptorPath(handle.fd);
+export async function openedRealPath(
+  handle: FileHandle,
+  opened: string,
+  /** How the descriptor's path is read; tests pass one that cannot, to try the best effort on Linux. */
+  pathOfDescriptor: (fd: number) => Promise<string | null> = descriptorPath,
+): Promise<string | null> {
+  const fromDescriptor = await pathOfDescriptor(handle.fd);
   if (fromDescriptor !== null) return fromDescriptor;
   const again = await realpath(opened).catch(() => null);
   if (again === null) return null;
