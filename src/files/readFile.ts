@@ -21,6 +21,7 @@ export async function readFile(request: ReadFileRequest, allowedFolders: readonl
     });
     requireInside(allowedFolders, root, request.root);
     return readRegularFile(request.path, label, {
+      resolved: true,
       verifyOpened: (opened) => {
         if (opened === null || !isInside(root, opened)) throw new HostCommandError('forbidden', `path leaves the root: ${label}`);
       },

@@ -40,7 +40,7 @@ export async function readFileRelative(
     if (denyDots && relative(root, realPath).split(sep).some(isDotName)) throw notFound();
   };
   refuseOutside(target);
-  return readRegularFile(target, label, { notFound, verifyOpened: refuseOutside });
+  return readRegularFile(target, label, { notFound, verifyOpened: refuseOutside, resolved: true });
 }
 
 function isDotName(segment: string): boolean {

@@ -17,6 +17,11 @@ export interface ReadOptions {
    * before a byte is read. Null when the system could not say (a swap caught on a host without procfs).
    */
   verifyOpened?: (realPath: string | null) => void;
+  /**
+   * The path is a real path (resolved by the caller): a last name that is a link now was swapped in since,
+   * so it is not opened at all (O_NOFOLLOW; answered like a missing file), not even to be judged.
+   */
+  resolved?: boolean;
 }
 
 /**
@@ -34,7 +39,8 @@ export async function readRegularFile(absolutePath: string, label: string, optio
   });
   if (stats.isDirectory()) throw new HostCommandError('not_a_file', `is a directory, not a file: ${label}`);
   if (!stats.isFile()) throw new HostCommandError('not_a_file', `not a regular file (FIFO, socket or device): ${label}`);
-  const handle = await open(absolutePath, constants.O_RDONLY | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
+  const flags = constants.O_RDONLY | constants.O_NONBLOCK | (options.resolved ? constants.O_NOFOLLOW : 0);
+  const handle = await open(absolutePath, flags).catch((error: NodeJS.ErrnoException) => {
     throw refusalFor(error, label, notFound);
   });
   try {

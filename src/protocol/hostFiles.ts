@@ -96,9 +96,10 @@ export const ReadFileRequestSchema = z.strictObject({
   type: z.literal('host.read_file').optional(),
   path: absolutePath,
   /**
-   * The registered folder the server found `path` in (its root guard). The host then reads only a file
-   * whose opened descriptor lies inside that folder's real path, else `forbidden`: a symlink swapped in
-   * after the server's check is not followed (issue 30).
+   * The registered folder the server found `path` in (its root guard), `path` being the real path
+   * `host.resolve_path` answered. The host then reads only a file whose opened descriptor lies inside that
+   * folder's real path, else `forbidden`, and does not follow a last name that became a link (`not_found`):
+   * a symlink swapped in after the server's check is never followed (issue 30).
    */
   root: absolutePath.optional(),
 });
