@@ -5,6 +5,7 @@ import { AGENT_ISOLATIONS } from '../daemon/providerFactories';
 import { AgentProvidersSettingSchema } from './agentProvidersSetting';
 import { AllowFullAccessSchema, BooleanSettingSchema } from './booleanSetting';
 import { loadSettings } from './loadSettings';
+import { PathListSettingSchema } from './pathListSetting';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../protocol/protocolVersion';
 
 /**
@@ -37,6 +38,12 @@ export const DaemonConfigSchema = z.strictObject({
   agentIsolation: z.enum(AGENT_ISOLATIONS).default('process'),
   /** `1`: threads on this host may use the `full-access` permission mode (`ATS_DAEMON_ALLOW_FULL_ACCESS`). */
   allowFullAccess: AllowFullAccessSchema,
+  /**
+   * The only folders this host exposes (projects, environments, file reads, listings, agents' folders);
+   * repeat the flag for several (`--allow-root ~/work --allow-root /srv/repos`), or `:`-separate them in
+   * `ATS_DAEMON_ALLOW_ROOT`. Unset: every folder the daemon's user can read.
+   */
+  allowRoot: PathListSettingSchema.optional(),
   /**
    * Ping interval on the link; a link with no pong for one interval is dropped at the next tick and redialled.
    * Unset: the interval the server's hello answer names (its `wsHeartbeatMs`), so one setting serves both ends.
@@ -73,5 +80,9 @@ export class DaemonConfigError extends Error {}
 
 /** Reads flags and `ATS_DAEMON_*` env vars; throws DaemonConfigError naming the bad or missing setting. */
 export function loadDaemonConfig(argv: readonly string[], env: NodeJS.ProcessEnv): DaemonConfig {
-  return loadSettings(DaemonConfigSchema, argv, env, { envPrefix: 'ATS_DAEMON_', fail: (message) => new DaemonConfigError(message) });
+  return loadSettings(DaemonConfigSchema, argv, env, {
+    envPrefix: 'ATS_DAEMON_',
+    fail: (message) => new DaemonConfigError(message),
+    repeatable: ['allowRoot'],
+  });
 }

@@ -6,6 +6,8 @@ export interface SettingsSource {
   readonly envPrefix: string;
   /** Builds the error its CLI catches and prints as one line (each CLI keeps its own class). */
   readonly fail: (message: string) => Error;
+  /** Settings whose flag may be given more than once: the values join with the path delimiter (a folder list). */
+  readonly repeatable?: readonly string[];
 }
 
 /** `maxBodyBytes` → `--max-body-bytes`. */
@@ -35,13 +37,16 @@ export function loadSettings<S extends z.ZodObject>(
     const value = env[envName(source.envPrefix, key)];
     if (value !== undefined && value !== '') raw[key] = value;
   }
+  const repeated = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
     const key = keys.find((k) => flagName(k) === flag);
     if (!key) throw fail(`unknown option ${flag} (known: ${keys.map(flagName).join(', ')})`);
     const value = inline ?? argv[++i];
     if (value === undefined) throw fail(`option ${flag} needs a value`);
-    raw[key] = value;
+    // Flags win over the env var: the first flag replaces it, the next ones of a repeatable setting add to it.
+    raw[key] = repeated.has(key) ? `${raw[key]}${path.delimiter}${value}` : value;
+    if (source.repeatable?.includes(key)) repeated.add(key);
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {

@@ -6,6 +6,7 @@ import { AGENT_ISOLATIONS } from '../daemon/providerFactories';
 import { AgentProvidersSettingSchema } from './agentProvidersSetting';
 import { AllowFullAccessSchema, BooleanSettingSchema } from './booleanSetting';
 import { loadSettings, withAbsoluteDataDir } from './loadSettings';
+import { PathListSettingSchema } from './pathListSetting';
 
 /** The folder holding package.json above this file: run from src/ (ts-node) or compiled from dist/node/src/. */
 function packageRoot(from: string): string {
@@ -39,6 +40,11 @@ export const ConfigSchema = z.strictObject({
   agentIsolation: z.enum(AGENT_ISOLATIONS).default('process'),
   /** `1`: threads on this host may use the `full-access` permission mode (`ATS_ALLOW_FULL_ACCESS`). */
   allowFullAccess: AllowFullAccessSchema,
+  /**
+   * The only folders the embedded host exposes, `:`-separated (`ATS_ALLOW_ROOTS=~/work:/srv/repos`); unset:
+   * every folder the server's user can read. A remote daemon has its own `--allow-root`.
+   */
+  allowRoots: PathListSettingSchema.optional(),
   /** Largest accepted HTTP request body (413 beyond). */
   maxBodyBytes: z.coerce
     .number()
@@ -128,7 +134,11 @@ export class ConfigError extends Error {}
 
 /** Reads flags and `ATS_*` env vars; throws ConfigError naming the bad setting. */
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Config {
-  return loadSettings(ConfigSchema, argv, env, { envPrefix: 'ATS_', fail: (message) => new ConfigError(message) });
+  return loadSettings(ConfigSchema, argv, env, {
+    envPrefix: 'ATS_',
+    fail: (message) => new ConfigError(message),
+    repeatable: ['allowRoots'],
+  });
 }
 
 /** Defaults for tests and embedders: everything of ConfigSchema, overridable. */

@@ -3,6 +3,7 @@ import type { EventStore } from '../store/eventStore';
 import type { HostHello } from '../protocol/hostContract';
 import { createHostDispatcher, type HostDispatcher } from './hostDispatcher';
 import { createHostFileHandlers, type HostFileOperations } from './hostFileHandlers';
+import { allowedRoots } from '../files/allowedRoots';
 import { createModelHandlers } from './modelHandlers';
 import type { HostIdentity } from './hostIdentity';
 import { createProviderRegistry } from './providerRegistry';
@@ -31,6 +32,11 @@ export interface HostDaemonDeps {
   turnGraceMs?: number;
   /** The owner's `allowFullAccess` setting: threads may use the `full-access` permission mode. Default off. */
   allowFullAccess?: boolean;
+  /**
+   * The owner's `--allow-root` / `ATS_ALLOW_ROOTS`: the only folders this host's commands reach (files,
+   * listings, a thread's folder). Unset: every folder.
+   */
+  allowRoots?: readonly string[];
   /** `ATS_AGENT_IDLE_MS`: an agent with no open turn and no pending question closes after this long (default 10 min). */
   agentIdleMs?: number;
   log?(message: string): void;
@@ -46,6 +52,7 @@ export interface HostDaemon {
 export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
   const log = deps.log ?? ((message: string) => console.error(message));
   const providers = createProviderRegistry(deps.providers);
+  const allowed = allowedRoots(deps.allowRoots);
   const providerThreadIds = new Map<string, string>();
   const agents = new Map<string, AgentThread>();
   const providerIds = new Map<string, string>();
@@ -69,6 +76,7 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
     agents,
     providerIds,
     allowFullAccess: deps.allowFullAccess ?? false,
+    allowed,
     store: deps.store,
     ...(deps.agentIdleMs === undefined ? {} : { agentIdleMs: deps.agentIdleMs }),
     ...(deps.turnGraceMs === undefined ? {} : { turnGraceMs: deps.turnGraceMs }),
@@ -76,7 +84,7 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
   });
   const { dispose, ...threadHandlers } = threads;
   const dispatch = createHostDispatcher(
-    { ...createHostFileHandlers(deps.files), ...threadHandlers, ...createModelHandlers(providers) },
+    { ...createHostFileHandlers(deps.files, allowed), ...threadHandlers, ...createModelHandlers(providers) },
     log,
   );
   return {

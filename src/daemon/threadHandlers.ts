@@ -7,6 +7,7 @@ import type { IngestOutcome } from '../ingest/threadIngest';
 import type { PermissionMode } from '../protocol/approvals';
 import type { EventStore } from '../store/eventStore';
 import { DEFAULT_TURN_GRACE_MS } from '../ingest/graceTimers';
+import type { AllowedRoots } from '../files/allowedRoots';
 import { createLifecycleHandlers } from './agentLifecycle/lifecycleHandlers';
 import { stopTurn } from './agentLifecycle/stopOpenTurn';
 import {
@@ -22,6 +23,8 @@ export interface ThreadHandlerDeps extends Omit<ThreadSessionDeps, 'agentIdleMs'
   store: EventStore;
   /** The host owner's `allowFullAccess` setting: without it `full-access` is refused `mode_not_allowed`. */
   allowFullAccess?: boolean;
+  /** The folders the host's owner allows: a thread whose folder (`cwd`) is outside is refused `root_not_allowed`. */
+  allowed?: AllowedRoots;
   /** `ATS_AGENT_IDLE_MS`: an agent with no open turn and no pending question closes after this long. */
   agentIdleMs?: number;
   /** The ingest's turn grace: how long a stop waits for the run's end before the turn closes without it. */
@@ -90,6 +93,8 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
       // An agent started while closing would outlive dispose() and keep its extensions' timers running.
       if (closing) throw new HostCommandError('host_closing', DAEMON_CLOSING);
       requireAllowed(params.permissionMode);
+      // Its agent runs in that folder: one registered before the owner narrowed the setting is refused now.
+      await deps.allowed?.require(params.cwd);
       // Reading the thread back now closes a turn whose run died with an earlier process (docs/events.md
       // "Restart") at once, rather than when its next frame or status question comes; a turn still open
       // after that is one this process runs, and its agent must be there to finish it.

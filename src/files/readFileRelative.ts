@@ -1,7 +1,9 @@
 import { realpath } from 'node:fs/promises';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { ReadFileRelativeRequest, ReadFileResult } from '../protocol/hostFiles';
 import { HostCommandError } from '../protocol/hostErrors';
+import { requireInside } from './allowedRoots';
+import { isInside } from './pathInside';
 import { readRegularFile } from './readRegularFile';
 
 /**
@@ -9,8 +11,13 @@ import { readRegularFile } from './readRegularFile';
  * `forbidden`). With `dotfiles: 'deny'` (skill files, spec part 7) a path with a dot-named segment, before
  * or after following symlinks, answers exactly like a missing file, so it cannot be probed for. The request
  * comes checked against the contract by the daemon's dispatcher: only what the schema cannot say is checked here.
+ * The root must lie inside `allowedFolders` (real paths of the host's allowed roots; null: anywhere). Both
+ * rules are judged again on the file opened, so a symlink swapped in after the checks is not followed.
  */
-export async function readFileRelative(request: ReadFileRelativeRequest): Promise<ReadFileResult> {
+export async function readFileRelative(
+  request: ReadFileRelativeRequest,
+  allowedFolders: readonly string[] | null = null,
+): Promise<ReadFileResult> {
   const label = request.path;
   const notFound = (): HostCommandError => new HostCommandError('not_found', `file not found: ${label}`);
   if (label.startsWith('/')) {
@@ -23,16 +30,17 @@ export async function readFileRelative(request: ReadFileRelativeRequest): Promis
   const root = await realpath(request.rootPath).catch(() => {
     throw new HostCommandError('not_found', `root not found: ${request.rootPath}`);
   });
+  requireInside(allowedFolders, root, request.rootPath);
   const target = await realpath(join(root, ...segments)).catch(() => {
     throw notFound();
   });
-  const inside = relative(root, target);
-  if (inside === '') throw new HostCommandError('not_a_file', `is a directory, not a file: ${label}`);
-  if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
-    throw new HostCommandError('forbidden', `path leaves the root: ${label}`);
-  }
-  if (denyDots && inside.split(sep).some(isDotName)) throw notFound();
-  return readRegularFile(target, label, notFound);
+  if (target === root) throw new HostCommandError('not_a_file', `is a directory, not a file: ${label}`);
+  const refuseOutside = (realPath: string | null) => {
+    if (realPath === null || !isInside(root, realPath)) throw new HostCommandError('forbidden', `path leaves the root: ${label}`);
+    if (denyDots && relative(root, realPath).split(sep).some(isDotName)) throw notFound();
+  };
+  refuseOutside(target);
+  return readRegularFile(target, label, { notFound, verifyOpened: refuseOutside, resolved: true });
 }
 
 function isDotName(segment: string): boolean {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
+import { openedRealPath } from './openedPath';
 import type { ReadFileResult } from '../protocol/hostFiles';
 import { FILE_READ_CONFIG } from './fileReadConfig';
 import { HostCommandError } from '../protocol/hostErrors';
@@ -8,26 +9,42 @@ import { readToEnd } from './readToEnd';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+export interface ReadOptions {
+  /** The refusal of a missing file (read_file_relative's dot rule answers some present files with it too). */
+  notFound?: () => HostCommandError;
+  /**
+   * Judges where the opened file really is (its descriptor's path, see openedPath) and throws to refuse it,
+   * before a byte is read. Null when the system could not say (a swap caught on a host without procfs).
+   */
+  verifyOpened?: (realPath: string | null) => void;
+  /**
+   * The path is a real path (resolved by the caller): a last name that is a link now was swapped in since,
+   * so it is not opened at all (O_NOFOLLOW; answered like a missing file), not even to be judged.
+   */
+  resolved?: boolean;
+}
+
 /**
  * Reads one regular file (symlinks followed) after checking what it is: a directory, FIFO, socket or
  * device is refused from its stat, without opening it, so a FIFO cannot hang the daemon. The open uses
- * O_NONBLOCK as well, for a file swapped for a FIFO between the stat and the open.
+ * O_NONBLOCK as well, for a file swapped for a FIFO between the stat and the open. A caller confining the
+ * read to a folder judges the file opened, not the path checked before (`verifyOpened`): a symlink
+ * swapped in between is caught there (issue 30).
  */
-export async function readRegularFile(
-  absolutePath: string,
-  label: string,
-  notFound: () => HostCommandError = () => new HostCommandError('not_found', `file not found: ${label}`),
-): Promise<ReadFileResult> {
+export async function readRegularFile(absolutePath: string, label: string, options: ReadOptions = {}): Promise<ReadFileResult> {
+  const notFound = options.notFound ?? (() => new HostCommandError('not_found', `file not found: ${label}`));
   const maxBytes = FILE_READ_CONFIG.maxReadBytes;
   const stats = await stat(absolutePath).catch((error: NodeJS.ErrnoException) => {
     throw refusalFor(error, label, notFound);
   });
   if (stats.isDirectory()) throw new HostCommandError('not_a_file', `is a directory, not a file: ${label}`);
   if (!stats.isFile()) throw new HostCommandError('not_a_file', `not a regular file (FIFO, socket or device): ${label}`);
-  const handle = await open(absolutePath, constants.O_RDONLY | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
+  const flags = constants.O_RDONLY | constants.O_NONBLOCK | (options.resolved ? constants.O_NOFOLLOW : 0);
+  const handle = await open(absolutePath, flags).catch((error: NodeJS.ErrnoException) => {
     throw refusalFor(error, label, notFound);
   });
   try {
+    if (options.verifyOpened) options.verifyOpened(await openedRealPath(handle, absolutePath));
     const opened = await handle.stat();
     if (!opened.isFile()) throw new HostCommandError('not_a_file', `not a regular file: ${label}`);
     // A size over the cap is refused without reading. A size under it proves nothing, so the cap also

@@ -7,7 +7,7 @@ import { z } from 'zod';
  */
 export const HOST_COMMAND_FAILED = -32000;
 
-/** Why a host command refused: the one list. File commands use the first six; thread commands the rest. */
+/** Why a host command refused: the one list. File commands use the first six and `root_not_allowed`; thread commands the rest. */
 export const HostErrorCodeSchema = z.enum([
   'invalid_params',
   'not_found',
@@ -25,6 +25,8 @@ export const HostErrorCodeSchema = z.enum([
   'thread_archived',
   /** A permission mode the host's owner did not allow (`full-access` without `ATS_ALLOW_FULL_ACCESS=1`). */
   'mode_not_allowed',
+  /** A folder outside the ones the host's owner allows (`--allow-root`, `ATS_ALLOW_ROOTS`). */
+  'root_not_allowed',
   /** The daemon is closing: it starts no agent it could not dispose of. */
   'host_closing',
 ]);
@@ -51,6 +53,7 @@ export const HOST_ERROR_HTTP_STATUS: Readonly<Record<Exclude<HostErrorCode, 'hos
   thread_busy: 409,
   thread_archived: 409,
   mode_not_allowed: 403,
+  root_not_allowed: 403,
 };
 
 /**

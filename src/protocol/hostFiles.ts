@@ -95,6 +95,13 @@ export type ListFilesResult = z.infer<typeof ListFilesResultSchema>;
 export const ReadFileRequestSchema = z.strictObject({
   type: z.literal('host.read_file').optional(),
   path: absolutePath,
+  /**
+   * The registered folder the server found `path` in (its root guard), `path` being the real path
+   * `host.resolve_path` answered. The host then reads only a file whose opened descriptor lies inside that
+   * folder's real path, else `forbidden`, and does not follow a last name that became a link (`not_found`):
+   * a symlink swapped in after the server's check is never followed (issue 30).
+   */
+  root: absolutePath.optional(),
 });
 export type ReadFileRequest = z.infer<typeof ReadFileRequestSchema>;
 

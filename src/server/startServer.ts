@@ -106,6 +106,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         files: options.files ?? localHostFiles(pathListerOptionsOf(config, log)),
         createIngest: createThreadIngest,
         allowFullAccess: config.allowFullAccess,
+        allowRoots: config.allowRoots,
         turnGraceMs: config.turnGraceMs,
         agentIdleMs: config.agentIdleMs,
         log,

@@ -30,6 +30,8 @@ export interface RemoteDaemonSettings {
   debug?: boolean;
   /** Threads on this host may use the `full-access` permission mode (default: off). */
   allowFullAccess?: boolean;
+  /** The only folders this host exposes (`--allow-root`); unset: every folder. */
+  allowRoot?: readonly string[];
 }
 
 export interface RemoteDaemonOptions {
@@ -79,6 +81,7 @@ export async function startRemoteDaemon(options: RemoteDaemonOptions): Promise<R
     files: options.files ?? localHostFiles(pathListerOptionsOf(config, log)),
     createIngest: createThreadIngest,
     allowFullAccess: config.allowFullAccess ?? false,
+    allowRoots: config.allowRoot,
     ...(config.turnGraceMs === undefined ? {} : { turnGraceMs: config.turnGraceMs }),
     ...(config.agentIdleMs === undefined ? {} : { agentIdleMs: config.agentIdleMs }),
     log,

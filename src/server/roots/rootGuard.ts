@@ -7,13 +7,15 @@ import { pathTooLong } from '../../protocol/hostFiles';
 /**
  * The filter `host.read_file` lacks (spec part 4: "no dot or name filter"): a path is served only when it
  * lies inside a project or environment root registered for that host, both as written and once every
- * symlink is resolved on the host. Returns the resolved path to read.
+ * symlink is resolved on the host. Returns the resolved path to read and the real root it lies in: the
+ * host reads it only if the file it opens is still inside that root (a symlink swapped in after this check
+ * is refused there, issue 30).
  */
 export async function guardPathInRoots(
   deps: { registry: Registry; hosts: HostDirectory },
   hostId: string,
   requested: string,
-): Promise<string> {
+): Promise<{ path: string; root: string }> {
   if (requested.includes('\0')) throw new Problem(400, 'invalid_path', 'the path contains a NUL byte');
   refuseLongPath(requested);
   if (!path.posix.isAbsolute(requested)) throw new Problem(400, 'invalid_path', 'the path must be absolute');
@@ -24,7 +26,7 @@ export async function guardPathInRoots(
   const target = await deps.hosts.call(hostId, 'host.resolve_path', { path: requested });
   for (const root of lexicalRoots) {
     const realRoot = await deps.hosts.call(hostId, 'host.resolve_path', { path: root });
-    if (isInside(realRoot.realPath, target.realPath)) return target.realPath;
+    if (isInside(realRoot.realPath, target.realPath)) return { path: target.realPath, root: realRoot.realPath };
   }
   throw outside(requested);
 }

@@ -24,8 +24,8 @@ export function filesRouter(deps: AppDeps): Router {
     },
     async (ctx, { body }) => {
       if (!(await deps.hosts.get(body.hostId))) throw notFound('host', body.hostId);
-      const realPath = await guardPathInRoots(deps, body.hostId, body.path);
-      ctx.body = await deps.hosts.call(body.hostId, 'host.read_file', { path: realPath });
+      const inRoot = await guardPathInRoots(deps, body.hostId, body.path);
+      ctx.body = await deps.hosts.call(body.hostId, 'host.read_file', inRoot);
     },
   );
   return router;
