@@ -35,7 +35,11 @@ export function createReplicaPeers(options: ReplicaPeersOptions) {
     const ca = options.caFile === undefined ? undefined : await readTrustedCa(path.resolve(options.caFile), CA_SETTING);
     return new Promise((resolve, reject) => {
       const target = new URL(REPLICA_LINK_PATH, url.replace(/^http/, 'ws'));
-      const socket = new WebSocket(target, { headers: { authorization: `Bearer ${options.token}` }, maxPayload: options.maxPayloadBytes, ca });
+      const socket = new WebSocket(target, {
+        headers: { authorization: `Bearer ${options.token}` },
+        maxPayload: options.maxPayloadBytes,
+        ca,
+      });
       socket.on('error', (error) => {
         // A certificate problem is said in words that name the setting to change (an untrusted one: ATS_TLS_CA).
         const message = certificateFailure(error, url, CA_SETTING)?.message ?? error.message;

@@ -26,10 +26,7 @@ export interface WebServer {
  * are served on: plain HTTP, or HTTPS when `tlsCert` and `tlsKey` are set (docs/api.md#https). Every setting is
  * checked before anything listens, and a bad one fails the start with a TlsSettingError naming it.
  */
-export async function createWebServer(
-  settings: WebServerSettings,
-  log: (message: string) => void,
-): Promise<WebServer> {
+export async function createWebServer(settings: WebServerSettings, log: (message: string) => void): Promise<WebServer> {
   // The CA is read again at each replica dial (replicaPeers.ts); read here so a bad file fails the start.
   if (settings.tlsCa !== undefined)
     await readTrustedCa(path.resolve(settings.tlsCa), `${flagName('tlsCa')} / ${envName('ATS_', 'tlsCa')}`).catch((error: Error) => {

@@ -18,12 +18,16 @@ export function httpsRequest(
   const body = options.body === undefined ? undefined : JSON.stringify(options.body);
   const headers = { ...options.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
   return new Promise((resolve, reject) => {
-    const request = https.request(url, { method: options.method ?? (body ? 'POST' : 'GET'), headers, ca: options.ca, agent: false }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }));
-    });
+    const request = https.request(
+      url,
+      { method: options.method ?? (body ? 'POST' : 'GET'), headers, ca: options.ca, agent: false },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }));
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });

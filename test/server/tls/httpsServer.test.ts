@@ -85,14 +85,21 @@ describe('HTTPS and WSS on the server’s one port, with a private CA (issue 30)
 
   it('links a daemon process given the CA with --ca over wss: its host comes online and runs a thread', async () => {
     const daemon = await startDaemonProcess(
-      ['--server', t.server.url, '--token', TEST_TOKEN, '--ca', ca.caFile, '--data-dir', await tempDir('ats-tls-daemon-')]
-        .concat(['--name', 'tls-box', '--agent-providers', 'none']),
+      ['--server', t.server.url, '--token', TEST_TOKEN, '--ca', ca.caFile, '--data-dir', await tempDir('ats-tls-daemon-')].concat([
+        '--name',
+        'tls-box',
+        '--agent-providers',
+        'none',
+      ]),
       { via: 'node' },
     );
     try {
       expect(daemon.hostId, daemon.stderr()).to.match(/^host_/);
       await eventually(
-        async () => ((await json('/hosts')).find((host: { id: string; online: boolean }) => host.id === daemon.hostId && host.online) ? true : undefined),
+        async () =>
+          (await json('/hosts')).find((host: { id: string; online: boolean }) => host.id === daemon.hostId && host.online)
+            ? true
+            : undefined,
         'the daemon online over wss',
         30_000,
       );
@@ -120,7 +127,9 @@ describe('HTTPS and WSS on the server’s one port, with a private CA (issue 30)
       { via: 'node' },
     );
     expect(await daemon.exited).to.equal(2);
-    expect(daemon.stderr()).to.contain(`daemon stopped: this daemon refused the server: the certificate of ${t.server.url.replace('https', 'wss')}`);
+    expect(daemon.stderr()).to.contain(
+      `daemon stopped: this daemon refused the server: the certificate of ${t.server.url.replace('https', 'wss')}`,
+    );
     expect(daemon.stderr()).to.contain('is not trusted');
     expect(daemon.stderr()).to.contain('--ca FILE (ATS_DAEMON_CA)');
   });
@@ -173,7 +182,10 @@ describe('a certificate renewed on disk is served without a restart (issue 30)',
     const renewed = await ca.issue('renewed');
     await writeFile(served.certFile, renewed.cert);
     await writeFile(served.keyFile, renewed.key);
-    await eventually(async () => ((await servedFingerprint(t.server.url)) === renewed.fingerprint ? true : undefined), 'the renewed certificate');
+    await eventually(
+      async () => ((await servedFingerprint(t.server.url)) === renewed.fingerprint ? true : undefined),
+      'the renewed certificate',
+    );
     expect(logs.filter((line) => line.startsWith('TLS certificate reloaded (the files changed)'))).to.have.length(1);
     expect((await httpsRequest(`${t.server.url}/api/v1/health`, { ca: ca.ca })).status).to.equal(200);
 
@@ -181,7 +193,9 @@ describe('a certificate renewed on disk is served without a restart (issue 30)',
     const other = await ca.issue('other');
     await writeFile(served.certFile, other.cert);
     const refusal = await eventually(() => logs.find((line) => line.startsWith('TLS certificate not reloaded')), 'the refusal line');
-    expect(refusal).to.contain(`--tls-key / ATS_TLS_KEY ${served.keyFile} is not the private key of the certificate in --tls-cert / ATS_TLS_CERT`);
+    expect(refusal).to.contain(
+      `--tls-key / ATS_TLS_KEY ${served.keyFile} is not the private key of the certificate in --tls-cert / ATS_TLS_CERT`,
+    );
     expect(refusal).to.contain(`still serving CN=localhost, SHA-256 ${renewed.fingerprint}`);
     expect(await servedFingerprint(t.server.url)).to.equal(renewed.fingerprint);
 
@@ -208,7 +222,10 @@ describe('TLS settings that cannot be served stop the start, naming the setting 
 
   const startWith = async (config: ConfigInput) => {
     const dataDir = await tempDir('ats-tls-bad-');
-    return startServer({ config: configWith({ port: 0, token: TEST_TOKEN, dataDir, agentProviders: 'none', ...config }), log: () => {} }).then(
+    return startServer({
+      config: configWith({ port: 0, token: TEST_TOKEN, dataDir, agentProviders: 'none', ...config }),
+      log: () => {},
+    }).then(
       async (server) => {
         await server.close();
         throw new Error('the server started');
@@ -227,7 +244,11 @@ describe('TLS settings that cannot be served stop the start, naming the setting 
       ['a cert without a key', { tlsCert: one.certFile }, '--tls-cert / ATS_TLS_CERT is set but --tls-key / ATS_TLS_KEY is not'],
       ['a key without a cert', { tlsKey: one.keyFile }, '--tls-key / ATS_TLS_KEY is set but --tls-cert / ATS_TLS_CERT is not'],
       ['a missing cert file', { tlsCert: missing, tlsKey: one.keyFile }, `cannot read --tls-cert / ATS_TLS_CERT ${missing}: ENOENT`],
-      ['a key file that holds a certificate', { tlsCert: one.certFile, tlsKey: one.certFile }, `--tls-key / ATS_TLS_KEY ${one.certFile} holds no readable PEM private key`],
+      [
+        'a key file that holds a certificate',
+        { tlsCert: one.certFile, tlsKey: one.certFile },
+        `--tls-key / ATS_TLS_KEY ${one.certFile} holds no readable PEM private key`,
+      ],
       [
         'the key of another certificate',
         { tlsCert: one.certFile, tlsKey: two.keyFile },
