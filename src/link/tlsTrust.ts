@@ -34,17 +34,17 @@ const UNTRUSTED = new Set([
   'CERT_UNTRUSTED',
 ]);
 
-export interface CertificateFailure {
+export interface TlsDialFailure {
   /** No trusted CA vouches for the server: only the client's CA setting fixes that, retrying never does. */
   untrusted: boolean;
   message: string;
 }
 
 /**
- * Why a dial to `url` failed, in words that name what to change, when a certificate was the reason (or the
- * server spoke no TLS at all); undefined for every other failure (refused, reset, timeout).
+ * Why a dial to `url` failed, in words that name what to change, when TLS was the reason: a certificate, a
+ * server that speaks no TLS, or one that does and drops a plain dial; undefined for every other failure.
  */
-export function certificateFailure(error: Error, url: string, caSetting: string): CertificateFailure | undefined {
+export function tlsDialFailure(error: Error, url: string, caSetting: string): TlsDialFailure | undefined {
   const code = (error as NodeJS.ErrnoException).code ?? '';
   if (UNTRUSTED.has(code))
     return {
@@ -57,6 +57,9 @@ export function certificateFailure(error: Error, url: string, caSetting: string)
     return { untrusted: false, message: `the certificate of ${url} is not for that name (${error.message}): dial a name it holds` };
   if (/wrong version number|packet length too long/i.test(error.message))
     return { untrusted: false, message: `${url} does not speak TLS (${error.message}): dial it with http:// or ws://` };
+  // A TLS server drops a plain request without a word: the request only hears its socket hang up unanswered.
+  if (/^(ws|http):/.test(url) && error.message === 'socket hang up')
+    return { untrusted: false, message: `${url} hung up (${error.message}): if the server speaks TLS, dial it with https://` };
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { certificateFailure } from '../../link/tlsTrust';
+import { tlsDialFailure } from '../../link/tlsTrust';
 import type { HostHello } from '../../protocol/hostContract';
 import type { JsonRpcResponse, ServeRequest } from '../../protocol/jsonRpc';
 import { DAEMON_LINK_PATH, LINK_CLOSE, LINK_METHOD, LinkHelloResultSchema } from '../../protocol/daemonLink';
@@ -113,10 +113,10 @@ export function createDaemonLinkClient(options: DaemonLinkClientOptions): Daemon
     ws.on('error', (error) => {
       const status = /Unexpected server response: (\d+)/.exec(error.message)?.[1];
       refusedStatus = status === undefined ? undefined : Number(status);
-      const certificate = certificateFailure(error, dialed, CA_SETTING);
+      const tls = tlsDialFailure(error, dialed, CA_SETTING);
       // An untrusted certificate stays untrusted however often it is dialled: the daemon stops and says why.
-      if (certificate?.untrusted) untrusted = certificate.message;
-      else if (refusedStatus !== 401) options.log(`link to ${dialed}: ${certificate?.message ?? error.message}`);
+      if (tls?.untrusted) untrusted = tls.message;
+      else if (refusedStatus !== 401) options.log(`link to ${dialed}: ${tls?.message ?? error.message}`);
     });
     ws.on('close', (code, reasonBuffer) => {
       const reason = reasonBuffer.toString('utf8');

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Subject } from 'rxjs';
 import WebSocket from 'ws';
-import { certificateFailure, readTrustedCa } from '../../link/tlsTrust';
+import { tlsDialFailure, readTrustedCa } from '../../link/tlsTrust';
 import type { HostHello } from '../../protocol/hostContract';
 import { HostRequestError, type HostRequestFailure } from '../../protocol/hostErrors';
 import type { HostLink } from '../hosts/hostLink';
@@ -42,7 +42,7 @@ export function createReplicaPeers(options: ReplicaPeersOptions) {
       });
       socket.on('error', (error) => {
         // A certificate problem is said in words that name the setting to change (an untrusted one: ATS_TLS_CA).
-        const message = certificateFailure(error, url, CA_SETTING)?.message ?? error.message;
+        const message = tlsDialFailure(error, url, CA_SETTING)?.message ?? error.message;
         options.log(`replica link to ${url}: ${message}`);
         reject(new Error(message));
       });

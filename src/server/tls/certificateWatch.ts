@@ -31,7 +31,8 @@ export function watchCertificate(
   let lastPoll = first.stamps;
   let queue: Promise<unknown> = Promise.resolve();
 
-  const load = async (why: string): Promise<boolean> => {
+  const load = async (why: string, seen?: string): Promise<boolean> => {
+    if (seen !== undefined && seen === served.stamps) return true; // a SIGHUP while this waited loaded them
     try {
       const pair = await readCertificatePair(files);
       server.setSecureContext({ cert: pair.cert, key: pair.key });
@@ -47,8 +48,8 @@ export function watchCertificate(
     }
   };
   // One load at a time: a SIGHUP during a poll's load waits for it, so the last word is the newest files'.
-  const reload = (why: string) => {
-    const done = queue.then(() => load(why));
+  const reload = (why: string, seen?: string) => {
+    const done = queue.then(() => load(why, seen));
     queue = done;
     return done;
   };
@@ -58,7 +59,7 @@ export function watchCertificate(
     const settled = stamps === lastPoll;
     lastPoll = stamps;
     if (!settled || stamps === served.stamps || stamps === failedStamps) return;
-    await reload('the files changed');
+    await reload('the files changed', stamps);
   };
   let polling = false;
   const timer =
@@ -73,7 +74,7 @@ export function watchCertificate(
 
   return {
     served: () => served,
-    reload,
+    reload: (why) => reload(why),
     close: () => clearInterval(timer),
   };
 }
