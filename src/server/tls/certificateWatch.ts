@@ -9,7 +9,7 @@ export interface ServedCertificate {
    * checks keeps the old one. Logs one line either way; resolves true when the new pair is served.
    */
   reload(why: string): Promise<boolean>;
-  /** Stops the polling. */
+  /** Stops the polling (the server's close does too). */
   close(): void;
 }
 
@@ -62,19 +62,23 @@ export function watchCertificate(
     await reload('the files changed', stamps);
   };
   let polling = false;
-  const timer =
-    options.pollMs > 0
-      ? setInterval(() => {
-          if (polling) return;
-          polling = true;
-          void poll().finally(() => (polling = false));
-        }, options.pollMs)
-      : undefined;
-  timer?.unref();
+  let timer: NodeJS.Timeout | undefined;
+  const stop = () => clearInterval(timer);
+  // Polls while the server listens: a start that fails before listening leaves no timer behind.
+  server.once('listening', () => {
+    if (options.pollMs <= 0) return;
+    timer = setInterval(() => {
+      if (polling) return;
+      polling = true;
+      void poll().finally(() => (polling = false));
+    }, options.pollMs);
+    timer.unref();
+  });
+  server.once('close', stop);
 
   return {
     served: () => served,
     reload: (why) => reload(why),
-    close: () => clearInterval(timer),
+    close: stop,
   };
 }
