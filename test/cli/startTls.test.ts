@@ -8,7 +8,7 @@ import { httpsRequest, servedFingerprint } from '../helpers/tls/httpsClient';
 import { makeTestCa } from '../helpers/tls/testCertificates';
 
 describe('npm start with ATS_TLS_CERT / ATS_TLS_KEY (issue 30)', function () {
-  this.timeout(90_000);
+  this.timeout(120_000); // npm start compiles the server first when a source is newer than its build
   let running: StartedProcess | undefined;
   after(() => running?.stop());
   const tempDir = suiteTempDirs();
