@@ -8,11 +8,14 @@
  *     subscriber on the in-process event hub;
  *  3. intake: frames/s of one pi bridge streaming deltas over the WebSocket intake, vs the same frames
  *     handed to the embedded daemon's `thread.ingest` in process (no socket, no envelope check).
+ *  4. events page over HTTPS (issue 30): the page of 1. from a second server, on a copy of the data dir, with a
+ *     certificate made for the run, against the same page over HTTP, same cursors (bench/lib/tlsEventsPage.ts).
  * Everything runs in one process on loopback (clients included), so ratios, not absolute numbers, matter.
- * `BENCH_API_PARTS=page,sse,intake` (the default: all) runs only the parts named.
+ * `BENCH_API_PARTS=page,sse,intake,tls` (the default: all) runs only the parts named.
  */
 import { registerBenchThread } from './lib/benchThread';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { compareTlsEventsPage } from './lib/tlsEventsPage';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,16 +90,18 @@ async function seedRows(dataDir: string, threadId: string): Promise<void> {
   await store.close();
 }
 
-const PARTS = new Set((process.env.BENCH_API_PARTS ?? 'page,sse,intake').split(','));
+const PARTS = new Set((process.env.BENCH_API_PARTS ?? 'page,sse,intake,tls').split(','));
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'ats-bench-api-'));
   const bigThread = 'thr_bench_big';
   const fanThread = 'thr_bench_fan';
   let started = performance.now();
-  if (PARTS.has('page')) {
+  const tlsDataDir = `${dataDir}-tls`;
+  if (PARTS.has('page') || PARTS.has('tls')) {
     await seedRows(dataDir, bigThread);
     console.log(`seeded ${ROWS} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    if (PARTS.has('tls')) await cp(dataDir, tlsDataDir, { recursive: true });
   }
 
   started = performance.now();
@@ -312,9 +317,22 @@ async function main(): Promise<void> {
     console.log(`  ratio intake / in-process  ${(intakeRateWs / inProcessRate).toFixed(2)}×`);
   }
 
+  if (PARTS.has('tls'))
+    await compareTlsEventsPage({
+      plain: server,
+      tlsDataDir,
+      threadId: bigThread,
+      rows: ROWS,
+      pageLimit: PAGE_LIMIT,
+      reads: PAGE_READS,
+      warmupReads: PAGE_WARMUP_READS / 2,
+      token: TOKEN,
+    });
+
   keepAlive.destroy();
   await server.close();
   await rm(dataDir, { recursive: true, force: true });
+  await rm(tlsDataDir, { recursive: true, force: true });
 }
 
 function envelope(threadId: string, message: unknown) {

@@ -4,8 +4,9 @@ import { linkUrls } from '../daemon/remote/daemonLinkClient';
 import { startRemoteDaemon } from '../daemon/remote/startRemoteDaemon';
 
 /**
- * `npm run daemon -- --server http://HOST:PORT --token T [--name N] [--data-dir D]`: a host daemon on this
- * machine that connects out to a server. Prints `daemon host_… linking to ws://…` first; exits 2 when the
+ * `npm run daemon -- --server http(s)://HOST:PORT --token T [--ca FILE] [--name N] [--data-dir D]`: a host
+ * daemon on this machine that connects out to a server (a certificate no CA of `--ca` or the system vouches
+ * for is refused, like a wrong token). Prints `daemon host_… linking to ws://…` first; exits 2 when the
  * server refuses it for good (wrong token, other protocol version), with the reason, and never loops. When
  * its host id is online already (a copied data dir), it prints how to get a new identity and retries only
  * at the longest backoff (`--reconnect-max-ms`).

@@ -4,8 +4,9 @@ import { startServer } from '../server/startServer';
 
 /**
  * `npm start [-- --port 0 --data-dir ./.data …]`: the API, the intake and an embedded daemon for this
- * machine. Prints `listening on http://HOST:PORT` first (scripts wait for that line), then the token's home,
- * then the page's sign-in URL: the token rides in the fragment, which a browser never sends to a server.
+ * machine. Prints `listening on http://HOST:PORT` first (`https://` with ATS_TLS_CERT / ATS_TLS_KEY; scripts
+ * wait for that line), then the token's home, then the page's sign-in URL: the token rides in the fragment,
+ * which a browser never sends to a server. Over TLS, SIGHUP reloads the certificate files.
  */
 async function main(): Promise<void> {
   const config = loadConfig(process.argv.slice(2), process.env);
@@ -34,6 +35,9 @@ async function main(): Promise<void> {
   // handler removed after its first call would let it kill the process halfway through the shutdown.
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // Only over TLS: without a certificate to reload, SIGHUP keeps its usual meaning (the terminal went away).
+  const certificate = server.certificate;
+  if (certificate) process.on('SIGHUP', () => void certificate.reload('SIGHUP'));
 }
 
 main().catch((error: unknown) => {

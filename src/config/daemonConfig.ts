@@ -26,6 +26,11 @@ export const DaemonConfigSchema = z.strictObject({
       (list) => list.split(',').every((url) => z.url({ protocol: /^(https?|wss?)$/ }).safeParse(url.trim()).success),
       'a URL, or a comma list of URLs (http, https, ws, wss)',
     ),
+  /**
+   * A PEM file of the CA that signed the server's certificate (or that certificate itself, when self-signed),
+   * trusted instead of the system's CAs for an `https://` server (docs/hosts.md#tls).
+   */
+  ca: z.string().min(1).optional(),
   /** The server's bearer token (its `<dataDir>/token`, or its ATS_TOKEN). */
   token: z.string().min(16),
   /** Shown in `GET /hosts`; defaults to this machine's hostname. */

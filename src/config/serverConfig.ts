@@ -32,6 +32,15 @@ export const ConfigSchema = z.strictObject({
     .string()
     .min(1)
     .default(path.join(packageRoot(__dirname), 'dist', 'web')),
+  // HTTPS and WSS on the one port (docs/api.md#https).
+  /** PEM certificate file (leaf first, then its chain); with `tlsKey` the server speaks HTTPS and WSS itself. */
+  tlsCert: z.string().min(1).optional(),
+  /** PEM private key file of `tlsCert`. */
+  tlsKey: z.string().min(1).optional(),
+  /** PEM CA file this server trusts, instead of the system's CAs, when it dials other replicas over https. */
+  tlsCa: z.string().min(1).optional(),
+  /** How often the certificate files are checked for a renewal (SIGHUP reloads them at once); `0`: SIGHUP only. */
+  tlsWatchMs: z.coerce.number().int().min(0).default(10_000),
   /** Bearer token; when unset one is generated once and kept in `<dataDir>/token`. */
   token: z.string().min(16).optional(),
   /** Agent providers of the embedded daemon, comma-separated (`pi`), or `none` for intake-only threads. */

@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Config } from '../config/serverConfig';
@@ -26,6 +26,8 @@ import { publishingStore } from './sse/publishingStore';
 import { reopenThreadsOnAttach } from './threads/reopenThreadsOnAttach';
 import { loadOrCreateToken } from './serverToken';
 import { attachUpgrades } from './http/upgrades';
+import type { ServedCertificate } from './tls/certificateWatch';
+import { createWebServer } from './tls/webServer';
 
 export interface StartServerOptions {
   config: Config;
@@ -37,7 +39,7 @@ export interface StartServerOptions {
 }
 
 export interface RunningServer {
-  /** `http://HOST:PORT` with the real port. */
+  /** `http://HOST:PORT` with the real port (`https://` when `tlsCert`/`tlsKey` are set). */
   url: string;
   port: number;
   token: string;
@@ -53,8 +55,10 @@ export interface RunningServer {
   hosts: HostDirectory;
   /** When each remote host's link dropped (reconnect grace). */
   presence: HostPresence;
-  /** The listening node:http server, for embedders and tests that watch its connections. */
+  /** The listening node:http (or node:https) server, for embedders and tests that watch its connections. */
   httpServer: http.Server;
+  /** Set over TLS: the served certificate; `reload` is what SIGHUP calls. */
+  certificate?: ServedCertificate;
   close(): Promise<void>;
 }
 
@@ -65,6 +69,8 @@ export interface RunningServer {
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { config } = options;
   const log = options.log ?? ((message: string) => console.error(message));
+  // Before anything is opened: a TLS setting that cannot be served fails the start with its name.
+  const { server, scheme, certificate } = await createWebServer(config, log);
   await mkdir(config.dataDir, { recursive: true });
   const { token, file: tokenFile } = await loadOrCreateToken(config.dataDir, config.token);
   const replicaId = config.databaseUrl ? newReplicaId() : undefined;
@@ -119,7 +125,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   finishDeletesOnAttach(deletes);
 
   const app = createApp({ config, token, registry, hosts, store, hub, presence, log });
-  const server = http.createServer(app.callback());
+  server.on('request', app.callback());
   const intake = createIntakeRoute(
     { registry, hosts, timeoutMs: config.hostCommandTimeoutMs, log },
     { token, maxPayloadBytes: config.intakeMaxPayloadBytes, maxInFlight: config.intakeMaxInFlight, heartbeatMs: config.wsHeartbeatMs, log },
@@ -141,11 +147,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   });
   const { port } = server.address() as AddressInfo;
   const urlHost = config.host.includes(':') ? `[${config.host}]` : config.host;
-  await replica?.announce(config.replicaUrl ?? `http://${urlHost}:${port}`);
+  const url = `${scheme}://${urlHost}:${port}`;
+  await replica?.announce(config.replicaUrl ?? url);
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${urlHost}:${port}`,
+    url,
     port,
     token,
     tokenFile,
@@ -157,9 +164,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     hosts,
     presence,
     httpServer: server,
+    certificate,
     close: () =>
       (closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        certificate?.close();
         await intake.close();
         await daemonLink.close();
         await replica?.route.close(); // its sockets would hold up the server's close

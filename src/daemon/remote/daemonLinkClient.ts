@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { tlsDialFailure } from '../../link/tlsTrust';
 import type { HostHello } from '../../protocol/hostContract';
 import type { JsonRpcResponse, ServeRequest } from '../../protocol/jsonRpc';
 import { DAEMON_LINK_PATH, LINK_CLOSE, LINK_METHOD, LinkHelloResultSchema } from '../../protocol/daemonLink';
@@ -12,6 +13,8 @@ export interface DaemonLinkClientOptions {
    * names replicas of one database: each dial (first, and after every drop) goes to the next in turn.
    */
   serverUrl: string;
+  /** PEM CA certificates trusted instead of the system's for `https://`/`wss://` servers (`--ca`). */
+  ca?: string;
   token: string;
   /** Ping interval; undefined: the server's, from its hello answer (DEFAULT_HEARTBEAT_MS until then). */
   heartbeatMs?: number;
@@ -21,6 +24,9 @@ export interface DaemonLinkClientOptions {
   identityFile?: string;
   log(message: string): void;
 }
+
+/** The setting that makes a private CA trusted, named in every refusal of an untrusted certificate. */
+export const CA_SETTING = '--ca FILE (ATS_DAEMON_CA)';
 
 /** Why the daemon must stop instead of redialling: retrying cannot fix any of these. */
 export class LinkRefused extends Error {}
@@ -96,19 +102,28 @@ export function createDaemonLinkClient(options: DaemonLinkClientOptions): Daemon
   const dial = () => {
     if (closed || !daemon) return;
     const dialed = url;
-    const ws = new WebSocket(dialed, { headers: { authorization: `Bearer ${options.token}` }, maxPayload: options.maxPayloadBytes });
+    const ws = new WebSocket(dialed, {
+      headers: { authorization: `Bearer ${options.token}` },
+      maxPayload: options.maxPayloadBytes,
+      ca: options.ca,
+    });
     socket = ws;
     let refusedStatus: number | undefined;
+    let untrusted: string | undefined;
     ws.on('error', (error) => {
       const status = /Unexpected server response: (\d+)/.exec(error.message)?.[1];
       refusedStatus = status === undefined ? undefined : Number(status);
-      if (refusedStatus !== 401) options.log(`link to ${dialed}: ${error.message}`);
+      const tls = tlsDialFailure(error, dialed, CA_SETTING);
+      // An untrusted certificate stays untrusted however often it is dialled: the daemon stops and says why.
+      if (tls?.untrusted) untrusted = tls.message;
+      else if (refusedStatus !== 401) options.log(`link to ${dialed}: ${tls?.message ?? error.message}`);
     });
     ws.on('close', (code, reasonBuffer) => {
       const reason = reasonBuffer.toString('utf8');
       const wasUp = current?.socket === ws;
       if (wasUp) current = undefined;
       if (refusedStatus === 401) return giveUp(`the server at ${dialed} refused the token (HTTP 401); check --token`);
+      if (untrusted) return giveUp(`this daemon refused the server: ${untrusted}`);
       if (code === LINK_CLOSE.protocolMismatch) return giveUp(`the server refused this daemon: ${reason}`);
       if (code === LINK_CLOSE.badHello) return giveUp(`the server refused this daemon's hello: ${reason}`);
       if (code === LINK_CLOSE.duplicateHost) return idTaken(reason);

@@ -1,18 +1,22 @@
 import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { createHostDaemon, type HostDaemon } from '../hostDaemon';
 import type { HostFileOperations } from '../hostFileHandlers';
 import { identityFileOf, loadHostIdentity } from '../hostIdentity';
 import { localHostFiles, pathListerOptionsOf } from '../localHostFiles';
 import type { AgentProvider } from '../providers/agentProvider';
 import { createThreadIngest } from '../../ingest/threadIngest';
+import { readTrustedCa } from '../../link/tlsTrust';
 import { lockDataDir } from '../../store/dataDirLock';
-import { createDaemonLinkClient, type DaemonLinkClient, type LinkRefused } from './daemonLinkClient';
+import { CA_SETTING, createDaemonLinkClient, type DaemonLinkClient, type LinkRefused } from './daemonLinkClient';
 import { openOutbox } from './outbox';
 import { createRemoteEventStore } from './remoteEventStore';
 
 /** What a remote daemon needs of its settings; `src/config/daemonConfig.ts` reads them from flags and env. */
 export interface RemoteDaemonSettings {
   server: string;
+  /** A PEM CA file trusted instead of the system's CAs for an https server. */
+  ca?: string;
   token: string;
   name: string;
   dataDir: string;
@@ -58,6 +62,7 @@ export interface RunningRemoteDaemon {
 export async function startRemoteDaemon(options: RemoteDaemonOptions): Promise<RunningRemoteDaemon> {
   const { config } = options;
   const log = options.log ?? ((message: string) => console.error(message));
+  const ca = config.ca === undefined ? undefined : await readTrustedCa(path.resolve(config.ca), CA_SETTING);
   await mkdir(config.dataDir, { recursive: true });
   // One daemon per data dir: two would share a host id and an outbox.
   const lock = await lockDataDir(config.dataDir);
@@ -65,6 +70,7 @@ export async function startRemoteDaemon(options: RemoteDaemonOptions): Promise<R
   const outbox = await openOutbox(config.dataDir);
   const link = createDaemonLinkClient({
     serverUrl: config.server,
+    ca,
     token: config.token,
     heartbeatMs: config.heartbeatMs,
     reconnect: { initialMs: config.reconnectInitialMs, maxMs: config.reconnectMaxMs },

@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { Subject } from 'rxjs';
 import WebSocket from 'ws';
+import { tlsDialFailure, readTrustedCa } from '../../link/tlsTrust';
 import type { HostHello } from '../../protocol/hostContract';
 import { HostRequestError, type HostRequestFailure } from '../../protocol/hostErrors';
 import type { HostLink } from '../hosts/hostLink';
@@ -15,8 +17,12 @@ export interface ReplicaPeersOptions {
   maxPayloadBytes: number;
   /** How long to wait for a forwarded command's answer beyond the host's own timeout (the hop itself). */
   hopMarginMs: number;
+  /** Trusted instead of the system's CAs for `https://` replicas; read at each dial, so a new CA needs no restart. */
+  caFile?: string;
   log(message: string): void;
 }
+
+const CA_SETTING = '--tls-ca / ATS_TLS_CA';
 
 /**
  * This replica's sockets to the others, one per replica URL, opened on first use and again after a drop.
@@ -25,12 +31,21 @@ export interface ReplicaPeersOptions {
 export function createReplicaPeers(options: ReplicaPeersOptions) {
   const peers = new Map<string, Promise<RpcPeer>>();
 
-  const dial = (url: string): Promise<RpcPeer> =>
-    new Promise((resolve, reject) => {
+  const dial = async (url: string): Promise<RpcPeer> => {
+    const ca = options.caFile === undefined ? undefined : await readTrustedCa(path.resolve(options.caFile), CA_SETTING);
+    return new Promise((resolve, reject) => {
       const target = new URL(REPLICA_LINK_PATH, url.replace(/^http/, 'ws'));
-      const socket = new WebSocket(target, { headers: { authorization: `Bearer ${options.token}` }, maxPayload: options.maxPayloadBytes });
-      socket.once('error', (error) => reject(error));
-      socket.on('error', (error) => options.log(`replica link to ${url}: ${error.message}`));
+      const socket = new WebSocket(target, {
+        headers: { authorization: `Bearer ${options.token}` },
+        maxPayload: options.maxPayloadBytes,
+        ca,
+      });
+      socket.on('error', (error) => {
+        // A certificate problem is said in words that name the setting to change (an untrusted one: ATS_TLS_CA).
+        const message = tlsDialFailure(error, url, CA_SETTING)?.message ?? error.message;
+        options.log(`replica link to ${url}: ${message}`);
+        reject(new Error(message));
+      });
       socket.once('open', () => {
         const stopHeartbeat = startPingHeartbeat(socket, options.heartbeatMs);
         socket.once('close', stopHeartbeat);
@@ -41,6 +56,7 @@ export function createReplicaPeers(options: ReplicaPeersOptions) {
       });
       socket.once('close', () => peers.delete(url));
     });
+  };
 
   const peerOf = (url: string): Promise<RpcPeer> => {
     let peer = peers.get(url);

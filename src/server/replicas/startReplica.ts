@@ -27,6 +27,8 @@ export interface ReplicaSettings {
   wsHeartbeatMs: number;
   daemonLinkMaxPayloadBytes: number;
   eventsPageMax: number;
+  /** The CA file the other replicas' https certificates are checked against (`ATS_TLS_CA`); unset: the system's. */
+  tlsCa?: string;
 }
 
 export interface ReplicaDeps {
@@ -62,6 +64,7 @@ export function startReplica(replicaId: string, deps: ReplicaDeps) {
     heartbeatMs: settings.wsHeartbeatMs,
     maxPayloadBytes: settings.daemonLinkMaxPayloadBytes,
     hopMarginMs: 1_000,
+    caFile: settings.tlsCa,
     log,
   });
   const hosts = replicatedHostDirectory({

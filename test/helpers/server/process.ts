@@ -3,7 +3,7 @@ import path from 'node:path';
 
 export interface StartedProcess {
   child: ChildProcess;
-  /** The `http://HOST:PORT` from the first stdout line. */
+  /** The `http://HOST:PORT` (or `https://`) from the first stdout line. */
   url: string;
   lines: string[];
   /**
@@ -42,7 +42,7 @@ export function npmStart(args: string[], env: NodeJS.ProcessEnv = {}): Promise<S
       while ((end = buffer.indexOf('\n')) >= 0) {
         lines.push(buffer.slice(0, end));
         buffer = buffer.slice(end + 1);
-        const match = /^listening on (http:\/\/\S+)$/.exec(lines[0]!);
+        const match = /^listening on (https?:\/\/\S+)$/.exec(lines[0]!);
         if (lines.length === 1) {
           if (match) resolve({ child, url: match[1]!, lines, stop });
           else reject(new Error(`first line was not "listening on …": ${lines[0]}`));

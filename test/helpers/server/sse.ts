@@ -1,4 +1,5 @@
 import http from 'node:http';
+import https from 'node:https';
 
 /** A minimal SSE client over fetch: parses `id:`/`data:` events and `:` comment lines as they arrive. */
 export interface SseClient {
@@ -40,9 +41,11 @@ export interface StalledSseClient extends SseClient {
   gone(): Promise<{ id: string; data: any }[]>;
 }
 
-export function openStalledSse(url: string, headers: Record<string, string>): Promise<StalledSseClient> {
+/** `https://` URLs go over node:https, trusting `ca` (a test's own CA) when given. */
+export function openStalledSse(url: string, headers: Record<string, string>, tls: { ca?: string } = {}): Promise<StalledSseClient> {
   return new Promise((resolve, reject) => {
-    const request = http.get(url, { headers, agent: false }, (response) => {
+    const get = url.startsWith('https:') ? https.get : http.get;
+    const request = get(url, { headers, agent: false, ca: tls.ca }, (response) => {
       const received = sseReceiver();
       // Data only flows once a 'data' listener is added; until then node stops reading the socket once its
       // small buffer is full, so the server's writes back up.
