@@ -25,8 +25,13 @@ export const DaemonConfigSchema = z.strictObject({
       (list) => list.split(',').every((url) => z.url({ protocol: /^(https?|wss?)$/ }).safeParse(url.trim()).success),
       'a URL, or a comma list of URLs (http, https, ws, wss)',
     ),
-  /** The server's bearer token (its `<dataDir>/token`, or its ATS_TOKEN). */
-  token: z.string().min(16),
+  /**
+   * A one-time code from the server (its page's host list, or `POST /api/v1/hosts/enrollments`): traded once for
+   * this host's own credential, kept in `<dataDir>/credential` (0600) and used from then on (docs/hosts.md).
+   */
+  enroll: z.string().min(1).optional(),
+  /** Deprecated (one more release): the server's bearer token, which can drive the whole API. Use `enroll`. */
+  token: z.string().min(16).optional(),
   /** Shown in `GET /hosts`; defaults to this machine's hostname. */
   name: z.string().min(1).default(os.hostname()),
   /** Host identity (the stable `host_…` id), agent sessions and the outbox of unacked batches. */

@@ -42,7 +42,9 @@ export function threadCollectionOf(records: Collection<ThreadRecord>): ThreadCol
         if (record && !record.deleting) await records.put({ ...record, deleting: true });
       }),
     deleting: async () => (await records.find({})).filter((record) => record.deleting === true),
+    update: (record) => serially(async () => (live(await records.get(record.id)) ? records.update(record) : false)),
     remove: (id) => serially(() => records.remove(id)),
+    take: (id) => serially(() => records.take(id)),
     close: () => records.close(),
   };
 }

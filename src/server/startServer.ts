@@ -26,6 +26,8 @@ import { publishingStore } from './sse/publishingStore';
 import { reopenThreadsOnAttach } from './threads/reopenThreadsOnAttach';
 import { loadOrCreateToken } from './serverToken';
 import { attachUpgrades } from './http/upgrades';
+import { createHostAccess, type HostAccess } from './hostAccess/hostAccess';
+import { createHostRevocations, type HostRevocations } from './hostAccess/revocations';
 
 export interface StartServerOptions {
   config: Config;
@@ -53,6 +55,10 @@ export interface RunningServer {
   hosts: HostDirectory;
   /** When each remote host's link dropped (reconnect grace). */
   presence: HostPresence;
+  /** Enrollment codes and host credentials (issue 30). */
+  hostAccess: HostAccess;
+  /** Removed hosts, heard from every replica: daemon link routes close their links. */
+  revocations: HostRevocations;
   /** The listening node:http server, for embedders and tests that watch its connections. */
   httpServer: http.Server;
   close(): Promise<void>;
@@ -94,6 +100,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       : undefined;
   const hosts = replica?.hosts ?? localHosts;
   const presence = replica?.presence ?? localPresence;
+  const revocations = replica?.revocations ?? createHostRevocations();
+  const hostAccess = createHostAccess(registry, { enrollmentTtlMs: config.enrollmentTtlMs });
   reopenThreadsOnAttach(hosts, { registry, store, log });
 
   const daemonDir = path.join(config.dataDir, 'daemon');
@@ -115,7 +123,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   // Deletes a crash or a restart cut off (their threads are hidden already) finish once this machine's host is back.
   void finishDeletes({ registry, hosts, store, hub, log }).catch((error: unknown) => log(`unfinished deletes not read: ${String(error)}`));
 
-  const app = createApp({ config, token, registry, hosts, store, hub, presence, log });
+  const app = createApp({ config, token, registry, hosts, store, hub, presence, hostAccess, revocations, log });
   const server = http.createServer(app.callback());
   const intake = createIntakeRoute(
     { registry, hosts, timeoutMs: config.hostCommandTimeoutMs, log },
@@ -123,7 +131,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   );
   // Remote daemons (docs/hosts.md): their batches land in the same store, published like the embedded one's.
   const daemonLink = createDaemonLinkRoute(
-    { token, hosts, store: publishingStore(store, hub), log },
+    { token, access: hostAccess, revocations, hosts, store: publishingStore(store, hub), log },
     {
       heartbeatMs: config.wsHeartbeatMs,
       hostCommandTimeoutMs: config.hostCommandTimeoutMs,
@@ -153,6 +161,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     hub,
     hosts,
     presence,
+    hostAccess,
+    revocations,
     httpServer: server,
     close: () =>
       (closing ??= (async () => {

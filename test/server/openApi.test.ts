@@ -74,6 +74,8 @@ describe('server: GET /api/v1/openapi.json, generated from the routes’ own sch
       hosts: t.server.hosts,
       store: t.server.store,
       hub: t.server.hub,
+      hostAccess: t.server.hostAccess,
+      revocations: t.server.revocations,
       log: () => {},
     });
     const registered = new Set<string>();

@@ -12,7 +12,10 @@ export interface DaemonLinkClientOptions {
    * names replicas of one database: each dial (first, and after every drop) goes to the next in turn.
    */
   serverUrl: string;
+  /** This host's credential (or, deprecated, the server's token): the upgrade's bearer. */
   token: string;
+  /** What to do when the server refuses it (HTTP 401), said in the refusal. */
+  refusedAdvice?: string;
   /** Ping interval; undefined: the server's, from its hello answer (DEFAULT_HEARTBEAT_MS until then). */
   heartbeatMs?: number;
   reconnect: ReconnectPolicy;
@@ -40,7 +43,7 @@ export interface DaemonLinkClient {
    */
   request(method: string, params: unknown): Promise<JsonRpcResponse>;
   onReady(hook: ReadyHook): void;
-  /** Settles with the reason when the server refuses the daemon for good (wrong token, other protocol). */
+  /** Settles with the reason when the server refuses the daemon for good (wrong token, other protocol, host removed). */
   readonly refused: Promise<LinkRefused>;
   /** True between a successful hello and the next drop. */
   isConnected(): boolean;
@@ -108,7 +111,11 @@ export function createDaemonLinkClient(options: DaemonLinkClientOptions): Daemon
       const reason = reasonBuffer.toString('utf8');
       const wasUp = current?.socket === ws;
       if (wasUp) current = undefined;
-      if (refusedStatus === 401) return giveUp(`the server at ${dialed} refused the token (HTTP 401); check --token`);
+      if (refusedStatus === 401)
+        return giveUp(`the server at ${dialed} refused this daemon (HTTP 401): ${options.refusedAdvice ?? 'check --token'}`);
+      if (code === LINK_CLOSE.revoked)
+        return giveUp(`the server removed this host (${code} ${reason}); it will not attach again until it is enrolled anew`);
+      if (code === LINK_CLOSE.wrongHost) return giveUp(`the server refused this daemon's host id: ${reason}`);
       if (code === LINK_CLOSE.protocolMismatch) return giveUp(`the server refused this daemon: ${reason}`);
       if (code === LINK_CLOSE.badHello) return giveUp(`the server refused this daemon's hello: ${reason}`);
       if (code === LINK_CLOSE.duplicateHost) return idTaken(reason);
