@@ -11,8 +11,10 @@ export interface HostAccess {
   /** A one-time code, valid for `enrollmentTtlMs`; only its hash is stored. */
   issueEnrollment(): Promise<Enrollment>;
   /**
-   * Trades a code for `hostId`'s new credential (any earlier one of that host stops working). A code used
-   * once already, unknown or expired is refused (401 `enrollment_code_invalid` / `enrollment_code_expired`).
+   * Trades a code for `hostId`'s credential. A code used once already, unknown or expired is refused (401
+   * `enrollment_code_invalid` / `enrollment_code_expired`); a host id that holds a credential already, or is a
+   * server's own, is refused (409) before the code is used: a code must not take over another host's id.
+   * A removed host, or one that attached with the server's token, may enroll under its id.
    */
   enroll(code: string, hostId: string): Promise<string>;
   /** The host a credential attaches, while it is that host's current one. */
@@ -30,9 +32,23 @@ export interface HostAccessOptions {
   now?(): number;
 }
 
-export function createHostAccess(registry: Pick<Registry, 'enrollments' | 'hostCredentials'>, options: HostAccessOptions): HostAccess {
+export function createHostAccess(
+  registry: Pick<Registry, 'enrollments' | 'hostCredentials' | 'hosts'>,
+  options: HostAccessOptions,
+): HostAccess {
   const now = options.now ?? Date.now;
   const { enrollments, hostCredentials } = registry;
+
+  const refuseTakenId = async (hostId: string) => {
+    if ((await registry.hosts.get(hostId))?.embedded)
+      throw new Problem(409, 'host_is_embedded', `host ${hostId} is a server's own host; a daemon elsewhere needs a data dir of its own`);
+    if ((await hostCredentials.get(hostId))?.keyHash)
+      throw new Problem(
+        409,
+        'host_already_enrolled',
+        `host ${hostId} holds a credential already: remove it first (DELETE /api/v1/hosts/${hostId}, or Remove in the page), or start this daemon with a new --data-dir`,
+      );
+  };
 
   /** Codes nobody used leave with the next code made, so the table holds only live ones (and a few stale). */
   const dropExpired = async () => {
@@ -49,6 +65,7 @@ export function createHostAccess(registry: Pick<Registry, 'enrollments' | 'hostC
       return { code, expiresAt };
     },
     async enroll(code, hostId) {
+      await refuseTakenId(hostId);
       // Taken before it is judged: of two daemons racing with one code (on one server or two), one gets it.
       const enrollment = await enrollments.take(hashOf(code));
       if (!enrollment)

@@ -63,6 +63,19 @@ describe('hosts: a host credential attaches its own host over /api/v1/daemon and
     if ('socket' in own) own.socket.close();
   });
 
+  it('a code cannot take over a host that holds a credential, nor the server’s own host (409); the code stays usable', async () => {
+    const { code } = await enrollmentCode(t);
+    for (const [taken, problem] of [
+      [hostId, 'host_already_enrolled'],
+      [t.server.hostId, 'host_is_embedded'],
+    ]) {
+      const refused = await t.api('/hosts/enroll', { auth: false, body: { code, hostId: taken } });
+      expect(refused.status).to.equal(409);
+      expect((await refused.json()).code).to.equal(problem);
+    }
+    expect((await t.api('/hosts/enroll', { auth: false, body: { code, hostId: 'host_scopeother' } })).status).to.equal(201);
+  });
+
   it('a wrong secret for the same host is refused at the upgrade (401)', async () => {
     const forged = credential.replace(/.$/, (last) => (last === 'A' ? 'B' : 'A'));
     expect(await helloAs(t.server.url, forged, hostId)).to.deep.equal({ refusedStatus: 401 });
