@@ -96,7 +96,14 @@ function describeRegistry(name: string, open: () => Promise<{ registry: Registry
 
     it('updates only a record that is there: a removed host is not brought back by its link’s late close (issue 30)', async () => {
       const { hosts } = opened.registry;
-      const host = { id: 'host_a', name: 'a', platform: 'linux', protocolVersion: 1, providers: [], lastSeenAt: '2026-01-01T00:00:00.000Z' };
+      const host = {
+        id: 'host_a',
+        name: 'a',
+        platform: 'linux',
+        protocolVersion: 1,
+        providers: [],
+        lastSeenAt: '2026-01-01T00:00:00.000Z',
+      };
       expect(await hosts.update(host)).to.equal(false);
       expect(await hosts.get('host_a')).to.equal(undefined);
       await hosts.put(host);

@@ -53,7 +53,12 @@ describe('the web page in a real browser: add a host with an enrollment code, re
     if (!('socket' in linked)) throw new Error(`not attached: ${JSON.stringify(linked)}`);
     const entry = hosts().getByRole('listitem').filter({ hasText: 'raw' });
     await entry.waitFor(WAIT);
-    expect(await hosts().getByRole('button', { name: /^Remove host/ }).count(), 'only the remote host').to.equal(1);
+    expect(
+      await hosts()
+        .getByRole('button', { name: /^Remove host/ })
+        .count(),
+      'only the remote host',
+    ).to.equal(1);
 
     await entry.getByRole('button', { name: 'Remove host raw' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Remove host raw?' });

@@ -15,7 +15,9 @@ export async function enrollHost(serverUrls: readonly string[], body: EnrollBody
     try {
       response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     } catch (error) {
-      failures.push(`${url}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`);
+      failures.push(
+        `${url}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`,
+      );
       continue;
     }
     const answer = (await response.json().catch(() => ({}))) as { detail?: string; code?: string };

@@ -30,7 +30,11 @@ export class NoHostCredential extends Error {}
  * `--enroll CODE` trades the code for this host's credential and keeps it in the data dir; without it, the
  * kept credential is used; without one, the deprecated `--token`, with a warning saying what to run instead.
  */
-export async function linkCredentialOf(settings: LinkCredentialSettings, hostId: string, log: (message: string) => void): Promise<LinkCredential> {
+export async function linkCredentialOf(
+  settings: LinkCredentialSettings,
+  hostId: string,
+  log: (message: string) => void,
+): Promise<LinkCredential> {
   const reenroll = `${MAKE_A_CODE} and run ${enrollCommand(settings.server)}`;
   const own = (bearer: string): LinkCredential => ({
     bearer,

@@ -113,7 +113,9 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
       hostId = daemonHello.hostId;
       deps.log(`host ${hostId} (${daemonHello.name}, ${daemonHello.platform}) connected from ${from}`);
       if (grant.via === 'token')
-        deps.log(`host ${hostId} attached with the server's token, which is deprecated for daemons: enroll it (docs/hosts.md#enrolling-a-host)`);
+        deps.log(
+          `host ${hostId} attached with the server's token, which is deprecated for daemons: enroll it (docs/hosts.md#enrolling-a-host)`,
+        );
       return { protocolVersion: HOST_DAEMON_PROTOCOL_VERSION, heartbeatMs: options.heartbeatMs, maxPayloadBytes: options.maxPayloadBytes };
     };
 

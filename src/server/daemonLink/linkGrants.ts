@@ -40,8 +40,7 @@ export function createLinkGrants(deps: {
 
   const refusalOf = async (grant: LinkGrant, hostId: string): Promise<LinkRefusalReason | undefined> => {
     if (grant.via === 'credential') {
-      if (grant.hostId !== hostId)
-        return { code: LINK_CLOSE.wrongHost, reason: `this credential attaches host ${grant.hostId} only` };
+      if (grant.hostId !== hostId) return { code: LINK_CLOSE.wrongHost, reason: `this credential attaches host ${grant.hostId} only` };
       return (await deps.access.hostOf(grant.credential)) === hostId ? undefined : { code: LINK_CLOSE.revoked, reason: REVOKED_REASON };
     }
     return (await deps.access.isRevoked(hostId)) ? { code: LINK_CLOSE.revoked, reason: REVOKED_REASON } : undefined;

@@ -19,7 +19,11 @@ export interface RemoveHostDeps {
 export async function removeHost(deps: RemoveHostDeps, hostId: string): Promise<void> {
   const record = await deps.registry.hosts.get(hostId);
   if (record?.embedded)
-    throw new Problem(409, 'host_is_embedded', `host ${hostId} is a server's own host: stop that server (or set ATS_EMBEDDED_HOST=0) instead`);
+    throw new Problem(
+      409,
+      'host_is_embedded',
+      `host ${hostId} is a server's own host: stop that server (or set ATS_EMBEDDED_HOST=0) instead`,
+    );
   if (!record && !(await deps.access.isEnrolled(hostId))) throw notFound('host', hostId);
   await deps.access.revoke(hostId);
   await deps.revocations.announce(hostId);

@@ -73,7 +73,9 @@ describe('hosts: a daemon enrolls with a one-time code and keeps a credential of
     const second = await daemons.run(['--enroll', code, '--data-dir', secondDir]);
     expect(await second.exited).to.equal(1);
     expect(second.hostId).to.equal('');
-    expect(second.stderr()).to.match(/enrollment refused: .* 401 enrollment_code_invalid: this enrollment code is unknown or was used already/);
+    expect(second.stderr()).to.match(
+      /enrollment refused: .* 401 enrollment_code_invalid: this enrollment code is unknown or was used already/,
+    );
     expect(await readdir(secondDir)).to.not.include('credential');
     expect((await t.json('/hosts')).length).to.equal(hostsBefore);
     await first.kill('SIGTERM');

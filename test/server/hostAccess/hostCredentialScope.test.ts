@@ -41,7 +41,9 @@ describe('hosts: a host credential attaches its own host over /api/v1/daemon and
   });
 
   it('is refused on the intake socket', async () => {
-    const socket = new WebSocket(`${t.server.url.replace('http', 'ws')}/api/v1/intake`, { headers: { authorization: `Bearer ${credential}` } });
+    const socket = new WebSocket(`${t.server.url.replace('http', 'ws')}/api/v1/intake`, {
+      headers: { authorization: `Bearer ${credential}` },
+    });
     const status = await new Promise<number>((resolve) => {
       socket.once('unexpected-response', (_req, response) => resolve(response.statusCode ?? 0));
       socket.once('open', () => resolve(101));

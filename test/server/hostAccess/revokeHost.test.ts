@@ -35,10 +35,15 @@ describe('hosts: DELETE /hosts/:id removes a host while it is attached (issue 30
     expect(removed.status).to.equal(204);
 
     expect(await daemon.exited).to.equal(2);
-    expect(daemon.stderr()).to.match(/daemon stopped: the server removed this host \(4006 this host was removed from the server; enroll it again/);
+    expect(daemon.stderr()).to.match(
+      /daemon stopped: the server removed this host \(4006 this host was removed from the server; enroll it again/,
+    );
     expect((await t.json('/hosts')).map((host: { id: string }) => host.id)).to.not.include(hostId);
     expect((await t.api(`/hosts/${hostId}`)).status).to.equal(404);
-    expect((await t.json(`/threads/${thread.id}`)).runtime).to.include({ displayStatus: 'waiting-for-host', hostReconnectGraceExpiresAt: null });
+    expect((await t.json(`/threads/${thread.id}`)).runtime).to.include({
+      displayStatus: 'waiting-for-host',
+      hostReconnectGraceExpiresAt: null,
+    });
 
     // No way back in: its credential, the server's token as its id, or a restart of the daemon.
     const credential = (await readFile(path.join(dataDir, 'credential'), 'utf8')).trim();
@@ -47,7 +52,9 @@ describe('hosts: DELETE /hosts/:id removes a host while it is attached (issue 30
     expect(asToken).to.have.nested.property('closed.code', LINK_CLOSE.revoked);
     const restarted = await daemons.run(['--data-dir', dataDir]);
     expect(await restarted.exited).to.equal(2);
-    expect(restarted.stderr()).to.match(/refused this daemon \(HTTP 401\): this host's credential .* is no longer valid: the host was removed/);
+    expect(restarted.stderr()).to.match(
+      /refused this daemon \(HTTP 401\): this host's credential .* is no longer valid: the host was removed/,
+    );
     expect((await t.json('/hosts')).map((host: { id: string }) => host.id)).to.not.include(hostId);
 
     // A new code brings it back under the same id, with its threads.

@@ -48,7 +48,10 @@ function EnrollCommand({ enrollment, onClose }: { enrollment: Enrollment; onClos
     return () => before?.focus();
   }, []);
   const copy = async () => {
-    await navigator.clipboard?.writeText(command).then(() => setCopied(true), () => setCopied(false));
+    await navigator.clipboard?.writeText(command).then(
+      () => setCopied(true),
+      () => setCopied(false),
+    );
   };
   const until = new Date(enrollment.expiresAt).toLocaleTimeString();
 
