@@ -57,7 +57,9 @@ describeWithPostgres('a host removed through one replica while attached to anoth
     }
     const restarted = await daemons.run(['--data-dir', dataDir]);
     expect(await restarted.exited).to.equal(2);
-    expect(restarted.stderr()).to.match(/HTTP 401\): this host's credential .* is no longer valid/);
+    expect(restarted.stderr()).to.match(
+      /refused this host's credential \(.*credential\) \(HTTP 401\); it is no longer valid: the host was removed/,
+    );
   });
 
   it('a removal whose notification B never heard (its listener was cut) still closes B’s link once B listens again', async function () {

@@ -14,8 +14,8 @@ export interface DaemonLinkClientOptions {
   serverUrl: string;
   /** This host's credential (or, deprecated, the server's token): the upgrade's bearer. */
   token: string;
-  /** What to do when the server refuses it (HTTP 401), said in the refusal. */
-  refusedAdvice?: string;
+  /** How the refusal names it (default `the token`) and what to do about it (default `check --token`). */
+  refused?: { what: string; advice: string };
   /** Ping interval; undefined: the server's, from its hello answer (DEFAULT_HEARTBEAT_MS until then). */
   heartbeatMs?: number;
   reconnect: ReconnectPolicy;
@@ -112,7 +112,9 @@ export function createDaemonLinkClient(options: DaemonLinkClientOptions): Daemon
       const wasUp = current?.socket === ws;
       if (wasUp) current = undefined;
       if (refusedStatus === 401)
-        return giveUp(`the server at ${dialed} refused this daemon (HTTP 401): ${options.refusedAdvice ?? 'check --token'}`);
+        return giveUp(
+          `the server at ${dialed} refused ${options.refused?.what ?? 'the token'} (HTTP 401); ${options.refused?.advice ?? 'check --token'}`,
+        );
       if (code === LINK_CLOSE.revoked)
         return giveUp(`the server removed this host (${code} ${reason}); it will not attach again until it is enrolled anew`);
       if (code === LINK_CLOSE.wrongHost) return giveUp(`the server refused this daemon's host id: ${reason}`);

@@ -5,8 +5,8 @@ import { linkUrls } from './daemonLinkClient';
 /** What the daemon dials with: its own credential, or (deprecated) the server's token. */
 export interface LinkCredential {
   bearer: string;
-  /** Said when the server refuses it (HTTP 401): what to do about it. */
-  refusedAdvice: string;
+  /** How a refusal (HTTP 401) names it, and what to do about it. */
+  refused: { what: string; advice: string };
 }
 
 export interface LinkCredentialSettings {
@@ -38,7 +38,10 @@ export async function linkCredentialOf(
   const reenroll = `${MAKE_A_CODE} and run ${enrollCommand(settings.server)}`;
   const own = (bearer: string): LinkCredential => ({
     bearer,
-    refusedAdvice: `this host's credential (${credentialFileOf(settings.dataDir)}) is no longer valid: the host was removed, or the server's data was reset; to attach it again, ${reenroll}`,
+    refused: {
+      what: `this host's credential (${credentialFileOf(settings.dataDir)})`,
+      advice: `it is no longer valid: the host was removed, or the server's data was reset; to attach it again, ${reenroll}`,
+    },
   });
   if (settings.enroll) {
     const credential = await enrollHost(linkUrls(settings.server), { code: settings.enroll, hostId });
@@ -56,7 +59,7 @@ export async function linkCredentialOf(
       `warning: --token (ATS_DAEMON_TOKEN) is deprecated for daemons and stops working in the next release; it hands this ` +
         `machine the key to the whole API. Instead, ${reenroll} once: the daemon then keeps a credential of its own.`,
     );
-    return { bearer: settings.token, refusedAdvice: 'check --token' };
+    return { bearer: settings.token, refused: { what: 'the token', advice: 'check --token' } };
   }
   throw new NoHostCredential(`this host is not enrolled (no ${credentialFileOf(settings.dataDir)}): ${reenroll}`);
 }

@@ -72,7 +72,7 @@ export async function startRemoteDaemon(options: RemoteDaemonOptions): Promise<R
   const link = createDaemonLinkClient({
     serverUrl: config.server,
     token: credential.bearer,
-    refusedAdvice: credential.refusedAdvice,
+    refused: credential.refused,
     heartbeatMs: config.heartbeatMs,
     reconnect: { initialMs: config.reconnectInitialMs, maxMs: config.reconnectMaxMs },
     maxPayloadBytes: config.maxPayloadBytes,

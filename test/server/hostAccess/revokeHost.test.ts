@@ -53,7 +53,7 @@ describe('hosts: DELETE /hosts/:id removes a host while it is attached (issue 30
     const restarted = await daemons.run(['--data-dir', dataDir]);
     expect(await restarted.exited).to.equal(2);
     expect(restarted.stderr()).to.match(
-      /refused this daemon \(HTTP 401\): this host's credential .* is no longer valid: the host was removed/,
+      /refused this host's credential \(.*credential\) \(HTTP 401\); it is no longer valid: the host was removed/,
     );
     expect((await t.json('/hosts')).map((host: { id: string }) => host.id)).to.not.include(hostId);
 
