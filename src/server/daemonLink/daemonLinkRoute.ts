@@ -51,10 +51,10 @@ const DUPLICATE_REASON = 'this host id is already connected; a copied daemon dat
  * `ws://HOST:PORT/api/v1/daemon`: remote host daemons connect out to the server here. The first request must
  * be `link.hello`; a different protocol version is closed with 4001 and a reason naming both versions. A
  * host id that is online already (the embedded host's, or a linked daemon's that still answers a ping) is
- * closed with 4005 and the first link keeps it. A host credential attaches its own host id only (else 4007);
- * a removed host (`DELETE /hosts/:id`) is closed with 4006, at once if it is linked. After the hello the host is attached to the directory (so
- * host commands route to this socket) and its `store.*` requests are served one at a time, in the order
- * they came, so a read sees the link's earlier appends.
+ * closed with 4005 and the first link keeps it. A host credential attaches its own host id only (else
+ * 4007); a removed host (`DELETE /hosts/:id`) is closed with 4006, at once if it is linked. After the hello
+ * the host is attached to the directory (so host commands route to this socket) and its `store.*` requests
+ * are served one at a time, in the order they came, so a read sees the link's earlier appends.
  */
 export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkOptions): UpgradeRoute & { close(): Promise<void> } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes });
@@ -147,10 +147,13 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
 
   return {
     path: DAEMON_LINK_PATH,
-    async authorize(req) {
-      if (await grants.authorize(req)) return true;
-      deps.log(`daemon link from ${req.socket.remoteAddress ?? 'unknown'} refused: wrong or missing token or host credential`);
-      return false;
+    authorize(req) {
+      const refused = () => {
+        deps.log(`daemon link from ${req.socket.remoteAddress ?? 'unknown'} refused: wrong or missing token or host credential`);
+        return false;
+      };
+      const granted = grants.authorize(req);
+      return typeof granted === 'boolean' ? granted || refused() : granted.then((yes) => yes || refused());
     },
     handle: (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)),
     async close() {

@@ -18,8 +18,11 @@ export type LinkRefusalReason = { code: number; reason: string };
 export const REVOKED_REASON = 'this host was removed from the server; enroll it again (npm run daemon -- --enroll CODE)';
 
 export interface LinkGrants {
-  /** The upgrade's check: the bearer is the token or a current host credential. Remembers the grant. */
-  authorize(req: IncomingMessage): Promise<boolean>;
+  /**
+   * The upgrade's check: the bearer is the token (answered at once, as before) or a current host credential
+   * (looked up in the registry). Remembers the grant for the socket's hello.
+   */
+  authorize(req: IncomingMessage): boolean | Promise<boolean>;
   grantOf(req: IncomingMessage): LinkGrant | undefined;
   /**
    * Holds `socket` as a link of `hostId` from now until it closes, so a revocation closes it even mid-hello,
@@ -67,12 +70,13 @@ export function createLinkGrants(deps: {
   });
 
   return {
-    async authorize(req) {
+    authorize(req) {
       const bearer = bearerOf(req.headers);
       if (bearer !== undefined && isHostCredential(bearer)) {
-        const hostId = await deps.access.hostOf(bearer);
-        if (hostId) grants.set(req, { via: 'credential', hostId, credential: bearer });
-        return hostId !== undefined;
+        return deps.access.hostOf(bearer).then((hostId) => {
+          if (hostId) grants.set(req, { via: 'credential', hostId, credential: bearer });
+          return hostId !== undefined;
+        });
       }
       if (!hasBearer(req.headers, deps.token)) return false;
       grants.set(req, { via: 'token' });
