@@ -42,7 +42,7 @@ describe('the web page in a real browser: add a host with an enrollment code, re
 
     const first = await t.api('/hosts/enroll', { auth: false, body: { code, hostId: 'host_frompage' } });
     expect(first.status).to.equal(201);
-    const again = await t.api('/hosts/enroll', { auth: false, body: { code, hostId: 'host_frompage' } });
+    const again = await t.api('/hosts/enroll', { auth: false, body: { code, hostId: 'host_frompagetoo' } });
     expect(again.status).to.equal(401);
   });
 
