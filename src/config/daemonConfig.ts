@@ -31,8 +31,13 @@ export const DaemonConfigSchema = z.strictObject({
    * trusted instead of the system's CAs for an `https://` server (docs/hosts.md#tls).
    */
   ca: z.string().min(1).optional(),
-  /** The server's bearer token (its `<dataDir>/token`, or its ATS_TOKEN). */
-  token: z.string().min(16),
+  /**
+   * A one-time code from the server (its page's host list, or `POST /api/v1/hosts/enrollments`): traded once for
+   * this host's own credential, kept in `<dataDir>/credential` (0600) and used from then on (docs/hosts.md).
+   */
+  enroll: z.string().min(1).optional(),
+  /** Deprecated (one more release): the server's bearer token, which can drive the whole API. Use `enroll`. */
+  token: z.string().min(16).optional(),
   /** Shown in `GET /hosts`; defaults to this machine's hostname. */
   name: z.string().min(1).default(os.hostname()),
   /** Host identity (the stable `host_…` id), agent sessions and the outbox of unacked batches. */

@@ -82,6 +82,12 @@ export const ConfigSchema = z.strictObject({
   sseStallMs: z.coerce.number().int().positive().default(60_000),
   /** How long a thread of a host whose link dropped shows `host-reconnecting` before `waiting-for-host`. */
   hostReconnectGraceMs: z.coerce.number().int().positive().default(60_000),
+  /** How long an enrollment code (`POST /api/v1/hosts/enrollments`) can be traded for a host credential. */
+  enrollmentTtlMs: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60_000),
   /** A daemon must say `link.hello` this soon after connecting to /api/v1/daemon, else it is closed (4002). */
   daemonHelloTimeoutMs: z.coerce.number().int().positive().default(5_000),
   /** Largest WebSocket frame on a daemon link (a batch of events, a file read); a bigger one closes the link. */

@@ -73,6 +73,13 @@ export const LINK_CLOSE = {
    * one's data dir), or is the server's embedded host. The daemon retries slowly: the other may go away.
    */
   duplicateHost: 4005,
+  /**
+   * The host was removed (`DELETE /hosts/:id`): its credential is gone and the server will not attach it again
+   * until it enrolls anew (`--enroll CODE`). The daemon stops and says so; it never redials.
+   */
+  revoked: 4006,
+  /** The hello names another host than the credential's own: a credential attaches its own host only. */
+  wrongHost: 4007,
   /** The server is shutting down (RFC 6455 "going away", which any client knows); the daemon reconnects. */
   serverClosing: 1001,
 } as const;

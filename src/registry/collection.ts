@@ -11,8 +11,12 @@ export interface Collection<T extends { id: string }> {
   find(query?: Partial<T>): Promise<T[]>;
   /** Inserts or replaces the whole record; resolves once it is durable. */
   put(record: T): Promise<T>;
+  /** Replaces the record only if there is one (true then): a late write never brings a removed record back. */
+  update(record: T): Promise<boolean>;
   /** Removes the record (nothing happens when there is none); resolves once that is durable. */
   remove(id: string): Promise<void>;
+  /** Removes the record and hands it to the one caller whose remove found it: a one-time use, even when raced. */
+  take(id: string): Promise<T | undefined>;
   close(): Promise<void>;
 }
 
@@ -71,8 +75,31 @@ export async function openCollection<T extends { id: string }>(filename: string,
       await acked(db.update({ _id: record.id }, { ...record, _id: record.id }, { upsert: true }).then(() => byId.set(record.id, stored)));
       return record;
     },
+    async update(record) {
+      let replaced = 0;
+      const stored = copyOf(record);
+      await acked(
+        db.update({ _id: record.id }, { ...record, _id: record.id }, {}).then((changed) => {
+          replaced = changed as unknown as number;
+          if (replaced > 0) byId.set(record.id, stored);
+        }),
+      );
+      return replaced > 0;
+    },
     async remove(id) {
       await acked(db.remove({ _id: id }, {}).then(() => byId.delete(id)));
+    },
+    async take(id) {
+      // nedb runs removes one at a time: of two takes of one id, only the first removes a document.
+      const record = byId.get(id);
+      let removed = 0;
+      await acked(
+        db.remove({ _id: id }, {}).then((count) => {
+          removed = count;
+          byId.delete(id);
+        }),
+      );
+      return removed > 0 && record ? copyOf(record) : undefined;
     },
     async close() {
       // Every write is appended once its promise resolves; what remains is the fsyncs callers did not wait for.

@@ -1,12 +1,12 @@
 import type { Pool } from 'pg';
 import { openPostgresCollection } from '../store/postgres/postgresCollection';
-import type { EnvironmentRecord, HostRecord, ProjectRecord, ThreadRecord } from './records';
+import type { EnrollmentRecord, EnvironmentRecord, HostCredentialRecord, HostRecord, ProjectRecord, ThreadRecord } from './records';
 import type { Registry } from './registry';
 import { threadCollectionOf } from './threadCollection';
 
 /**
- * The registry in PostgreSQL (`ATS_DATABASE_URL`), shared by every replica: the same four collections as
- * the nedb files, one table each (migration 002). The pool is the caller's and outlives this registry.
+ * The registry in PostgreSQL (`ATS_DATABASE_URL`), shared by every replica: the same collections as
+ * the nedb files, one table each (migrations 002 and 004). The pool is the caller's and outlives this registry.
  */
 export function openPostgresRegistry(pool: Pool): Registry {
   return {
@@ -14,6 +14,8 @@ export function openPostgresRegistry(pool: Pool): Registry {
     hosts: openPostgresCollection<HostRecord>(pool, 'registry_hosts'),
     environments: openPostgresCollection<EnvironmentRecord>(pool, 'registry_environments'),
     threads: threadCollectionOf(openPostgresCollection<ThreadRecord>(pool, 'registry_threads')),
+    enrollments: openPostgresCollection<EnrollmentRecord>(pool, 'registry_enrollments'),
+    hostCredentials: openPostgresCollection<HostCredentialRecord>(pool, 'registry_host_credentials'),
     async close() {},
   };
 }

@@ -19,8 +19,32 @@ export const HostRecordSchema = z.strictObject({
   providers: z.array(z.string()),
   /** Set when a link connects and refreshed when it drops; the live online flag comes from the links. */
   lastSeenAt: z.string(),
+  /** A server's own (embedded) host: it holds no credential and cannot be removed (`DELETE /hosts/:id` 409). */
+  embedded: z.boolean().optional(),
 });
 export type HostRecord = z.infer<typeof HostRecordSchema>;
+
+/** A one-time enrollment code (issue 30), kept by the sha256 of the code, never the code itself. */
+export const EnrollmentRecordSchema = z.strictObject({
+  /** sha256 (hex) of the code. */
+  id: z.string(),
+  /** Epoch ms after which the code is refused. */
+  expiresAt: z.number().int(),
+  createdAt: z.string(),
+});
+export type EnrollmentRecord = z.infer<typeof EnrollmentRecordSchema>;
+
+/**
+ * What a host may attach with, by host id: the sha256 of its credential while it is enrolled; once removed
+ * (`DELETE /hosts/:id`) only the time of that, so not even the server's token attaches it until it enrolls again.
+ */
+export const HostCredentialRecordSchema = z.strictObject({
+  id: z.string().regex(/^host_/),
+  keyHash: z.string().optional(),
+  revokedAt: z.string().optional(),
+  createdAt: z.string(),
+});
+export type HostCredentialRecord = z.infer<typeof HostCredentialRecordSchema>;
 
 export const EnvironmentRecordSchema = z.strictObject({
   id: z.string().regex(/^env_/),

@@ -56,7 +56,9 @@ export function threadCollectionOf(records: Collection<ThreadRecord> & Partial<A
         if (record && !(record.deleting && Object.keys(learnt).length === 0)) await records.put({ ...record, ...learnt, deleting: true });
       }),
     deleting: async () => (await records.find({})).filter((record) => record.deleting === true),
+    update: (record) => serially(async () => (live(await records.get(record.id)) ? records.update(record) : false)),
     remove: (id) => serially(() => records.remove(id)),
+    take: (id) => serially(() => records.take(id)),
     close: () => records.close(),
   };
 }

@@ -11,6 +11,7 @@ import { filesRouter } from './routers/files';
 import { healthRouter } from './routers/health';
 import { openApiRouter } from './routers/openApi';
 import { hostsRouter } from './routers/hosts';
+import { hostAccessRouter } from './routers/hostAccess';
 import { projectsRouter } from './routers/projects';
 import { sessionRouter } from './routers/session';
 import { threadsRouter } from './routers/threads';
@@ -28,6 +29,7 @@ export function createApp(deps: AppDeps): Koa {
     healthRouter(),
     sessionRouter({ token: deps.token, sessions, maxBodyBytes: deps.config.maxBodyBytes }),
     hostsRouter(deps),
+    hostAccessRouter(deps),
     projectsRouter(deps),
     environmentsRouter(deps),
     threadsRouter(deps),

@@ -28,6 +28,8 @@ import { loadOrCreateToken } from './serverToken';
 import { attachUpgrades } from './http/upgrades';
 import type { ServedCertificate } from './tls/certificateWatch';
 import { createWebServer } from './tls/webServer';
+import { createHostAccess, type HostAccess } from './hostAccess/hostAccess';
+import { createHostRevocations, type HostRevocations } from './hostAccess/revocations';
 
 export interface StartServerOptions {
   config: Config;
@@ -55,6 +57,10 @@ export interface RunningServer {
   hosts: HostDirectory;
   /** When each remote host's link dropped (reconnect grace). */
   presence: HostPresence;
+  /** Enrollment codes and host credentials (issue 30). */
+  hostAccess: HostAccess;
+  /** Removed hosts, heard from every replica: daemon link routes close their links. */
+  revocations: HostRevocations;
   /** The listening node:http (or node:https) server, for embedders and tests that watch its connections. */
   httpServer: http.Server;
   /** Set over TLS: the served certificate; `reload` is what SIGHUP calls. */
@@ -100,6 +106,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       : undefined;
   const hosts = replica?.hosts ?? localHosts;
   const presence = replica?.presence ?? localPresence;
+  const revocations = replica?.revocations ?? createHostRevocations();
+  const hostAccess = createHostAccess(registry, { enrollmentTtlMs: config.enrollmentTtlMs });
   reopenThreadsOnAttach(hosts, { registry, store, log });
 
   const daemonDir = path.join(config.dataDir, 'daemon');
@@ -124,7 +132,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   void finishDeletes(deletes).catch((error: unknown) => log(`unfinished deletes not read: ${String(error)}`));
   finishDeletesOnAttach(deletes);
 
-  const app = createApp({ config, token, registry, hosts, store, hub, presence, log });
+  const app = createApp({ config, token, registry, hosts, store, hub, presence, hostAccess, revocations, log });
   server.on('request', app.callback());
   const intake = createIntakeRoute(
     { registry, hosts, timeoutMs: config.hostCommandTimeoutMs, log },
@@ -132,7 +140,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   );
   // Remote daemons (docs/hosts.md): their batches land in the same store, published like the embedded one's.
   const daemonLink = createDaemonLinkRoute(
-    { token, hosts, store: publishingStore(store, hub), log },
+    { token, access: hostAccess, revocations, hosts, store: publishingStore(store, hub), log },
     {
       heartbeatMs: config.wsHeartbeatMs,
       hostCommandTimeoutMs: config.hostCommandTimeoutMs,
@@ -163,6 +171,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     hub,
     hosts,
     presence,
+    hostAccess,
+    revocations,
     httpServer: server,
     certificate,
     close: () =>

@@ -36,7 +36,7 @@ describe('link: settings of npm run daemon (flags and ATS_DAEMON_* env vars)', (
 
   const refusals: [args: string[], message: RegExp][] = [
     [['--token', TOKEN], /missing --server \/ ATS_DAEMON_SERVER/],
-    [['--server', 'http://h:1'], /missing --token \/ ATS_DAEMON_TOKEN/],
+    [['--server', 'http://h:1', '--token', 'short'], /invalid --token \/ ATS_DAEMON_TOKEN/],
     [['--server', 'ftp://h:1', '--token', TOKEN], /invalid --server/],
     [['--server', 'http://h:1', '--token', TOKEN, '--heartbeat-ms', '0'], /invalid --heartbeat-ms/],
     [['--server', 'http://h:1', '--token', TOKEN, '--port', '1'], /unknown option --port/],

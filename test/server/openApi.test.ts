@@ -74,6 +74,8 @@ describe('server: GET /api/v1/openapi.json, generated from the routes’ own sch
       hosts: t.server.hosts,
       store: t.server.store,
       hub: t.server.hub,
+      hostAccess: t.server.hostAccess,
+      revocations: t.server.revocations,
       log: () => {},
     });
     const registered = new Set<string>();
@@ -119,6 +121,9 @@ describe('server: GET /api/v1/openapi.json, generated from the routes’ own sch
     await call('get', '/hosts/{id}', `/hosts/${hostId}`, 200);
     await call('get', '/hosts/{id}/models', `/hosts/${hostId}/models`, 200);
     await call('get', '/hosts/{id}/directories', `/hosts/${hostId}/directories?path=${encodeURIComponent(folder)}`, 200);
+    const enrollment = await call('post', '/hosts/enrollments', '/hosts/enrollments', 201);
+    await call('post', '/hosts/enroll', '/hosts/enroll', 201, { code: enrollment.code, hostId: 'host_documented' });
+    await call('delete', '/hosts/{id}', '/hosts/host_documented', 204);
     const project = await call('post', '/projects', '/projects', 201, {
       name: 'doc',
       source: { type: 'local_path', path: folder, hostId },

@@ -85,6 +85,32 @@ function describeRegistry(name: string, open: () => Promise<{ registry: Registry
       expect(await threads.get('thr_b')).to.deep.equal(thread('thr_b'));
     });
 
+    it('hands a record taken by several callers at once to one of them only: a one-time code is used once (issue 30)', async () => {
+      const { enrollments } = opened.registry;
+      await enrollments.insert({ id: 'code-hash', expiresAt: 1, createdAt: '2026-01-01T00:00:00.000Z' });
+      const taken = await Promise.all([1, 2, 3, 4].map(() => enrollments.take('code-hash')));
+      expect(taken.filter((record) => record !== undefined)).to.have.length(1);
+      expect(await enrollments.get('code-hash')).to.equal(undefined);
+      expect(await enrollments.take('code-hash')).to.equal(undefined);
+    });
+
+    it('updates only a record that is there: a removed host is not brought back by its link’s late close (issue 30)', async () => {
+      const { hosts } = opened.registry;
+      const host = {
+        id: 'host_a',
+        name: 'a',
+        platform: 'linux',
+        protocolVersion: 1,
+        providers: [],
+        lastSeenAt: '2026-01-01T00:00:00.000Z',
+      };
+      expect(await hosts.update(host)).to.equal(false);
+      expect(await hosts.get('host_a')).to.equal(undefined);
+      await hosts.put(host);
+      expect(await hosts.update({ ...host, lastSeenAt: '2026-01-02T00:00:00.000Z' })).to.equal(true);
+      expect((await hosts.get('host_a'))!.lastSeenAt).to.equal('2026-01-02T00:00:00.000Z');
+    });
+
     it('finds by fields, in createdAt then id order', async () => {
       const { threads } = opened.registry;
       await threads.insert(thread('thr_c', { createdAt: '2026-01-02T00:00:00.000Z' }));
@@ -128,7 +154,9 @@ describeWithPostgres('registry in PostgreSQL', (db) => {
     return {
       registry,
       async cleanup() {
-        await database.pool.query('TRUNCATE registry_projects, registry_hosts, registry_environments, registry_threads');
+        await database.pool.query(
+          'TRUNCATE registry_projects, registry_hosts, registry_environments, registry_threads, registry_enrollments, registry_host_credentials',
+        );
         await database.close();
       },
     };

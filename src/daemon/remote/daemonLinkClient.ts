@@ -15,7 +15,10 @@ export interface DaemonLinkClientOptions {
   serverUrl: string;
   /** PEM CA certificates trusted instead of the system's for `https://`/`wss://` servers (`--ca`). */
   ca?: string;
+  /** This host's credential (or, deprecated, the server's token): the upgrade's bearer. */
   token: string;
+  /** How the refusal names it (default `the token`) and what to do about it (default `check --token`). */
+  refused?: { what: string; advice: string };
   /** Ping interval; undefined: the server's, from its hello answer (DEFAULT_HEARTBEAT_MS until then). */
   heartbeatMs?: number;
   reconnect: ReconnectPolicy;
@@ -46,7 +49,7 @@ export interface DaemonLinkClient {
    */
   request(method: string, params: unknown): Promise<JsonRpcResponse>;
   onReady(hook: ReadyHook): void;
-  /** Settles with the reason when the server refuses the daemon for good (wrong token, other protocol). */
+  /** Settles with the reason when the server refuses the daemon for good (wrong token, other protocol, host removed). */
   readonly refused: Promise<LinkRefused>;
   /** True between a successful hello and the next drop. */
   isConnected(): boolean;
@@ -122,7 +125,13 @@ export function createDaemonLinkClient(options: DaemonLinkClientOptions): Daemon
       const reason = reasonBuffer.toString('utf8');
       const wasUp = current?.socket === ws;
       if (wasUp) current = undefined;
-      if (refusedStatus === 401) return giveUp(`the server at ${dialed} refused the token (HTTP 401); check --token`);
+      if (refusedStatus === 401)
+        return giveUp(
+          `the server at ${dialed} refused ${options.refused?.what ?? 'the token'} (HTTP 401); ${options.refused?.advice ?? 'check --token'}`,
+        );
+      if (code === LINK_CLOSE.revoked)
+        return giveUp(`the server removed this host (${code} ${reason}); it will not attach again until it is enrolled anew`);
+      if (code === LINK_CLOSE.wrongHost) return giveUp(`the server refused this daemon's host id: ${reason}`);
       if (untrusted) return giveUp(`this daemon refused the server: ${untrusted}`);
       if (code === LINK_CLOSE.protocolMismatch) return giveUp(`the server refused this daemon: ${reason}`);
       if (code === LINK_CLOSE.badHello) return giveUp(`the server refused this daemon's hello: ${reason}`);

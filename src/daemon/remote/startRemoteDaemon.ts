@@ -11,13 +11,17 @@ import { lockDataDir } from '../../store/dataDirLock';
 import { CA_SETTING, createDaemonLinkClient, type DaemonLinkClient, type LinkRefused } from './daemonLinkClient';
 import { openOutbox } from './outbox';
 import { createRemoteEventStore } from './remoteEventStore';
+import { linkCredentialOf } from './linkCredential';
 
 /** What a remote daemon needs of its settings; `src/config/daemonConfig.ts` reads them from flags and env. */
 export interface RemoteDaemonSettings {
   server: string;
   /** A PEM CA file trusted instead of the system's CAs for an https server. */
   ca?: string;
-  token: string;
+  /** A one-time enrollment code to trade for this host's credential (issue 30). */
+  enroll?: string;
+  /** Deprecated: the server's token, used only when this host holds no credential of its own. */
+  token?: string;
   name: string;
   dataDir: string;
   heartbeatMs?: number;
@@ -67,11 +71,16 @@ export async function startRemoteDaemon(options: RemoteDaemonOptions): Promise<R
   // One daemon per data dir: two would share a host id and an outbox.
   const lock = await lockDataDir(config.dataDir);
   const identity = await loadHostIdentity(config.dataDir, config.name);
+  const credential = await linkCredentialOf(config, identity.hostId, log).catch(async (error: unknown) => {
+    await lock.release();
+    throw error;
+  });
   const outbox = await openOutbox(config.dataDir);
   const link = createDaemonLinkClient({
     serverUrl: config.server,
     ca,
-    token: config.token,
+    token: credential.bearer,
+    refused: credential.refused,
     heartbeatMs: config.heartbeatMs,
     reconnect: { initialMs: config.reconnectInitialMs, maxMs: config.reconnectMaxMs },
     maxPayloadBytes: config.maxPayloadBytes,

@@ -4,7 +4,6 @@ import { type JsonRpcError, type JsonRpcRequest, JSON_RPC_ERROR, jsonRpcError } 
 import { serveMethods } from '../../protocol/serveMethods';
 import type { HostHello } from '../../protocol/hostContract';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../protocol/protocolVersion';
-import { hasBearer } from '../http/authMiddleware';
 import type { HostDirectory } from '../hosts/hostDirectory';
 import type { UpgradeRoute } from '../http/upgrades';
 import { startWsHeartbeat } from '../http/wsHeartbeat';
@@ -16,12 +15,19 @@ import { createRpcPeer } from '../../link/rpcPeer';
 import { wsHostLink } from './wsHostLink';
 import { DUPLICATE_PROBE_MS } from './answersPing';
 import { createHostIdClaims } from './hostIdClaims';
+import { createLinkGrants, type LinkGrant } from './linkGrants';
+import type { HostAccess } from '../hostAccess/hostAccess';
+import type { HostRevocations } from '../hostAccess/revocations';
 
 export { DAEMON_LINK_PATH };
 
 export interface DaemonLinkDeps {
-  /** Daemons enroll with the server's own bearer token (docs/hosts.md). */
+  /** The server's bearer token: still attaches any host that was not removed, for one release (docs/hosts.md). */
   token: string;
+  /** Host credentials (`--enroll`): each attaches its own host only. */
+  access: HostAccess;
+  /** Removed hosts: their links close with 4006 (LINK_CLOSE.revoked). */
+  revocations: Pick<HostRevocations, 'revoked$' | 'recheck$'>;
   hosts: HostDirectory;
   /** Where daemon batches land: the server's store, wrapped so SSE readers see the rows (publishingStore). */
   store: EventStore;
@@ -45,18 +51,24 @@ const DUPLICATE_REASON = 'this host id is already connected; a copied daemon dat
  * `ws://HOST:PORT/api/v1/daemon`: remote host daemons connect out to the server here. The first request must
  * be `link.hello`; a different protocol version is closed with 4001 and a reason naming both versions. A
  * host id that is online already (the embedded host's, or a linked daemon's that still answers a ping) is
- * closed with 4005 and the first link keeps it. After the hello the host is attached to the directory (so
- * host commands route to this socket) and its `store.*` requests are served one at a time, in the order
- * they came, so a read sees the link's earlier appends.
+ * closed with 4005 and the first link keeps it. A host credential attaches its own host id only (else
+ * 4007); a removed host (`DELETE /hosts/:id`) is closed with 4006, at once if it is linked. After the hello
+ * the host is attached to the directory (so host commands route to this socket) and its `store.*` requests
+ * are served one at a time, in the order they came, so a read sees the link's earlier appends.
  */
 export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkOptions): UpgradeRoute & { close(): Promise<void> } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes });
   const stopHeartbeat = startWsHeartbeat(wss, options.heartbeatMs);
   const storeMethodsOfLink = createLinkStoreMethods(deps.store);
   const claims = createHostIdClaims(deps.hosts, options.duplicateProbeMs ?? DUPLICATE_PROBE_MS);
+  const grants = createLinkGrants(deps);
 
   wss.on('connection', (socket: WebSocket, req: IncomingMessage) => {
     const from = req.socket.remoteAddress ?? 'unknown';
+    const known = grants.grantOf(req);
+    // Only sockets `authorize` let in get here; one it did not see is never given a grant by default.
+    if (!known) return socket.terminate();
+    const grant: LinkGrant = known;
     let hostId: string | undefined;
     const helloTimer = setTimeout(() => socket.close(LINK_CLOSE.badHello, 'no link.hello in time'), options.helloTimeoutMs);
     socket.once('close', () => clearTimeout(helloTimer));
@@ -71,6 +83,12 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
         throw new LinkRefusal(reason);
       }
       clearTimeout(helloTimer);
+      const refusal = await grants.admit(grant, daemonHello.hostId, socket);
+      if (refusal) {
+        deps.log(`daemon link from ${from} (${daemonHello.hostId}, ${daemonHello.name}) refused: ${refusal.reason}`);
+        socket.close(refusal.code, refusal.reason);
+        throw new LinkRefusal(refusal.reason);
+      }
       const claim = await claims.claim(daemonHello.hostId);
       if ('refused' in claim) {
         deps.log(
@@ -94,6 +112,10 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
       }
       hostId = daemonHello.hostId;
       deps.log(`host ${hostId} (${daemonHello.name}, ${daemonHello.platform}) connected from ${from}`);
+      if (grant.via === 'token')
+        deps.log(
+          `host ${hostId} attached with the server's token, which is deprecated for daemons: enroll it (docs/hosts.md#enrolling-a-host)`,
+        );
       return { protocolVersion: HOST_DAEMON_PROTOCOL_VERSION, heartbeatMs: options.heartbeatMs, maxPayloadBytes: options.maxPayloadBytes };
     };
 
@@ -126,13 +148,17 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
   return {
     path: DAEMON_LINK_PATH,
     authorize(req) {
-      if (hasBearer(req.headers, deps.token)) return true;
-      deps.log(`daemon link from ${req.socket.remoteAddress ?? 'unknown'} refused: wrong or missing token`);
-      return false;
+      const refused = () => {
+        deps.log(`daemon link from ${req.socket.remoteAddress ?? 'unknown'} refused: wrong or missing token or host credential`);
+        return false;
+      };
+      const granted = grants.authorize(req);
+      return typeof granted === 'boolean' ? granted || refused() : granted.then((yes) => yes || refused());
     },
     handle: (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)),
     async close() {
       stopHeartbeat();
+      grants.stop();
       // 1001, not an application code: any WebSocket client knows "going away", and a daemon redials after it.
       await closeGoingAway(wss, 'the server is shutting down');
     },

@@ -64,6 +64,7 @@ export function createHostDirectory(deps: { registry: Registry; now?: () => Date
         protocolVersion: hello.protocolVersion,
         providers: hello.providers,
         lastSeenAt: now().toISOString(),
+        ...(link.embedded ? { embedded: true } : {}),
       };
       await deps.registry.hosts.put(record);
       // A reconnecting daemon replaces its old link; the old one's close must not mark the host offline.
@@ -74,7 +75,8 @@ export function createHostDirectory(deps: { registry: Registry; now?: () => Date
         complete: () => {
           if (links.get(record.id) !== link) return;
           links.delete(record.id);
-          deps.registry.hosts.put({ ...record, lastSeenAt: now().toISOString() }).catch(() => {});
+          // An update, not a put: the link of a removed host (DELETE /hosts/:id) closes after its record went.
+          deps.registry.hosts.update({ ...record, lastSeenAt: now().toISOString() }).catch(() => {});
           changes.next({ kind: 'detached', hostId: record.id });
         },
       });

@@ -15,6 +15,8 @@ export interface HostRequestOptions {
  */
 export interface HostLink {
   readonly hello: HostHello;
+  /** The server's own daemon, in this process: its host record says so, and it cannot be removed. */
+  readonly embedded?: boolean;
   request<M extends HostMethod>(method: M, params: HostParams<M>, options?: HostRequestOptions): Promise<HostResult<M>>;
   /** Completes when the link is gone (daemon closed, socket dropped). */
   readonly closed$: Observable<void>;

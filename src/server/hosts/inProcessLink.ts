@@ -25,6 +25,7 @@ export function connectInProcess(daemon: { hello: HostHello; dispatch: ServeRequ
   );
   return {
     hello: JSON.parse(JSON.stringify(daemon.hello)) as HostHello,
+    embedded: true,
     request,
     closed$: closed$.asObservable(),
     async close() {

@@ -3,15 +3,17 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import { SESSION_COOKIE, type BrowserSession, type BrowserSessions } from './browserSessions';
 import { Problem } from './problem';
+import { ENROLL_PATH, isHostCredential } from '../../protocol/hostEnrollment';
 
 const API_PATH = /^\/api\//;
 
 /**
  * API routes anyone may call: a load balancer's health probe, the page's sign-in and sign-out (they check the
- * token or the cookie themselves), and the API's own description. Everything outside `/api/` (the page and
- * its assets) needs no token either: the page holds no data until it signs in.
+ * token or the cookie themselves), the API's own description, and a daemon's enrollment (its one-time code is
+ * its key). Everything outside `/api/` (the page and its assets) needs no token either: the page holds no
+ * data until it signs in.
  */
-const PUBLIC_PATHS = new Set(['/api/v1/health', '/api/v1/session', '/api/v1/openapi.json']);
+const PUBLIC_PATHS = new Set(['/api/v1/health', '/api/v1/session', '/api/v1/openapi.json', ENROLL_PATH]);
 
 /** Methods a cross-site form or script could send with the browser's cookie attached. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -23,9 +25,17 @@ export type Caller = { kind: 'bearer' } | { kind: 'session'; session: BrowserSes
  * `Authorization: Bearer <token>`, or the page's session cookie, on every /api route except the public ones;
  * 401 problem otherwise. A cookie comes with the browser whoever asks, so a change made with one must also
  * come from this origin (403 `cross_origin_request`); a bearer token is never sent by a browser on its own.
+ * A host credential (issue 30) is refused on every route, public ones included (403 `host_credential_not_allowed`):
+ * it attaches its host over the daemon link and does nothing else.
  */
 export function authMiddleware(token: string, sessions: BrowserSessions): Middleware {
   return async (ctx, next) => {
+    if (API_PATH.test(ctx.path) && isHostCredential(bearerOf(ctx.headers) ?? ''))
+      throw new Problem(
+        403,
+        'host_credential_not_allowed',
+        'a host credential only attaches its own host over /api/v1/daemon; call the API with the server token or from the signed-in page',
+      );
     ctx.state.caller = callerOf(ctx, token, sessions);
     // Signing in from another site's page (login CSRF) is refused too; curl sends no Origin and may sign in.
     if (ctx.state.caller.kind === 'session' || (PUBLIC_PATHS.has(ctx.path) && ctx.get('origin'))) requireSameOrigin(ctx);
@@ -73,8 +83,13 @@ function hostOf(origin: string): string | undefined {
 
 /** Shared with the WebSocket upgrades, which never pass through Koa. Constant-time so timing leaks nothing. */
 export function hasBearer(headers: IncomingHttpHeaders, token: string): boolean {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '');
-  return match !== null && sameSecret(match[1]!, token);
+  const bearer = bearerOf(headers);
+  return bearer !== undefined && sameSecret(bearer, token);
+}
+
+/** The secret of `Authorization: Bearer <secret>`, any case of "Bearer". */
+export function bearerOf(headers: IncomingHttpHeaders): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')?.[1];
 }
 
 /**

@@ -4,8 +4,11 @@ import type { Duplex } from 'node:stream';
 /** One WebSocket endpoint on the HTTP server: the agent intake, or the link of remote host daemons. */
 export interface UpgradeRoute {
   path: string;
-  /** Checked before the handshake; a refused peer gets a plain 401 and a closed socket. */
-  authorize(req: IncomingMessage): boolean;
+  /**
+   * Checked before the handshake; a refused peer gets a plain 401 and a closed socket. May look the caller
+   * up (a host credential lives in the registry); a lookup that fails refuses too.
+   */
+  authorize(req: IncomingMessage): boolean | Promise<boolean>;
   handle(req: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
 
@@ -15,8 +18,15 @@ export function attachUpgrades(server: Server, routes: readonly UpgradeRoute[]):
     const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
     const route = routes.find((candidate) => candidate.path === pathname);
     if (!route) return refuse(socket, 404, 'Not Found');
-    if (!route.authorize(req)) return refuse(socket, 401, 'Unauthorized');
-    route.handle(req, socket, head);
+    const authorized = route.authorize(req);
+    if (authorized === true) return route.handle(req, socket, head);
+    if (authorized === false) return refuse(socket, 401, 'Unauthorized');
+    // A peer that resets while it is looked up must not throw from a socket nobody listens to yet.
+    socket.on('error', () => {});
+    authorized.then(
+      (yes) => (socket.destroyed ? undefined : yes ? route.handle(req, socket, head) : refuse(socket, 401, 'Unauthorized')),
+      () => refuse(socket, 401, 'Unauthorized'),
+    );
   });
 }
 

@@ -4,7 +4,8 @@ import type { Pool } from 'pg';
 import type { Registry } from '../../registry/registry';
 import { listenToDatabase } from '../../store/postgres/databaseListener';
 import { EVENTS_CHANNEL, type PostgresEventStore } from '../../store/postgres/postgresEventStore';
-import { HOSTS_CHANNEL, replicaTables } from '../../store/postgres/replicaTables';
+import { HOST_REVOKED_CHANNEL, HOSTS_CHANNEL, replicaTables } from '../../store/postgres/replicaTables';
+import { createHostRevocations } from '../hostAccess/revocations';
 import type { HostDirectory } from '../hosts/hostDirectory';
 import type { HostPresence } from '../hosts/hostPresence';
 import type { UpgradeRoute } from '../http/upgrades';
@@ -51,8 +52,8 @@ export function newReplicaId(): string {
 /**
  * Makes one server process a replica among several on one PostgreSQL database: its row and heartbeat, the
  * shared host presence (written as daemons attach and leave here, read for every host), host commands
- * forwarded to whichever replica holds the host, and rows appended elsewhere delivered to SSE readers here.
- * `hosts` and `presence` replace the local ones in the app; `route` goes on the HTTP server; `announce`
+ * forwarded to whichever replica holds the host, rows appended elsewhere delivered to SSE readers here, and
+ * hosts removed through any replica closed here. `hosts`, `presence` and `revocations` replace the local ones; `route` goes on the HTTP server; `announce`
  * registers the replica under the URL the others should use, once the server listens.
  */
 export function startReplica(replicaId: string, deps: ReplicaDeps) {
@@ -76,6 +77,9 @@ export function startReplica(replicaId: string, deps: ReplicaDeps) {
     hostCommandTimeoutMs: settings.hostCommandTimeoutMs,
   });
   const presence = sharedHostPresence(deps.localPresence, board, settings.hostReconnectGraceMs);
+  // A NOTIFY reaches every replica within milliseconds; one lost while the listener reconnected is made up
+  // for by re-checking every link against the registry once listening again (onListening below).
+  const revocations = createHostRevocations((hostId) => tables.revoked(hostId));
   const route: UpgradeRoute & { close(): Promise<void> } = createReplicaLinkRoute({
     token: settings.token,
     localLinkOf: (hostId) => deps.localHosts.linkOf(hostId),
@@ -108,10 +112,15 @@ export function startReplica(replicaId: string, deps: ReplicaDeps) {
 
   const listener = listenToDatabase({
     url: settings.databaseUrl,
-    channels: [EVENTS_CHANNEL, HOSTS_CHANNEL],
-    onNotification: (channel, payload) => (channel === EVENTS_CHANNEL ? feed.notified(payload) : void board.refresh()),
+    channels: [EVENTS_CHANNEL, HOSTS_CHANNEL, HOST_REVOKED_CHANNEL],
+    onNotification: (channel, payload) => {
+      if (channel === EVENTS_CHANNEL) feed.notified(payload);
+      else if (channel === HOST_REVOKED_CHANNEL) revocations.heard(payload);
+      else void board.refresh();
+    },
     onListening: () => {
       void board.refresh();
+      revocations.mayHaveMissed();
       void feed.catchUp().catch((error: unknown) => log(`replica feed catch-up failed: ${String(error)}`));
     },
     retryMs: settings.replicaHeartbeatMs,
@@ -125,6 +134,7 @@ export function startReplica(replicaId: string, deps: ReplicaDeps) {
     replicaId,
     hosts,
     presence,
+    revocations,
     route,
     async announce(url: string): Promise<void> {
       await tables.register(replicaId, url);

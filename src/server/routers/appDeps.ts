@@ -4,6 +4,8 @@ import type { Registry } from '../../registry/registry';
 import type { EventStore } from '../../store/eventStore';
 import type { EventHub } from '../sse/eventHub';
 import type { HostDirectory } from '../hosts/hostDirectory';
+import type { HostAccess } from '../hostAccess/hostAccess';
+import type { HostRevocations } from '../hostAccess/revocations';
 
 /** Everything the HTTP app needs, injected so tests can build one on any store and any host link. */
 export interface AppDeps {
@@ -16,5 +18,9 @@ export interface AppDeps {
   /** Read side of the events: the same store the daemons' pipelines append to. */
   store: EventStore;
   hub: EventHub;
+  /** Enrollment codes and host credentials (issue 30). */
+  hostAccess: HostAccess;
+  /** Closes a removed host's links, on every replica. */
+  revocations: HostRevocations;
   log(message: string): void;
 }

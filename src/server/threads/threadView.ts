@@ -35,7 +35,7 @@ export type ThreadView = z.infer<typeof ThreadViewSchema>;
  * While its host is connected, status comes from the host's pipeline, which knows whether a turn is open.
  * While the host is away, the rows it stored say it (they reach this server's store through the link, and
  * survive a server restart); `displayStatus` then says `host-reconnecting` during the reconnect grace,
- * `waiting-for-host` after it (src/server/hosts/hostPresence.ts).
+ * `waiting-for-host` after it (src/server/hosts/hostPresence.ts), or at once when the host was removed.
  */
 export function createThreadViewer(
   hosts: HostDirectory,
@@ -46,9 +46,11 @@ export function createThreadViewer(
     const thread = { ...record, archived: record.archived ?? false, keepAgentRunning: record.keepAgentRunning ?? false };
     if (!hosts.isOnline(thread.hostId)) {
       const { status, pendingApprovalIds } = await storedThreadState(store, thread.id);
-      const away = presence
-        ? presence.runtimeOf(thread.hostId, false, status)
-        : { displayStatus: 'waiting-for-host', hostReconnectGraceExpiresAt: null };
+      // A removed host (DELETE /hosts/:id) is not coming back until someone enrolls it again: no grace.
+      const away =
+        presence && (await hosts.get(thread.hostId))
+          ? presence.runtimeOf(thread.hostId, false, status)
+          : { displayStatus: 'waiting-for-host', hostReconnectGraceExpiresAt: null };
       return { ...thread, agent: 'stopped', status, runtime: { ...away, ...activityOf(status, pendingApprovalIds) } };
     }
     const { status, agent, pendingApprovalIds } = await hosts.call(thread.hostId, 'thread.status', { threadId: thread.id });

@@ -1,7 +1,15 @@
 import type { Pool, PoolClient } from 'pg';
 
-/** The registry tables of migration 002. */
-export const REGISTRY_TABLES = ['registry_projects', 'registry_hosts', 'registry_environments', 'registry_threads'] as const;
+/** The registry tables of migrations 002 and 004. */
+export const REGISTRY_TABLES = [
+  'registry_projects',
+  'registry_hosts',
+  'registry_environments',
+  'registry_threads',
+  // Migration 004 (issue 30): enrollment codes and host credentials, by their hashes.
+  'registry_enrollments',
+  'registry_host_credentials',
+] as const;
 export type RegistryTable = (typeof REGISTRY_TABLES)[number];
 
 /** Same shape as the registry's `Collection<T>` (src/registry/collection.ts), which the store may not import. */
@@ -10,7 +18,9 @@ export interface PostgresCollection<T extends { id: string }> {
   get(id: string): Promise<T | undefined>;
   find(query?: Partial<T>): Promise<T[]>;
   put(record: T): Promise<T>;
+  update(record: T): Promise<boolean>;
   remove(id: string): Promise<void>;
+  take(id: string): Promise<T | undefined>;
   close(): Promise<void>;
   /** Replaces the record in one statement unless its boolean `flag` is set (by any replica): true if replaced. */
   putUnlessFlagged(record: T, flag: string): Promise<boolean>;
@@ -78,6 +88,13 @@ export function openPostgresCollection<T extends { id: string }>(pool: Pool, tab
       );
       return record;
     },
+    async update(record) {
+      const { rowCount } = await pool.query(
+        `UPDATE ${table} SET record = $2, created_at = $3, host_id = $4, project_id = $5 WHERE id = $1`,
+        paramsOf(record),
+      );
+      return (rowCount ?? 0) > 0;
+    },
     // Both read the stored record under its row lock and write it in the same transaction, so a write of one
     // replica never lands between another's read and write. (Not in SQL's JSON operators: they refuse a record
     // holding a \u0000, which a title may.)
@@ -96,6 +113,11 @@ export function openPostgresCollection<T extends { id: string }>(pool: Pool, tab
       }),
     async remove(id) {
       await pool.query(`DELETE FROM ${table} WHERE id = $1`, [id]);
+    },
+    // One statement: of two replicas taking one id at once, only one gets the row back.
+    async take(id) {
+      const { rows } = await pool.query<{ record: T }>(`DELETE FROM ${table} WHERE id = $1 RETURNING record`, [id]);
+      return rows[0]?.record;
     },
     // The pool belongs to whoever opened the database; every write is committed once its promise resolves.
     async close() {},

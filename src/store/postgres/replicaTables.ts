@@ -3,6 +3,9 @@ import type { Pool } from 'pg';
 /** Channel a replica announces host presence changes on (payload: the host id), sent at commit. */
 export const HOSTS_CHANNEL = 'ats_hosts';
 
+/** Channel a replica announces a removed host on (payload: the host id): every replica closes its links. */
+export const HOST_REVOKED_CHANNEL = 'ats_host_revoked';
+
 /** A host as the shared presence table and the replicas' heartbeats say it is. */
 export interface HostPlacement {
   hostId: string;
@@ -37,6 +40,9 @@ export function replicaTables(pool: Pool) {
            AND NOT EXISTS (SELECT 1 FROM host_presence p WHERE p.replica_id = r.id)`,
         [olderThanMs],
       );
+    },
+    async revoked(hostId: string): Promise<void> {
+      await pool.query('SELECT pg_notify($1, $2)', [HOST_REVOKED_CHANNEL, hostId]);
     },
     async attached(hostId: string, replicaId: string): Promise<void> {
       await pool.query(

@@ -65,7 +65,8 @@ export interface paths {
     get: operations['getHostsById'];
     put?: never;
     post?: never;
-    delete?: never;
+    /** Remove a host: its credential, its record, and its link (closed with 4006) */
+    delete: operations['deleteHostsById'];
     options?: never;
     head?: never;
     patch?: never;
@@ -99,6 +100,40 @@ export interface paths {
     get: operations['getHostsByIdDirectories'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/hosts/enrollments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Make a one-time enrollment code for a new host (npm run daemon -- --enroll CODE) */
+    post: operations['postHostsEnrollments'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/hosts/enroll': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Trade an enrollment code for the host’s own credential (the daemon calls this) */
+    post: operations['postHostsEnroll'];
     delete?: never;
     options?: never;
     head?: never;
@@ -544,6 +579,7 @@ export interface operations {
             protocolVersion: number;
             providers: string[];
             lastSeenAt: string;
+            embedded?: boolean;
             online: boolean;
           }[];
         };
@@ -583,9 +619,39 @@ export interface operations {
             protocolVersion: number;
             providers: string[];
             lastSeenAt: string;
+            embedded?: boolean;
             online: boolean;
           };
         };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteHostsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed; it attaches again only after a new enrollment */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description A problem (RFC 9457) with a stable `code` */
       default: {
@@ -672,6 +738,77 @@ export interface operations {
               name: string;
               path: string;
             }[];
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postHostsEnrollments: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The code, shown this once, and when it expires */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: string;
+            expiresAt: number;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postHostsEnroll: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          code: string;
+          hostId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The host credential, shown this once */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            hostId: string;
+            credential: string;
           };
         };
       };

@@ -3,6 +3,8 @@ import { route, threadHref } from '../state/route';
 import type { Host, Thread } from '../api/types';
 import { isWaiting } from '../state/waiting';
 import { ArchivedThreads } from './ArchivedThreads';
+import { EnrollHost } from './hosts/EnrollHost';
+import { RemoveHost } from './hosts/RemoveHost';
 
 /** Hosts, then each project with its threads; every status is text, live. */
 export function Sidebar() {
@@ -10,7 +12,10 @@ export function Sidebar() {
   return (
     <nav class="sidebar" aria-label="Threads">
       <section aria-labelledby="hosts-heading">
-        <h2 id="hosts-heading">Hosts</h2>
+        <div class="section-head">
+          <h2 id="hosts-heading">Hosts</h2>
+          <EnrollHost />
+        </div>
         <ul class="hosts">
           {hosts.value.map((host) => (
             <HostEntry key={host.id} host={host} />
@@ -63,6 +68,7 @@ function HostEntry({ host }: { host: Host }) {
     <li class="host">
       <span class={`dot ${state}`} aria-hidden="true" />
       <span class="host-name">{host.name || host.id}</span> <span class={`status ${state}`}>{state}</span>
+      {!host.embedded && <RemoveHost host={host} />}
     </li>
   );
 }

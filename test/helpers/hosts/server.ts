@@ -58,6 +58,8 @@ export async function startHostsServer(options: HostsServerOptions = {}): Promis
   const route = createDaemonLinkRoute(
     {
       token: t.server.token,
+      access: t.server.hostAccess,
+      revocations: t.server.revocations,
       hosts: t.server.hosts,
       store: (options.wrapStore ?? ((store) => store))(publishingStore(t.server.store, t.server.hub)),
       log,
