@@ -1,7 +1,8 @@
 import { render } from 'preact';
 import { signIn } from './api/session';
 import { App } from './components/App';
-import 'highlight.js/styles/github.css';
+import { followTheme } from './state/theme';
 
+followTheme();
 void signIn();
 render(<App />, document.getElementById('app')!);
