@@ -257,9 +257,24 @@ describe('the web page in a real browser: first screen, themes, model picker, pr
     });
   }
 
+  it('in a narrow window the lists open as a drawer from the menu button and close on a pick (issue 29)', async () => {
+    await page.getByRole('button', { name: 'Close preview' }).click();
+    const menu = page.getByRole('button', { name: 'Threads and projects' });
+    expect(await page.getByRole('navigation', { name: 'Threads' }).isVisible()).to.equal(false);
+    await menu.click();
+    expect(await menu.getAttribute('aria-expanded')).to.equal('true');
+    await page.getByRole('region', { name: 'Project demo' }).waitFor(WAIT);
+    await shot('drawer-420');
+    await page
+      .getByRole('link', { name: /Fix the build/ })
+      .first()
+      .click();
+    await page.getByRole('navigation', { name: 'Threads' }).waitFor({ ...WAIT, state: 'hidden' });
+    await page.locator('.thread-head h2').getByText('Fix the build').waitFor(WAIT);
+  });
+
   it('the model picker offers the models this host can run, searchable, the rest behind "Show all" (issue 29)', async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.getByRole('button', { name: 'Close preview' }).click();
     await page.goto(`${t.server.url}/#/projects/${projectId}/threads/new`);
     const models = page.getByRole('listbox', { name: 'Models' });
     const options = models.getByRole('option');

@@ -64,7 +64,10 @@ export function App() {
   if (!signedIn.value) return <SignIn />;
   const current = route.value;
   return (
-    <div class={`layout${menuOpen.value ? ' menu-open' : ''}`}>
+    <div
+      class={`layout${menuOpen.value ? ' menu-open' : ''}`}
+      onKeyDown={(event) => event.key === 'Escape' && menuOpen.value && (menuOpen.value = false)}
+    >
       <header class="top">
         <button
           type="button"
