@@ -321,6 +321,15 @@ describe('the web page in a real browser: first screen, themes, model picker, pr
     await page.getByRole('option', { name: /claude-sonnet-4/ }).click();
     expect(await page.getByRole('button', { name: 'Create thread' }).isEnabled()).to.equal(true);
   });
+
+  it('the printed URL pasted into a tab already on the sign-in form signs in without a reload (issue 29)', async () => {
+    await browser!.context.clearCookies();
+    await page.goto(`${t.server.url}/`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor(WAIT);
+    await page.evaluate((token) => void (location.hash = `#token=${token}`), TEST_TOKEN);
+    await page.getByRole('region', { name: 'Project demo' }).waitFor(WAIT);
+    expect(page.url()).not.to.contain('token');
+  });
 });
 
 function overlap(
