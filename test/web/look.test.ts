@@ -171,7 +171,7 @@ describe('the web page in a real browser: first screen, themes, model picker, pr
     await page.emulateMedia({ colorScheme: 'light' });
   });
 
-  it("the agent's headings are smaller than the thread's title; tool calls are one collapsed line (issue 29)", async () => {
+  it("the agent's headings are smaller than the thread's title; tool calls are one collapsed line naming what they act on (issue 29)", async () => {
     const size = (selector: string) =>
       page
         .locator(selector)
@@ -180,6 +180,9 @@ describe('the web page in a real browser: first screen, themes, model picker, pr
     expect(await size('.markdown h2')).to.be.below(await size('.thread-head h2'));
     const tool = page.getByRole('log').locator('details.tool-call');
     expect(await tool.getAttribute('open')).to.equal(null);
+    expect(await tool.locator('summary').textContent())
+      .to.contain('read')
+      .and.contain('src/widgets/fancyWidget.ts');
     const summary = await tool.locator('summary').boundingBox();
     const line = await tool.locator('summary code').boundingBox();
     expect(summary!.height).to.be.below(line!.height * 2);

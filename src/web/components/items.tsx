@@ -128,7 +128,8 @@ function ToolCall({ item }: { item: ItemShape }) {
     <details class={`item tool-call ${String(item.status)}`} data-item-id={item.id}>
       <summary>
         <Wrench class="icon" size={14} aria-hidden="true" />
-        <span class="kind">Tool</span> <code>{name}</code> <span class="item-status">{statusLabel(item.status)}</span>
+        <span class="kind">Tool</span> <code>{name}</code> <span class="tool-target">{targetOf(item.arguments)}</span>{' '}
+        <span class="item-status">{statusLabel(item.status)}</span>
       </summary>
       <h4>Arguments</h4>
       <pre>{pretty(item.arguments)}</pre>
@@ -149,6 +150,16 @@ export function NoteView({ note }: { note: NoteModel }) {
       <div class="user-text">{note.text}</div>
     </div>
   );
+}
+
+/** What a tool call acts on, for its one-line summary: the path it reads, the pattern it searches, … */
+function targetOf(args: unknown): string {
+  if (!args || typeof args !== 'object') return '';
+  const fields = args as Record<string, unknown>;
+  const target = ['path', 'file_path', 'filePath', 'pattern', 'query', 'url', 'command']
+    .map((key) => fields[key])
+    .find((value) => typeof value === 'string');
+  return typeof target === 'string' ? target : '';
 }
 
 function pretty(value: unknown): string {
