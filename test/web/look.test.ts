@@ -136,6 +136,9 @@ describe('the web page in a real browser: first screen, themes, model picker, pr
     });
     console.log(`      lists shown ${delay.toFixed(0)} ms after sign-in answered`);
     expect(await first.getByRole('button', { name: /Quick open/ }).isEnabled()).to.equal(true);
+    // The home page offers the next step: a thread in the newest projects.
+    await first.getByRole('link', { name: 'Start a thread in demo' }).waitFor(WAIT);
+    await first.screenshot({ path: path.join(ARTIFACTS, 'look-home.png') });
     expect(notFound, 'requests answered 404 on load').to.deep.equal([]);
     await first.close();
   });
