@@ -1,5 +1,5 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
-import { FolderPlus, Menu, MessageSquarePlus, MessagesSquare, Search } from 'lucide-preact';
+import { Menu, MessagesSquare, Search } from 'lucide-preact';
 import { useEffect } from 'preact/hooks';
 import { signedIn } from '../api/http';
 import type { Project } from '../api/types';
@@ -9,6 +9,7 @@ import { openQuickOpen, preview } from '../state/quickOpen';
 import { route } from '../state/route';
 import { waitingCount } from '../state/waiting';
 import { FilePreview } from './FilePreview';
+import { Home } from './Home';
 import { NewProject } from './NewProject';
 import { NewThread } from './NewThread';
 import { QuickOpen } from './QuickOpen';
@@ -112,37 +113,6 @@ export function App() {
       </main>
       <QuickOpen />
     </div>
-  );
-}
-
-/** The first page: where to start, with the step a newcomer needs next (a project, then a thread) one click away. */
-function Home() {
-  const newest = [...projects.value].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, 3);
-  return (
-    <section class="panel home">
-      <h2>Welcome</h2>
-      <p>
-        Pick a thread in the list, <a href="#/projects/new">create a project</a> from a folder on a host, or press <kbd>Ctrl+P</kbd> to open
-        a file.
-      </p>
-      {!directoryLoaded.value && <p class="muted">Loading…</p>}
-      {directoryLoaded.value && newest.length === 0 && (
-        <a class="button" href="#/projects/new">
-          <FolderPlus size={16} aria-hidden="true" />
-          Create your first project
-        </a>
-      )}
-      {newest.length > 0 && (
-        <div class="home-actions">
-          {newest.map((project) => (
-            <a key={project.id} class="button secondary" href={`#/projects/${encodeURIComponent(project.id)}/threads/new`}>
-              <MessageSquarePlus size={16} aria-hidden="true" />
-              Start a thread in {project.name}
-            </a>
-          ))}
-        </div>
-      )}
-    </section>
   );
 }
 
