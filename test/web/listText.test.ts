@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ModelChoice } from '../../src/web/api/types';
-import { relativeTime, shortFolder } from '../../src/web/render/relativeTime';
+import { relativeTime, shortFolder } from '../../src/web/render/listText';
 import { defaultModel, matchingModels } from '../../src/web/state/modelChoices';
 
 const NOW = Date.parse('2026-11-27T12:00:00.000Z');

@@ -1,4 +1,5 @@
 import { FolderPlus, MessageSquarePlus } from 'lucide-preact';
+import { shortId } from '../render/listText';
 import { directoryLoaded, projects } from '../state/directory';
 
 /** The first page: where to start, with the step a newcomer needs next (a project, then a thread) one click away. */
@@ -21,9 +22,17 @@ export function Home() {
       {newest.length > 0 && (
         <div class="home-actions">
           {newest.map((project) => (
-            <a key={project.id} class="button secondary" href={`#/projects/${encodeURIComponent(project.id)}/threads/new`}>
+            <a
+              key={project.id}
+              class="button secondary"
+              href={`#/projects/${encodeURIComponent(project.id)}/threads/new`}
+              title={project.source.path}
+            >
               <MessageSquarePlus size={16} aria-hidden="true" />
               Start a thread in {project.name}
+              {newest.some((other) => other !== project && other.name === project.name) && (
+                <span class="short-id">{shortId(project.id)}</span>
+              )}
             </a>
           ))}
         </div>

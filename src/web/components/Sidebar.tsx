@@ -1,6 +1,6 @@
 import { Folder, Plus } from 'lucide-preact';
 import type { Host, Project, Thread } from '../api/types';
-import { absoluteTime, relativeTime, shortFolder } from '../render/relativeTime';
+import { absoluteTime, relativeTime, shortFolder, shortId } from '../render/listText';
 import { directoryLoaded, hosts, now, projects, statusText, threads } from '../state/directory';
 import { route, threadHref } from '../state/route';
 import { isWaiting } from '../state/waiting';
@@ -116,9 +116,4 @@ function ThreadEntry({ thread, current, twin }: { thread: Thread; current: boole
       </a>
     </li>
   );
-}
-
-/** The last characters of an id: enough to tell two of a kind apart, as a commit's short hash does. */
-function shortId(id: string): string {
-  return `#${id.replace(/[^a-z0-9]/gi, '').slice(-5)}`;
 }

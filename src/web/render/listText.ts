@@ -1,3 +1,4 @@
+/** How the lists name things briefly: ages, folders, ids (issue 29). */
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
@@ -29,4 +30,9 @@ export function absoluteTime(iso: string): string {
 export function shortFolder(folder: string): string {
   const parts = folder.replace(/\/+$/, '').split('/');
   return parts.length > 3 ? `…/${parts.slice(-2).join('/')}` : folder;
+}
+
+/** The last characters of an id: enough to tell two of a kind apart, as a commit's short hash does. */
+export function shortId(id: string): string {
+  return `#${id.replace(/[^a-z0-9]/gi, '').slice(-5)}`;
 }
