@@ -15,8 +15,9 @@ export function ModelPicker({ choices, value, onChange }: { choices: ModelChoice
   const matching = matchingModels(choices, query, showAll);
   const shown = matching.slice(0, SHOWN_LIMIT);
   const chosen = choices.find((choice) => choice.value === value);
-  const optionId = (choice: ModelChoice) => `model-option-${choices.indexOf(choice)}`;
+  const optionId = (index: number) => `model-option-${index}`;
   const activeIndex = shown.findIndex((choice) => choice.value === value);
+  const listed = usableCount > 0 || showAll;
   const list = useRef<HTMLUListElement>(null);
   // The chosen row is scrolled into the list's view, not the page's: typing elsewhere in the form never jumps.
   useEffect(() => {
@@ -37,12 +38,12 @@ export function ModelPicker({ choices, value, onChange }: { choices: ModelChoice
       <input
         id="thread-model"
         role="combobox"
-        aria-controls="model-options"
-        aria-expanded="true"
+        aria-controls={listed ? 'model-options' : undefined}
+        aria-expanded={listed}
         aria-autocomplete="list"
-        aria-activedescendant={chosen && activeIndex >= 0 ? optionId(chosen) : undefined}
+        aria-activedescendant={activeIndex >= 0 ? optionId(activeIndex) : undefined}
         aria-describedby="model-chosen"
-        placeholder={usableCount > 0 || showAll ? 'Filter models…' : 'No model this host can run'}
+        placeholder={listed ? 'Filter models…' : 'No model this host can run'}
         value={query}
         autocomplete="off"
         spellcheck={false}
@@ -68,13 +69,13 @@ export function ModelPicker({ choices, value, onChange }: { choices: ModelChoice
           'No model chosen.'
         )}
       </p>
-      {usableCount === 0 && !showAll && <NoUsableModel />}
-      {(usableCount > 0 || showAll) && (
+      {!listed && <NoUsableModel />}
+      {listed && (
         <ul id="model-options" role="listbox" aria-label="Models" class="model-options" ref={list}>
-          {shown.map((choice) => (
+          {shown.map((choice, index) => (
             <li
               key={choice.value}
-              id={optionId(choice)}
+              id={optionId(index)}
               role="option"
               aria-selected={choice.value === value}
               class={choice.value === value ? 'active' : undefined}
