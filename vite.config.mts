@@ -4,12 +4,13 @@ import path from 'node:path';
 /**
  * The page (src/web) bundled into dist/web, which the server serves at `/`. Everything the page needs is in
  * the bundle: no CDN, no web font, no request leaves the server's origin. Preact's automatic JSX runtime is
- * set here rather than through a plugin, so the build needs nothing but vite itself.
+ * set here rather than through a plugin, so the build needs nothing but vite itself. `src/web/public` (the
+ * favicon) is copied as is: `/favicon.svg` keeps one name across builds, as browsers and bookmarks expect.
  */
 export default defineConfig({
   root: path.resolve(import.meta.dirname, 'src/web'),
   base: './',
-  publicDir: false,
+  publicDir: path.resolve(import.meta.dirname, 'src/web/public'),
   logLevel: 'warn',
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {

@@ -59,7 +59,7 @@ describe('the web page in a real browser: agents, permission modes, approval car
     expect(await page.getByLabel('Agent').locator('option').allTextContents()).to.deep.equal(['pi', 'Claude Code']);
     expect(await page.getByLabel('Permission mode').inputValue()).to.equal('accept-edits');
     await page.getByLabel('Agent').selectOption({ label: 'Claude Code' });
-    expect(await page.getByLabel('Model').locator('option').allTextContents()).to.deep.equal(['anthropic/sonnet']);
+    expect(await page.getByRole('listbox', { name: 'Models' }).getByRole('option').allTextContents()).to.deep.equal(['anthropic/sonnet']);
     await page.getByLabel('Permission mode').selectOption('ask');
     await page.getByLabel('Title').fill('Run the tests');
     const created = page.waitForRequest((request) => request.method() === 'POST' && request.url().endsWith('/api/v1/threads'));

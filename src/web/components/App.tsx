@@ -1,18 +1,21 @@
-import { useSignalEffect } from '@preact/signals';
+import { useSignal, useSignalEffect } from '@preact/signals';
+import { Menu, MessagesSquare, Search } from 'lucide-preact';
 import { useEffect } from 'preact/hooks';
 import { signedIn } from '../api/http';
 import type { Project } from '../api/types';
-import { listedThread, projects, startDirectory, threads } from '../state/directory';
+import { directoryLoaded, listedThread, projects, startDirectory } from '../state/directory';
 import { notice } from '../state/notice';
 import { openQuickOpen, preview } from '../state/quickOpen';
 import { route } from '../state/route';
 import { waitingCount } from '../state/waiting';
 import { FilePreview } from './FilePreview';
+import { Home } from './Home';
 import { NewProject } from './NewProject';
 import { NewThread } from './NewThread';
 import { QuickOpen } from './QuickOpen';
 import { Sidebar } from './Sidebar';
 import { SignIn } from './SignIn';
+import { ThemeToggle } from './ThemeToggle';
 import { ThreadView } from './ThreadView';
 
 /** The project quick-open searches: the open thread's, the one a new thread goes into, else the newest. */
@@ -54,48 +57,62 @@ export function App() {
     return () => removeEventListener('keydown', onKey);
   }, []);
 
+  // A narrow window shows the lists as a drawer over the page: closed again by every navigation.
+  const menuOpen = useSignal(false);
+  useSignalEffect(() => void (route.value, (menuOpen.value = false)));
+
   if (signedIn.value === null) return <p class="muted loading">Signing in…</p>;
   if (!signedIn.value) return <SignIn />;
   const current = route.value;
   return (
-    <div class="layout">
+    <div
+      class={`layout${menuOpen.value ? ' menu-open' : ''}`}
+      onKeyDown={(event) => event.key === 'Escape' && menuOpen.value && (menuOpen.value = false)}
+    >
       <header class="top">
-        <a class="brand" href="#/">
-          Agent threads
-        </a>
         <button
           type="button"
-          class="small"
-          onClick={startQuickOpen}
-          disabled={projects.value.length === 0}
-          aria-keyshortcuts="Control+P Meta+P"
+          class="icon-button menu-toggle"
+          aria-label="Threads and projects"
+          aria-expanded={menuOpen.value}
+          aria-controls="sidebar"
+          onClick={() => (menuOpen.value = !menuOpen.value)}
         >
-          Quick open <kbd>Ctrl+P</kbd>
+          <Menu size={18} aria-hidden="true" />
         </button>
+        <a class="brand" href="#/">
+          <MessagesSquare class="brand-mark" size={20} aria-hidden="true" />
+          Agent threads
+        </a>
+        <span class="top-actions">
+          <button
+            type="button"
+            class="small quick-open-button"
+            onClick={startQuickOpen}
+            // While the lists load it stays usable: Ctrl+P works the moment a project is known.
+            disabled={directoryLoaded.value && projects.value.length === 0}
+            aria-keyshortcuts="Control+P Meta+P"
+          >
+            <Search size={15} aria-hidden="true" />
+            Quick open <kbd>Ctrl+P</kbd>
+          </button>
+          <ThemeToggle />
+        </span>
       </header>
       <Sidebar />
-      <main class="main">
-        <Notice />
+      {menuOpen.value && <div class="drawer-backdrop" onClick={() => (menuOpen.value = false)} />}
+      <main class={`main${preview.value ? ' with-preview' : ''}`}>
+        <div class="main-page">
+          <Notice />
+          {current.page === 'home' && <Home />}
+          {current.page === 'newProject' && <NewProject />}
+          {current.page === 'newThread' && <NewThread key={current.projectId} projectId={current.projectId} />}
+          {current.page === 'thread' && <ThreadView key={current.threadId} threadId={current.threadId} />}
+        </div>
         <FilePreview />
-        {current.page === 'home' && <Home />}
-        {current.page === 'newProject' && <NewProject />}
-        {current.page === 'newThread' && <NewThread key={current.projectId} projectId={current.projectId} />}
-        {current.page === 'thread' && <ThreadView key={current.threadId} threadId={current.threadId} />}
       </main>
       <QuickOpen />
     </div>
-  );
-}
-
-function Home() {
-  return (
-    <section class="panel">
-      <h2>Welcome</h2>
-      <p>
-        Pick a thread on the left, <a href="#/projects/new">create a project</a> from a folder on a host, or press <kbd>Ctrl+P</kbd> to open
-        a file.
-      </p>
-    </section>
   );
 }
 

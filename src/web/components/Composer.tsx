@@ -1,3 +1,4 @@
+import { SendHorizontal, Square } from 'lucide-preact';
 import { useState } from 'preact/hooks';
 import { answerOf, client, messageOf } from '../api/http';
 import { projects } from '../state/directory';
@@ -80,8 +81,12 @@ export function Composer({ threadId, projectId }: { threadId: string; projectId:
         }}
       />
       <div class="composer-actions">
-        <button type="submit">Send</button>
-        <button type="button" class="secondary" onClick={stop}>
+        <button type="submit" class="with-icon">
+          <SendHorizontal size={15} aria-hidden="true" />
+          Send
+        </button>
+        <button type="button" class="secondary with-icon" onClick={stop}>
+          <Square size={12} aria-hidden="true" fill="currentColor" />
           Stop
         </button>
         <span class="composer-note" aria-live="polite">

@@ -4,11 +4,13 @@ import { modelsOf } from '../api/models';
 import type { ModelChoice, PermissionMode } from '../api/types';
 import { agentName, agentsOf, DEFAULT_MODE, PERMISSION_MODES } from '../state/agents';
 import { projects, refreshDirectory } from '../state/directory';
+import { defaultModel } from '../state/modelChoices';
 import { go, threadHref } from '../state/route';
+import { ModelPicker } from './ModelPicker';
 
 /**
  * A thread in a project: an agent and one of its models from the host's catalog (at least one entry per
- * agent the host offers), a permission mode, and optionally a first prompt.
+ * agent the host offers; the ones it can run first), a permission mode, and optionally a first prompt.
  */
 export function NewThread({ projectId }: { projectId: string }) {
   const project = projects.value.find((candidate) => candidate.id === projectId);
@@ -29,8 +31,9 @@ export function NewThread({ projectId }: { projectId: string }) {
     modelsOf(hostId).then(
       ({ choices, problems }) => {
         setModels(choices);
+        // The catalog lists runnable models first: the first agent is one that can run, if any can.
         setAgent((current) => current || choices[0]?.provider || '');
-        setModel((current) => current || choices[0]?.value || '');
+        setModel((current) => current || defaultModel(choices)?.value || '');
         if (problems.length > 0) setError(`Part of the catalog could not be read: ${problems.join('; ')}`);
       },
       (failure: unknown) => {
@@ -44,7 +47,7 @@ export function NewThread({ projectId }: { projectId: string }) {
   const agentModels = agents.find((group) => group.provider === agent)?.models ?? [];
   const chooseAgent = (provider: string) => {
     setAgent(provider);
-    setModel(agents.find((group) => group.provider === provider)?.models[0]?.value ?? '');
+    setModel(defaultModel(agents.find((group) => group.provider === provider)?.models ?? [])?.value ?? '');
   };
 
   if (!project) return <p class="panel muted">Loading the project…</p>;
@@ -110,15 +113,10 @@ export function NewThread({ projectId }: { projectId: string }) {
             value={model}
             onInput={(event) => setModel(event.currentTarget.value)}
           />
+        ) : models === null ? (
+          <p class="muted">Loading the catalog…</p>
         ) : (
-          <select id="thread-model" required value={model} onChange={(event) => setModel(event.currentTarget.value)}>
-            {models === null && <option value="">Loading the catalog…</option>}
-            {agentModels.map((choice) => (
-              <option key={choice.value} value={choice.value}>
-                {choice.label}
-              </option>
-            ))}
-          </select>
+          <ModelPicker key={agent} choices={agentModels} value={model} onChange={setModel} />
         )}
         <label for="thread-mode">Permission mode</label>
         <select id="thread-mode" value={mode} onChange={(event) => setMode(event.currentTarget.value as PermissionMode)}>

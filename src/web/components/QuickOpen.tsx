@@ -1,14 +1,17 @@
+import { Search } from 'lucide-preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { answerOf, client, messageOf } from '../api/http';
 import type { PathEntry } from '../api/types';
 import { closeQuickOpen, quickOpen } from '../state/quickOpen';
+import { FileIcon } from './icons/FileIcon';
 
 const LIMIT = 30;
 const DEBOUNCE_MS = 60;
 
 /**
- * The quick-open dialog: a combobox over the project's path search (spec part 4), results as options whose
- * matched letters are `<mark>`ed at the positions the API returns. Arrows move, Enter picks, Escape closes.
+ * The quick-open dialog: a combobox over the project's path search (spec part 4). Each result is one line, as
+ * in VS Code: a file-type icon, the name with its matched letters (the positions the API returns) in bold
+ * accent, then the folder it is in, dimmed. Arrows move, Enter picks, Escape closes.
  */
 export function QuickOpen() {
   const request = quickOpen.value;
@@ -71,38 +74,41 @@ export function QuickOpen() {
   return (
     <div class="backdrop" onMouseDown={(event) => event.target === event.currentTarget && closeQuickOpen()}>
       <div class="dialog quick-open" role="dialog" aria-modal="true" aria-label="Quick open">
-        <input
-          ref={input}
-          role="combobox"
-          aria-label="Search files"
-          aria-expanded={results.length > 0}
-          aria-controls="quick-open-results"
-          aria-autocomplete="list"
-          aria-activedescendant={results.length > 0 ? optionId(active) : undefined}
-          placeholder={`Search files in ${request.project.name}`}
-          value={query}
-          autocomplete="off"
-          spellcheck={false}
-          onInput={(event) => setQuery(event.currentTarget.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'ArrowDown') {
-              event.preventDefault();
-              setActive((index) => Math.min(results.length - 1, index + 1));
-            } else if (event.key === 'ArrowUp') {
-              event.preventDefault();
-              setActive((index) => Math.max(0, index - 1));
-            } else if (event.key === 'Enter') {
-              event.preventDefault();
-              if (answered === query) pick(results[active]);
-              else enterPending.current = true;
-            } else if (event.key === 'Escape') {
-              event.preventDefault();
-              closeQuickOpen();
-            } else if (event.key === 'Tab') {
-              event.preventDefault(); // focus stays in the dialog while it is open
-            }
-          }}
-        />
+        <div class="search-field">
+          <Search size={16} aria-hidden="true" />
+          <input
+            ref={input}
+            role="combobox"
+            aria-label="Search files"
+            aria-expanded={results.length > 0}
+            aria-controls="quick-open-results"
+            aria-autocomplete="list"
+            aria-activedescendant={results.length > 0 ? optionId(active) : undefined}
+            placeholder={`Search files in ${request.project.name}`}
+            value={query}
+            autocomplete="off"
+            spellcheck={false}
+            onInput={(event) => setQuery(event.currentTarget.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'ArrowDown') {
+                event.preventDefault();
+                setActive((index) => Math.min(results.length - 1, index + 1));
+              } else if (event.key === 'ArrowUp') {
+                event.preventDefault();
+                setActive((index) => Math.max(0, index - 1));
+              } else if (event.key === 'Enter') {
+                event.preventDefault();
+                if (answered === query) pick(results[active]);
+                else enterPending.current = true;
+              } else if (event.key === 'Escape') {
+                event.preventDefault();
+                closeQuickOpen();
+              } else if (event.key === 'Tab') {
+                event.preventDefault(); // focus stays in the dialog while it is open
+              }
+            }}
+          />
+        </div>
         <ul id="quick-open-results" role="listbox" aria-label="Files">
           {results.map((entry, index) => (
             <li
@@ -117,10 +123,11 @@ export function QuickOpen() {
                 if (index === active) element?.scrollIntoView({ block: 'nearest' });
               }}
             >
+              <FileIcon name={entry.name} kind={entry.kind} />
               <span class="result-name">
                 <Marked text={entry.name} positions={entry.positions} />
               </span>
-              <span class="result-path">{entry.path}</span>
+              <span class="result-path">{folderOf(entry.path)}</span>
             </li>
           ))}
         </ul>
@@ -146,4 +153,10 @@ export function Marked({ text, positions }: { text: string; positions: number[] 
     else parts.push({ text: text[index]!, mark });
   }
   return <>{parts.map((part, index) => (part.mark ? <mark key={index}>{part.text}</mark> : <span key={index}>{part.text}</span>))}</>;
+}
+
+/** The folder a path is in, as the row's dimmed second part ("" for a top-level file). */
+function folderOf(path: string): string {
+  const cut = path.lastIndexOf('/');
+  return cut > 0 ? path.slice(0, cut) : '';
 }

@@ -1,16 +1,22 @@
-import { hosts, now, projects, statusText, threads } from '../state/directory';
+import { Folder, Plus } from 'lucide-preact';
+import type { Host, Project, Thread } from '../api/types';
+import { absoluteTime, relativeTime, shortFolder, shortId } from '../render/listText';
+import { directoryLoaded, hosts, now, projects, statusText, threads } from '../state/directory';
 import { route, threadHref } from '../state/route';
-import type { Host, Thread } from '../api/types';
 import { isWaiting } from '../state/waiting';
 import { ArchivedThreads } from './ArchivedThreads';
 import { EnrollHost } from './hosts/EnrollHost';
 import { RemoveHost } from './hosts/RemoveHost';
 
-/** Hosts, then each project with its threads; every status is text, live. */
+/**
+ * Hosts, then each project with its threads; every status is text, live. Until the first poll answers, the
+ * lists say "Loading…" rather than that nothing exists (issue 29).
+ */
 export function Sidebar() {
   const current = route.value.page === 'thread' ? route.value.threadId : null;
+  const loaded = directoryLoaded.value;
   return (
-    <nav class="sidebar" aria-label="Threads">
+    <nav class="sidebar" id="sidebar" aria-label="Threads">
       <section aria-labelledby="hosts-heading">
         <div class="section-head">
           <h2 id="hosts-heading">Hosts</h2>
@@ -20,42 +26,21 @@ export function Sidebar() {
           {hosts.value.map((host) => (
             <HostEntry key={host.id} host={host} />
           ))}
-          {hosts.value.length === 0 && <li class="muted">No host has connected yet.</li>}
+          {hosts.value.length === 0 && <li class="muted">{loaded ? 'No host has connected yet.' : 'Loading…'}</li>}
         </ul>
       </section>
       <section aria-labelledby="projects-heading">
         <div class="section-head">
           <h2 id="projects-heading">Projects</h2>
           <a class="button small" href="#/projects/new">
+            <Plus size={14} aria-hidden="true" />
             New project
           </a>
         </div>
-        {projects.value.length === 0 && <p class="muted">No project yet.</p>}
-        {projects.value.map((project) => {
-          const own = threads.value
-            .filter((thread) => thread.projectId === project.id)
-            .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-          return (
-            <section key={project.id} class="project" aria-label={`Project ${project.name}`}>
-              <div class="section-head">
-                <h3 title={project.source.path}>{project.name}</h3>
-                <a
-                  class="button small"
-                  href={`#/projects/${encodeURIComponent(project.id)}/threads/new`}
-                  aria-label={`New thread in ${project.name}`}
-                >
-                  New thread
-                </a>
-              </div>
-              <ul class="threads">
-                {own.map((thread) => (
-                  <ThreadEntry key={thread.id} thread={thread} current={thread.id === current} />
-                ))}
-                {own.length === 0 && <li class="muted">No thread yet.</li>}
-              </ul>
-            </section>
-          );
-        })}
+        {projects.value.length === 0 && <p class="muted">{loaded ? 'No project yet.' : 'Loading…'}</p>}
+        {projects.value.map((project) => (
+          <ProjectEntry key={project.id} project={project} current={current} />
+        ))}
       </section>
       <ArchivedThreads current={current} />
     </nav>
@@ -73,7 +58,49 @@ function HostEntry({ host }: { host: Host }) {
   );
 }
 
-function ThreadEntry({ thread, current }: { thread: Thread; current: boolean }) {
+/**
+ * A project, named and shown with its folder, so two projects of one folder (or two folders' projects of
+ * one name) are told apart; then its threads, newest first.
+ */
+function ProjectEntry({ project, current }: { project: Project; current: string | null }) {
+  const own = threads.value.filter((thread) => thread.projectId === project.id).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const twin = projects.value.some(
+    (other) => other.id !== project.id && other.name === project.name && other.source.path === project.source.path,
+  );
+  const titles = new Map<string, number>();
+  for (const thread of own) titles.set(thread.title, (titles.get(thread.title) ?? 0) + 1);
+  return (
+    <section class="project" aria-label={`Project ${project.name}`}>
+      <div class="section-head">
+        <h3 title={`${project.source.path} on ${project.source.hostId}`}>
+          <Folder class="icon" size={15} aria-hidden="true" />
+          <span class="project-name">{project.name}</span>
+        </h3>
+        <a
+          class="button small icon-only"
+          href={`#/projects/${encodeURIComponent(project.id)}/threads/new`}
+          aria-label={`New thread in ${project.name}`}
+          title={`New thread in ${project.name}`}
+        >
+          <Plus size={15} aria-hidden="true" />
+        </a>
+      </div>
+      <p class="project-folder" title={project.source.path}>
+        <span class="folder-path">{shortFolder(project.source.path)}</span>
+        {twin && <span class="short-id">{shortId(project.id)}</span>}
+      </p>
+      <ul class="threads">
+        {own.map((thread) => (
+          <ThreadEntry key={thread.id} thread={thread} current={thread.id === current} twin={(titles.get(thread.title) ?? 0) > 1} />
+        ))}
+        {own.length === 0 && <li class="muted">No thread yet.</li>}
+      </ul>
+    </section>
+  );
+}
+
+/** Title on the first line; status, age and (for threads of one title) a short id on the second. */
+function ThreadEntry({ thread, current, twin }: { thread: Thread; current: boolean; twin: boolean }) {
   const status = statusText(thread, now.value);
   const waiting = isWaiting(thread);
   return (
@@ -84,7 +111,13 @@ function ThreadEntry({ thread, current }: { thread: Thread; current: boolean }) 
         aria-current={current ? 'page' : undefined}
       >
         <span class="thread-title">{thread.title}</span>
-        <span class={`status ${thread.runtime.displayStatus}`}>{status}</span>
+        <span class="thread-line">
+          <span class={`status ${thread.runtime.displayStatus}`}>{status}</span>
+          <time class="thread-age" dateTime={thread.createdAt} title={`Created ${absoluteTime(thread.createdAt)}`}>
+            {relativeTime(thread.createdAt, now.value)}
+          </time>
+          {twin && <span class="short-id">{shortId(thread.id)}</span>}
+        </span>
         {waiting && <span class="needs-answer">Needs your answer</span>}
       </a>
     </li>

@@ -1,4 +1,5 @@
 import { useComputed } from '@preact/signals';
+import { Brain, FilePen, SquareTerminal, Wrench } from 'lucide-preact';
 import { renderMarkdown } from '../render/markdown';
 import type { ItemModel, ItemShape, NoteModel } from '../state/transcript';
 
@@ -42,6 +43,7 @@ function Reasoning({ model }: { model: ItemModel }) {
   return (
     <details class="item reasoning" data-item-id={model.key} aria-busy={streaming ? 'true' : undefined}>
       <summary>
+        <Brain class="icon" size={14} aria-hidden="true" />
         <span class="kind">Thinking</span>
         {streaming && <span class="item-status"> running</span>}
       </summary>
@@ -78,6 +80,7 @@ function CommandExecution({ model, item }: { model: ItemModel; item: ItemShape }
   return (
     <details class={`item command ${String(item.status)}`} open data-item-id={item.id}>
       <summary>
+        <SquareTerminal class="icon" size={14} aria-hidden="true" />
         <span class="kind">Command</span> <code>{String(item.command ?? '')}</code>{' '}
         <span class="item-status">
           {statusLabel(item.status)}
@@ -96,6 +99,7 @@ function FileChange({ item }: { item: ItemShape }) {
   return (
     <details class={`item file-change ${String(item.status)}`} open data-item-id={item.id}>
       <summary>
+        <FilePen class="icon" size={14} aria-hidden="true" />
         <span class="kind">{item.tool === 'write' ? 'File written' : 'File edited'}</span> <code>{String(item.path ?? '')}</code>{' '}
         <span class="item-status">{statusLabel(item.status)}</span>
       </summary>
@@ -123,7 +127,9 @@ function ToolCall({ item }: { item: ItemShape }) {
   return (
     <details class={`item tool-call ${String(item.status)}`} data-item-id={item.id}>
       <summary>
-        <span class="kind">Tool</span> <code>{name}</code> <span class="item-status">{statusLabel(item.status)}</span>
+        <Wrench class="icon" size={14} aria-hidden="true" />
+        <span class="kind">Tool</span> <code>{name}</code> <span class="tool-target">{targetOf(item.arguments)}</span>{' '}
+        <span class="item-status">{statusLabel(item.status)}</span>
       </summary>
       <h4>Arguments</h4>
       <pre>{pretty(item.arguments)}</pre>
@@ -144,6 +150,16 @@ export function NoteView({ note }: { note: NoteModel }) {
       <div class="user-text">{note.text}</div>
     </div>
   );
+}
+
+/** What a tool call acts on, for its one-line summary: the path it reads, the pattern it searches, … */
+function targetOf(args: unknown): string {
+  if (!args || typeof args !== 'object') return '';
+  const fields = args as Record<string, unknown>;
+  const target = ['path', 'file_path', 'filePath', 'pattern', 'query', 'url', 'command']
+    .map((key) => fields[key])
+    .find((value) => typeof value === 'string');
+  return typeof target === 'string' ? target : '';
 }
 
 function pretty(value: unknown): string {

@@ -1,4 +1,4 @@
-import { signal } from '@preact/signals';
+import { effect, signal, untracked } from '@preact/signals';
 import { answerOf, client, signedIn } from '../api/http';
 import { getArchivedThreads } from '../api/threadLifecycle';
 import type { Host, Project, Thread } from '../api/types';
@@ -10,6 +10,11 @@ export const threads = signal<Thread[]>([]);
 /** Archived threads (`GET /threads?archived=true`), fetched only while the "Archived" section is open. */
 export const archivedThreads = signal<Thread[]>([]);
 export const archivedShown = signal(false);
+/**
+ * False until the first poll after sign-in answered: the lists then say "Loading…", never "No host has
+ * connected yet." about hosts and projects the server has not been asked about yet (issue 29).
+ */
+export const directoryLoaded = signal(false);
 /** Ticks every second: the reconnect grace's countdown reads it. */
 export const now = signal(Date.now());
 
@@ -31,6 +36,7 @@ export async function refreshDirectory(): Promise<void> {
     const active = threadList.filter((thread: Thread) => !thread.archived);
     threads.value = sameJson(threads.value, active) ? threads.value : active;
     archivedThreads.value = sameJson(archivedThreads.value, archivedList) ? archivedThreads.value : archivedList;
+    directoryLoaded.value = true;
   } catch {
     // The lists keep what they showed; a 401 flips `signedIn` and the page asks for the token.
   }
@@ -47,18 +53,33 @@ export function forgetThread(threadId: string): void {
   archivedThreads.value = archivedThreads.value.filter((thread) => thread.id !== threadId);
 }
 
-/** Polls while signed in; the thread view's own stream is live, the lists follow within REFRESH_MS. */
+/**
+ * Polls while signed in; the thread view's own stream is live, the lists follow within REFRESH_MS. The first
+ * poll runs the moment sign-in answers: a loop that only looked at `signedIn` on its own beat found the page
+ * still signing in and waited a whole period, ~1.5 s of empty lists (issue 29).
+ */
 export function startDirectory(): () => void {
   let stopped = false;
-  const loop = async () => {
-    if (stopped) return;
-    if (signedIn.value) await refreshDirectory();
-    timer = setTimeout(loop, REFRESH_MS);
+  let polling = false;
+  const poll = async () => {
+    clearTimeout(timer);
+    if (stopped || polling) return;
+    polling = true;
+    try {
+      if (signedIn.value) await refreshDirectory();
+    } finally {
+      polling = false;
+    }
+    if (!stopped) timer = setTimeout(poll, REFRESH_MS);
   };
-  void loop();
+  // Only sign-in wakes the poll: what a refresh reads (the archived section's switch) is not watched here.
+  const stopWatching = effect(() => {
+    if (signedIn.value) untracked(() => void poll());
+  });
   const ticker = setInterval(() => (now.value = Date.now()), 1000);
   return () => {
     stopped = true;
+    stopWatching();
     clearTimeout(timer);
     clearInterval(ticker);
   };

@@ -1,0 +1,38 @@
+/** How the lists name things briefly: ages, folders, ids (issue 29). */
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * How long ago `iso` was, as a list says it at a glance ("just now", "3 min ago", "5 h ago", "yesterday",
+ * "4 days ago", then the date); the exact time goes in a title attribute (`absoluteTime`).
+ */
+export function relativeTime(iso: string, now: number): string {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return '';
+  const ago = Math.max(0, now - at);
+  if (ago < MINUTE) return 'just now';
+  if (ago < HOUR) return `${Math.floor(ago / MINUTE)} min ago`;
+  if (ago < DAY) return `${Math.floor(ago / HOUR)} h ago`;
+  if (ago < 2 * DAY) return 'yesterday';
+  if (ago < 7 * DAY) return `${Math.floor(ago / DAY)} days ago`;
+  const date = new Date(at);
+  const sameYear = date.getFullYear() === new Date(now).getFullYear();
+  return date.toLocaleDateString(undefined, { day: 'numeric', month: 'short', ...(sameYear ? {} : { year: 'numeric' }) });
+}
+
+export function absoluteTime(iso: string): string {
+  const at = Date.parse(iso);
+  return Number.isNaN(at) ? iso : new Date(at).toLocaleString();
+}
+
+/** A folder as a narrow list shows it: its last two segments, the rest elided (`…/work/demo`). */
+export function shortFolder(folder: string): string {
+  const parts = folder.replace(/\/+$/, '').split('/');
+  return parts.length > 3 ? `…/${parts.slice(-2).join('/')}` : folder;
+}
+
+/** The last characters of an id: enough to tell two of a kind apart, as a commit's short hash does. */
+export function shortId(id: string): string {
+  return `#${id.replace(/[^a-z0-9]/gi, '').slice(-5)}`;
+}
