@@ -68,5 +68,6 @@ function outcomeOf(usage: AcpUsage, stopReason: string | undefined): RunOutcome 
     cacheWrite: usage.cachedWriteTokens ?? 0,
     totalTokens: usage.totalTokens,
   });
-  return { finalText: '', stopReason, errorMessage: undefined, lastUsage: counts, runUsage: counts };
+  const context = { reportedTokens: counts.totalTokens > 0 ? counts.totalTokens : undefined, trailingTokens: 0 };
+  return { finalText: '', stopReason, errorMessage: undefined, lastUsage: counts, runUsage: counts, context };
 }

@@ -50,7 +50,7 @@ describe('host daemon: thread commands', () => {
   afterEach(() => daemon.close());
 
   it('says hello with its providers and the protocol version', () => {
-    expect(daemon.hello).to.deep.include({ hostId: 'host_test', providers: ['fake', 'broken'], protocolVersion: 152 });
+    expect(daemon.hello).to.deep.include({ hostId: 'host_test', providers: ['fake', 'broken'], protocolVersion: 153 });
   });
 
   it('thread.open of a kept-running thread starts the agent once and answers with its session id; opening again and prompting reuse it', async () => {
@@ -162,7 +162,12 @@ describe('host daemon: thread commands', () => {
     expect(rows[0]!.type).to.equal('turn/started');
     expect(rows[0]!.data.origin).to.equal('client');
     expect(rows.filter((row) => row.type === 'turn/completed')).to.have.length(1);
-    expect(await call('thread.status', { threadId: 'thr_a' })).to.deep.equal({ status: 'idle', agent: 'running', pendingApprovalIds: [] });
+    expect(await call('thread.status', { threadId: 'thr_a' })).to.deep.equal({
+      status: 'idle',
+      agent: 'running',
+      pendingApprovalIds: [],
+      lastTurnStatus: 'completed',
+    });
   });
 
   it('a prompt while a turn runs is a follow-up', async () => {

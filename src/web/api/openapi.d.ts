@@ -1029,6 +1029,7 @@ export interface operations {
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
             status: 'active' | 'idle';
+            lastTurnStatus: ('completed' | 'failed' | 'interrupted') | null;
             runtime: {
               displayStatus: string;
               hostReconnectGraceExpiresAt: number | null;
@@ -1100,6 +1101,7 @@ export interface operations {
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
             status: 'active' | 'idle';
+            lastTurnStatus: ('completed' | 'failed' | 'interrupted') | null;
             runtime: {
               displayStatus: string;
               hostReconnectGraceExpiresAt: number | null;
@@ -1160,6 +1162,7 @@ export interface operations {
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
             status: 'active' | 'idle';
+            lastTurnStatus: ('completed' | 'failed' | 'interrupted') | null;
             runtime: {
               displayStatus: string;
               hostReconnectGraceExpiresAt: number | null;
@@ -1259,6 +1262,7 @@ export interface operations {
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
             status: 'active' | 'idle';
+            lastTurnStatus: ('completed' | 'failed' | 'interrupted') | null;
             runtime: {
               displayStatus: string;
               hostReconnectGraceExpiresAt: number | null;
