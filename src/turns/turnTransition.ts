@@ -89,12 +89,18 @@ export class TurnTransition {
     const { promptsForNextTurn, waitingPromptTexts, unsettledPromptsOfLastTurn, orphanRun } = this.state;
     this.state.promptsForNextTurn = 1; // the refused prompt: the turn is client-started
     const turn = this.openTurn();
-    const item: UserMessageItem = { type: 'userMessage', id: this.newId(), content: [{ type: 'text', text }] };
-    this.emit({ kind: 'userMessageStarted', item });
-    this.emit({ kind: 'userMessageCompleted', item });
+    this.userMessage(text);
     turn.promptsOutstanding = 0;
     this.closeTurn('failed', error);
     Object.assign(this.state, { promptsForNextTurn, waitingPromptTexts, unsettledPromptsOfLastTurn, orphanRun });
+  }
+
+  /** What the user sent, as a `userMessage` item started and completed at once (as Codex does). */
+  userMessage(text: string): void {
+    this.completeItem(); // an item never spans what the user said
+    const item: UserMessageItem = { type: 'userMessage', id: this.newId(), content: [{ type: 'text', text }] };
+    this.emit({ kind: 'userMessageStarted', item });
+    this.emit({ kind: 'userMessageCompleted', item });
   }
 
   /** Text comes from deltas only: the SDK's `partial` snapshots can run ahead of what was streamed. */
