@@ -60,40 +60,8 @@ export async function startThreadAgent(
     deps.providerThreadIds.set(threadId, agent.providerThreadId);
     deps.agents.set(threadId, agent);
     deps.providerIds?.set(threadId, provider.id);
-    reportedFailures(deps.ingest).delete(threadId);
     return agent;
-  } catch (error) {
-    reportStartFailure(deps.ingest, provider.id, threadId, error, frames.emit);
-    throw error;
   } finally {
     frames.release();
   }
-}
-
-const failuresByIngest = new WeakMap<ThreadIngest, Map<string, string>>();
-const reportedFailures = (ingest: ThreadIngest) => {
-  let failures = failuresByIngest.get(ingest);
-  if (!failures) failuresByIngest.set(ingest, (failures = new Map()));
-  return failures;
-};
-
-/**
- * An agent that cannot start (no key, unknown model) is a row in its thread, so an API client sees why
- * nothing runs (issue 12). A prompt that settles with an error before any run is exactly what the turn rules
- * write as a thread-scoped `provider/error` (docs/events.md "Signals"), so that is the pair sent. The same
- * reason is written once until the agent starts, not at every retry (creation with a prompt tries twice).
- */
-function reportStartFailure(
-  ingest: ThreadIngest,
-  providerId: string,
-  threadId: string,
-  error: unknown,
-  emit: (frame: unknown) => void,
-): void {
-  const message = error instanceof Error ? error.message : String(error);
-  const failures = reportedFailures(ingest);
-  if (failures.get(threadId) === message) return;
-  failures.set(threadId, message);
-  emit({ jsonrpc: '2.0', method: `${providerId}/prompt/started`, params: { threadId } });
-  emit({ jsonrpc: '2.0', method: `${providerId}/prompt/settled`, params: { threadId, error: { message } } });
 }

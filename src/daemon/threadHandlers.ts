@@ -10,7 +10,9 @@ import { DEFAULT_TURN_GRACE_MS } from '../ingest/graceTimers';
 import type { AllowedRoots } from '../files/allowedRoots';
 import { createLifecycleHandlers } from './agentLifecycle/lifecycleHandlers';
 import { stopTurn } from './agentLifecycle/stopOpenTurn';
+import { agentFailureFrames } from './agentLifecycle/agentFailureFrames';
 import {
+  AgentStartFailed,
   createThreadSession,
   DAEMON_CLOSING,
   DEFAULT_AGENT_IDLE_MS,
@@ -107,8 +109,8 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
       if (!session.provider) return { providerThreadId: providerThreadIds.get(params.threadId)!, agent: false };
       if (session.keepAgentRunning || status === 'active') {
         // Started now: its extensions run, and may start turns, before any prompt arrives. A start that fails
-        // (unknown model, …) does not fail the open: the next prompt tries again and reports the error.
-        await session.agent.acquire().catch((error: unknown) => deps.log(`thread ${params.threadId}: ${firstLineOf(error)}`));
+        // (unknown model, …) does not fail the open: its row says why, and the next prompt tries again.
+        await session.startAgent();
       } else {
         session.idle.touch();
       }
@@ -125,14 +127,23 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
       }
       // Held from the start (or the wait for an idle close to finish) until the prompt is accepted, so no
       // idle close takes the agent away in between.
-      return session.agent.hold(async (agent) => {
-        const followUp = (await deps.ingest.threadStatus(threadId)) === 'active';
-        // The provider brackets the prompt with <id>/prompt/started and …/settled itself (E5).
-        await agent.prompt(prompt).catch((error: unknown) => {
-          throw new HostCommandError('agent_failed', `the ${provider.id} agent refused the prompt: ${firstLineOf(error)}`);
+      return session.agent
+        .hold(async (agent) => {
+          const followUp = (await deps.ingest.threadStatus(threadId)) === 'active';
+          // The provider brackets the prompt with <id>/prompt/started and …/settled itself (E5).
+          await agent.prompt(prompt).catch((error: unknown) => {
+            throw new HostCommandError('agent_failed', `the ${provider.id} agent refused the prompt: ${firstLineOf(error)}`);
+          });
+          return { followUp, providerThreadId: agent.providerThreadId };
+        })
+        .catch(async (error: unknown) => {
+          // No agent to bracket the prompt: the prompt is still the thread's, as a failed turn saying why
+          // (issue 29), stored before the refusal is answered.
+          if (error instanceof AgentStartFailed) {
+            for (const frame of agentFailureFrames(provider.id, threadId, error.reason, prompt)) await deps.ingest.ingest(frame, threadId);
+          }
+          throw error;
         });
-        return { followUp, providerThreadId: agent.providerThreadId };
-      });
     },
     'thread.stop': async ({ threadId }) => ({
       seqs: await stopTurn({ ...deps, ingestFrame }, threadId, sessions.get(threadId), STOPPED_BY_USER),
@@ -143,12 +154,21 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
       return { seqs: await ingestFrame(frame, threadId) };
     },
     'thread.status': async ({ threadId }) => {
-      const [status, stored] = await Promise.all([deps.ingest.threadStatus(threadId), deps.ingest.pendingApprovalIds(threadId)]);
+      const [status, stored, lastTurnStatus] = await Promise.all([
+        deps.ingest.threadStatus(threadId),
+        deps.ingest.pendingApprovalIds(threadId),
+        deps.ingest.lastTurnStatus(threadId),
+      ]);
       // The rows know questions asked anywhere (an intake-fed agent); this daemon's broker knows its own the
       // moment they are asked, before their row is stored. Ids not stored yet are the newest.
       const session = sessions.get(threadId);
       const asked = session?.approvals.pendingApprovalIds() ?? [];
-      return { status, agent: session?.agent.state() ?? 'stopped', pendingApprovalIds: [...new Set([...stored, ...asked])] };
+      return {
+        status,
+        agent: session?.agent.state() ?? 'stopped',
+        pendingApprovalIds: [...new Set([...stored, ...asked])],
+        lastTurnStatus,
+      };
     },
     ...createLifecycleHandlers({
       ...deps,

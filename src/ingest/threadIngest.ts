@@ -4,8 +4,9 @@ import { threadEvents } from '../../pipelines/thread-events';
 import { JSON_RPC_ERROR, jsonRpcError, type JsonRpcError } from '../protocol/jsonRpc';
 import type { IngestFrame } from '../operators/stageValues';
 import { threadIdOf } from '../protocol/signals';
-import type { ThreadStatus } from '../protocol/threadEvents';
+import type { ThreadStatus, TurnStatus } from '../protocol/threadEvents';
 import type { EventStore, StoredThreadEvent } from '../store/eventStore';
+import { lastTurnStatusOf } from '../turns/lastTurnStatus';
 import type { DriverInput } from '../turns/ruleInput';
 import { createGraceTimers, DEFAULT_TURN_GRACE_MS } from './graceTimers';
 import { createThreadHydration } from './threadHydration';
@@ -21,6 +22,8 @@ export interface ThreadIngest {
   ingest(frame: unknown, threadId?: string): Promise<IngestOutcome>;
   /** `active` while a turn is open (spec part 3). */
   threadStatus(threadId: string): Promise<ThreadStatus>;
+  /** How the last turn ended; null while a turn is open or before any (lastTurnStatus.ts). */
+  lastTurnStatus(threadId: string): Promise<TurnStatus | null>;
   /** The ids of the thread's questions nobody answered yet (`approval/requested` without its resolve), in the order asked. */
   pendingApprovalIds(threadId: string): Promise<string[]>;
   /**
@@ -62,6 +65,11 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
   const processEpoch = deps.processEpoch ?? randomUUID();
   const waiting = new Map<number, (outcome: IngestOutcome) => void>();
   const statuses = new Map<string, ThreadStatus>();
+  /** Read from the rows as they pass (and from the store read when a thread is first seen): no extra read. */
+  const lastTurns = new Map<string, TurnStatus | null>();
+  const noteLastTurn = (threadId: string, rows: readonly StoredThreadEvent[]) => {
+    if (rows.length > 0) lastTurns.set(threadId, lastTurnStatusOf(rows, lastTurns.get(threadId) ?? null));
+  };
   /** Only threads with questions open: a thread leaves the map when its last one is answered. */
   const pendingApprovals = new Map<string, readonly string[]>();
   let nextCorrelationId = 1;
@@ -81,7 +89,11 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
   };
 
   const hydration = createThreadHydration({
-    read: (threadId) => Promise.resolve(deps.store.list(threadId)),
+    read: async (threadId) => {
+      const rows = await deps.store.list(threadId);
+      noteLastTurn(threadId, rows);
+      return rows;
+    },
     processEpoch,
     send: (frame) => (closing ? answer(frame.correlationId, closedOutcome()) : frames$.next(frame)),
     refuse: (frame, error) => answer(frame.correlationId, { ok: false, error }),
@@ -115,6 +127,7 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
         if (!step.ok) return answer(step.correlationId, { ok: false, error: step.error });
         const { threadId, turnOpen, graceFor, rows, pendingApprovalIds } = step.value;
         statuses.set(threadId, turnOpen ? 'active' : 'idle');
+        noteLastTurn(threadId, rows);
         if (pendingApprovalIds) pendingApprovals.set(threadId, pendingApprovalIds);
         else pendingApprovals.delete(threadId);
         // Timed from when the stop (or failed settle) is stored: the grace is what the run gets after that.
@@ -151,6 +164,10 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
     async threadStatus(threadId) {
       await hydration.restored(threadId);
       return statuses.get(threadId) ?? 'idle';
+    },
+    async lastTurnStatus(threadId) {
+      await hydration.restored(threadId);
+      return lastTurns.get(threadId) ?? null;
     },
     async pendingApprovalIds(threadId) {
       await hydration.restored(threadId);

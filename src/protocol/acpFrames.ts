@@ -6,7 +6,7 @@ import { z } from 'zod';
  * strict key deep inside would lose a whole update over a field an agent added (rule E3, spec part 5).
  *
  * ```
- * acp/prompt/started {threadId}                       right before `session/prompt` is sent
+ * acp/prompt/started {threadId, prompt?}              right before `session/prompt` is sent (prompt: its text)
  * acp/update         {threadId, update}               each `session/update`, in arrival order
  * acp/prompt/ended   {threadId, stopReason?, usage?, error?}
  *                                                     after every update that arrived before the answer
@@ -27,7 +27,8 @@ export type AcpUpdate = z.infer<typeof AcpUpdateSchema>;
 export const AcpUpdateParamsSchema = z.object({ threadId: ThreadIdSchema, update: AcpUpdateSchema });
 export type AcpUpdateParams = z.infer<typeof AcpUpdateParamsSchema>;
 
-export const AcpPromptStartedParamsSchema = z.object({ threadId: ThreadIdSchema });
+/** `prompt`: the text sent, shown as the turn's `userMessage` (an ACP agent does not echo it back; issue 29). */
+export const AcpPromptStartedParamsSchema = z.object({ threadId: ThreadIdSchema, prompt: z.string().optional() });
 export type AcpPromptStartedParams = z.infer<typeof AcpPromptStartedParamsSchema>;
 
 /** ACP `Usage` of one prompt (tokens of every model call it made); counts that are not numbers read as 0. */
@@ -55,7 +56,7 @@ export type AcpPromptEndedParams = z.infer<typeof AcpPromptEndedParamsSchema>;
 
 /** What the turn rules get from an ACP frame (see `TurnInput`). */
 export type AcpEvent =
-  | { type: 'promptStarted' }
+  | { type: 'promptStarted'; prompt?: string }
   | { type: 'update'; update: AcpUpdate }
   | { type: 'promptEnded'; stopReason?: string; usage?: AcpUsage; error?: unknown };
 
@@ -63,8 +64,8 @@ export function acpUpdateFrame(threadId: string, update: unknown) {
   return { jsonrpc: '2.0' as const, method: ACP_METHOD.update, params: { threadId, update } };
 }
 
-export function acpPromptStartedFrame(threadId: string) {
-  return { jsonrpc: '2.0' as const, method: ACP_METHOD.promptStarted, params: { threadId } };
+export function acpPromptStartedFrame(threadId: string, prompt?: string) {
+  return { jsonrpc: '2.0' as const, method: ACP_METHOD.promptStarted, params: prompt === undefined ? { threadId } : { threadId, prompt } };
 }
 
 export function acpPromptEndedFrame(threadId: string, answer: { stopReason?: string; usage?: unknown; error?: unknown }) {

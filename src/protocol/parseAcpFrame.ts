@@ -10,7 +10,11 @@ export function acpInputOf(method: string, params: unknown, envelope: unknown): 
     case ACP_METHOD.update:
       return read(AcpUpdateParamsSchema.safeParse(params), (p) => ({ type: 'update', update: p.update }), envelope);
     case ACP_METHOD.promptStarted:
-      return read(AcpPromptStartedParamsSchema.safeParse(params), () => ({ type: 'promptStarted' }), envelope);
+      return read(
+        AcpPromptStartedParamsSchema.safeParse(params),
+        (p) => (p.prompt === undefined ? { type: 'promptStarted' } : { type: 'promptStarted', prompt: p.prompt }),
+        envelope,
+      );
     case ACP_METHOD.promptEnded:
       return read(
         AcpPromptEndedParamsSchema.safeParse(params),

@@ -93,7 +93,12 @@ function inputOf(method: string, params: unknown, value: unknown, read: ReadPara
     }));
   }
   if (signal?.signal === 'started') {
-    return read(PromptStartedParamsSchema, params, (p) => ({ kind: 'promptStarted', threadId: p.threadId, providerId: signal.providerId }));
+    return read(PromptStartedParamsSchema, params, (p) => ({
+      kind: 'promptStarted',
+      threadId: p.threadId,
+      providerId: signal.providerId,
+      ...(p.prompt === undefined ? {} : { prompt: p.prompt }),
+    }));
   }
   return { error: jsonRpcError(JSON_RPC_ERROR.methodNotFound, `Method not found: ${method}`) };
 }

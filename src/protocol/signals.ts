@@ -16,8 +16,12 @@ export type SdkMessageParams = z.infer<typeof SdkMessageParamsSchema>;
 export const PromptSettledParamsSchema = z.object({ threadId: ThreadIdSchema, error: z.unknown().optional() });
 export type PromptSettledParams = z.infer<typeof PromptSettledParamsSchema>;
 
-/** `<providerId>/prompt/started`: sent right before the SDK prompt call, so the next turn is client-started. */
-export const PromptStartedParamsSchema = z.object({ threadId: ThreadIdSchema });
+/**
+ * `<providerId>/prompt/started`: sent right before the SDK prompt call, so the next turn is client-started.
+ * `prompt`: the text sent, so a prompt the agent never takes (no key, no agent) is still in the log (issue 29);
+ * older senders leave it out.
+ */
+export const PromptStartedParamsSchema = z.object({ threadId: ThreadIdSchema, prompt: z.string().optional() });
 export type PromptStartedParams = z.infer<typeof PromptStartedParamsSchema>;
 
 /**

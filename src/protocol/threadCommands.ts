@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApprovalOptionKindSchema, PermissionModeSchema } from './approvals';
-import { ThreadStatusSchema } from './threadEvents';
+import { ThreadStatusSchema, TurnStatusSchema } from './threadEvents';
 
 /**
  * Thread commands of the host-daemon contract. The daemon runs the agent and the thread-event pipeline
@@ -77,6 +77,8 @@ export const ThreadStatusResultSchema = z.strictObject({
   agent: AgentStateSchema,
   /** Questions of the open turn no one has answered yet (approvals.ts), oldest first. */
   pendingApprovalIds: z.array(z.string()),
+  /** How the last turn ended; null while one is open or before any (issue 29: a list marks a failed one). */
+  lastTurnStatus: TurnStatusSchema.nullable(),
 });
 export type ThreadStatusResult = z.infer<typeof ThreadStatusResultSchema>;
 

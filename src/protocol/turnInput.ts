@@ -6,7 +6,8 @@ import type { ThreadUpdatedParams } from './threadUpdateFrame';
 /** A validated frame, in the words of the turn rules. Every kind names the thread it belongs to. */
 export type TurnInput =
   | { kind: 'sdk'; threadId: string; event: SdkEvent; /** the original envelope, kept for `provider/unhandled` */ envelope: unknown }
-  | { kind: 'promptStarted'; threadId: string; providerId: string }
+  /** `prompt`: the text sent, when the sender names it (a prompt never taken is still shown). */
+  | { kind: 'promptStarted'; threadId: string; providerId: string; prompt?: string }
   | { kind: 'promptSettled'; threadId: string; providerId: string; error?: unknown }
   | { kind: 'stop'; threadId: string }
   /** A frame of an ACP agent (acpFrames.ts); `envelope` as for `sdk`. */

@@ -9,22 +9,24 @@ import type { TurnTransition } from './turnTransition';
  * closes it `interrupted` once (or the grace does, when the agent never answers: promptRules.ts).
  *
  * ```
- * acp/prompt/started ─▶ turn/started {origin: client}
+ * acp/prompt/started ─▶ turn/started {origin: client}, [item/started + item/completed {userMessage}]
  * acp/prompt/ended   ─▶ [thread/tokenUsage/updated], turn/completed {status}, [thread/contextWindowUsage/updated]
  *   end_turn → completed · cancelled → interrupted · refusal, max_tokens, max_turn_requests, error → failed
  * ```
  */
-export function onAcpPromptStarted(t: TurnTransition): void {
+export function onAcpPromptStarted(t: TurnTransition, prompt: string | undefined): void {
   t.state.promptStartedSeen = true;
   const turn = t.state.turn;
   if (turn) {
     // A prompt sent while one runs (an agent that queues prompts): the turn closes with the last answer.
     turn.promptsOutstanding += 1;
     turn.runActive = true;
-    return;
+  } else {
+    t.state.promptsForNextTurn += 1;
+    t.openTurn();
   }
-  t.state.promptsForNextTurn += 1;
-  t.openTurn();
+  // An ACP agent never echoes the prompt: the turn shows it from here, where it was sent (issue 29).
+  if (prompt !== undefined) t.userMessage(prompt);
 }
 
 export function onAcpPromptEnded(
@@ -68,5 +70,6 @@ function outcomeOf(usage: AcpUsage, stopReason: string | undefined): RunOutcome 
     cacheWrite: usage.cachedWriteTokens ?? 0,
     totalTokens: usage.totalTokens,
   });
-  return { finalText: '', stopReason, errorMessage: undefined, lastUsage: counts, runUsage: counts };
+  const context = { reportedTokens: counts.totalTokens > 0 ? counts.totalTokens : undefined, trailingTokens: 0 };
+  return { finalText: '', stopReason, errorMessage: undefined, lastUsage: counts, runUsage: counts, context };
 }

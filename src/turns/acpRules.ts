@@ -32,7 +32,7 @@ export const SILENT_ACP_UPDATES: ReadonlySet<string> = new Set([
 export function onAcpEvent(t: TurnTransition, event: AcpEvent, envelope: unknown): void {
   switch (event.type) {
     case 'promptStarted':
-      return onAcpPromptStarted(t);
+      return onAcpPromptStarted(t, event.prompt);
     case 'promptEnded':
       return onAcpPromptEnded(t, event, envelope);
     case 'update':

@@ -7,11 +7,14 @@ import type { TurnTransition } from './turnTransition';
  * completed exactly once whatever order these and the run's own events arrive in.
  */
 
-export function onPromptStarted(t: TurnTransition): void {
+export function onPromptStarted(t: TurnTransition, prompt: string | undefined): void {
   t.state.promptStartedSeen = true;
-  if (t.state.turn)
+  if (t.state.turn) {
     t.state.turn.promptsOutstanding += 1; // a follow-up queued into the running turn
-  else t.state.promptsForNextTurn += 1;
+    return;
+  }
+  t.state.promptsForNextTurn += 1;
+  t.state.waitingPromptTexts = [...t.state.waitingPromptTexts, prompt ?? null];
 }
 
 export function onPromptSettled(t: TurnTransition, error: string | undefined): void {
@@ -21,9 +24,14 @@ export function onPromptSettled(t: TurnTransition, error: string | undefined): v
     turn.promptsOutstanding -= 1;
     if (turn.promptsOutstanding === 0) settle(t, turn, error);
   } else if (state.promptsForNextTurn > 0) {
-    // The prompt ended before any run started (e.g. rejected at once): nothing to close, but say why.
+    // The prompt ended before any run took it (no key, no agent): its own failed turn shows it and why
+    // (issue 29); a sender that did not name the prompt gets the reason alone, outside any turn.
     state.promptsForNextTurn -= 1;
-    if (error !== undefined) t.emit({ kind: 'providerError', message: error, willRetry: false });
+    const [text, ...waiting] = state.waitingPromptTexts;
+    state.waitingPromptTexts = waiting;
+    if (error === undefined) return;
+    if (typeof text === 'string') t.refusePrompt(text, error);
+    else t.emit({ kind: 'providerError', message: error, willRetry: false });
   } else if (!turn && state.unsettledPromptsOfLastTurn > 0) {
     state.unsettledPromptsOfLastTurn -= 1; // its turn already completed (E5 no-op)
   } else if (turn && !state.promptStartedSeen) {

@@ -74,6 +74,10 @@ function applyRow(state: ThreadTurnState, row: StoredThreadEvent): ThreadTurnSta
       const total = TokenCountsSchema.safeParse(data['tokenUsage']?.total);
       return total.success ? { ...state, totals: total.data } : state;
     }
+    case THREAD_EVENT_TYPE.contextWindowUsage: {
+      const used = data['contextWindowUsage']?.usedTokens;
+      return typeof used === 'number' && Number.isFinite(used) ? { ...state, contextTokens: used } : state;
+    }
     case THREAD_EVENT_TYPE.providerUnhandled:
       return data['rawType'] === 'sdk/agent_end' && turn ? { ...state, turn: { ...turn, runActive: false } } : state;
     case THREAD_EVENT_TYPE.providerError:

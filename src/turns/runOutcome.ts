@@ -1,5 +1,6 @@
 import { AssistantMessageSchema, messageTextOf, type AgentEnd, type SdkUsage } from '../protocol/sdkEvents';
 import { ZERO_TOKENS, type TokenCounts } from '../protocol/threadEvents';
+import { runContextOf, type RunContext } from './contextFill';
 
 /** What a valid `agent_end` says about its run (E3: result fields come from the last assistant message). */
 export interface RunOutcome {
@@ -10,6 +11,8 @@ export interface RunOutcome {
   lastUsage: TokenCounts | undefined;
   /** Sum over every assistant message of the run: each one is a model call that was billed. */
   runUsage: TokenCounts;
+  /** The context the run leaves, for `thread/contextWindowUsage/updated` (contextFill.ts). */
+  context: RunContext;
 }
 
 export function runOutcomeOf(agentEnd: AgentEnd): RunOutcome {
@@ -24,6 +27,7 @@ export function runOutcomeOf(agentEnd: AgentEnd): RunOutcome {
     errorMessage: last?.errorMessage,
     lastUsage: last?.usage ? tokenCountsOf(last.usage) : undefined,
     runUsage: assistants.reduce((sum, message) => (message.usage ? addTokens(sum, tokenCountsOf(message.usage)) : sum), ZERO_TOKENS),
+    context: runContextOf(agentEnd.messages),
   };
 }
 

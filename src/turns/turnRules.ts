@@ -44,7 +44,7 @@ export function reduceTurn(state: ThreadTurnState, input: RuleInput, newId: () =
       onSdkEvent(t, input.event, input.envelope);
       break;
     case 'promptStarted':
-      onPromptStarted(t);
+      onPromptStarted(t, input.prompt);
       break;
     case 'promptSettled':
       onPromptSettled(t, input.error === undefined ? undefined : errorMessageOf(input.error));

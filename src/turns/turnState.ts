@@ -91,6 +91,12 @@ export interface ThreadTurnState {
   /** `prompt/started` seen while no turn was open: the next `agent_start` opens a client-started turn. */
   promptsForNextTurn: number;
   /**
+   * The texts of those prompts, oldest first (null where the sender named none): a prompt that settles with an
+   * error before any run took it becomes a failed turn holding it (`refusePrompt`). A run that starts shows
+   * its prompts itself (the user `message_end`), so an opened turn empties the list.
+   */
+  waitingPromptTexts: readonly (string | null)[];
+  /**
    * False until this process sees a `prompt/started` for the thread. Until then a `prompt/settled` cannot be
    * matched to a prompt, so it is applied to the open turn as E5 says (older daemons, restarts).
    */
@@ -113,6 +119,12 @@ export interface ThreadTurnState {
    */
   pendingApprovalIds: readonly string[];
   totals: TokenCounts;
+  /**
+   * The context fill last reported (`thread/contextWindowUsage/updated.usedTokens`): a run that ends without
+   * a usage of its own (stopped, or failed before the model answered) adds its estimate to this, instead of
+   * reporting an empty context (issue 29).
+   */
+  contextTokens: number;
 }
 
 export const INITIAL_TURN_STATE: ThreadTurnState = {
@@ -120,11 +132,13 @@ export const INITIAL_TURN_STATE: ThreadTurnState = {
   item: null,
   tools: [],
   promptsForNextTurn: 0,
+  waitingPromptTexts: [],
   promptStartedSeen: false,
   unsettledPromptsOfLastTurn: 0,
   orphanRun: false,
   pendingApprovalIds: [],
   totals: ZERO_TOKENS,
+  contextTokens: 0,
 };
 
 /** What happened, in the words of the spec; `emitEvents` turns each fact into one thread event. */

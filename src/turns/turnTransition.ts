@@ -1,4 +1,5 @@
-import { ZERO_TOKENS, type TurnStatus } from '../protocol/threadEvents';
+import { ZERO_TOKENS, type TurnStatus, type UserMessageItem } from '../protocol/threadEvents';
+import { contextFillOf } from './contextFill';
 import { addTokens, type RunOutcome } from './runOutcome';
 import type { OpenItem, OpenTurn, ThreadTurnState, TurnFact } from './turnState';
 
@@ -33,11 +34,13 @@ export class TurnTransition {
         (item.messageId === undefined && !item.reasoning ? { id: item.id, text: item.text, completed: item.completed } : { ...item }),
       tools: previous.tools, // immutable: toolRules replaces the array and its items
       promptsForNextTurn: previous.promptsForNextTurn,
+      waitingPromptTexts: previous.waitingPromptTexts, // immutable: promptRules replaces the array
       promptStartedSeen: previous.promptStartedSeen,
       unsettledPromptsOfLastTurn: previous.unsettledPromptsOfLastTurn,
       orphanRun: previous.orphanRun,
       pendingApprovalIds: previous.pendingApprovalIds, // immutable: approvalRules replaces the array
       totals: previous.totals,
+      contextTokens: previous.contextTokens,
     };
   }
 
@@ -70,10 +73,34 @@ export class TurnTransition {
     this.state.turn = turn;
     this.state.orphanRun = false;
     this.state.promptsForNextTurn = 0;
+    if (this.state.waitingPromptTexts.length > 0) this.state.waitingPromptTexts = [];
     this.state.unsettledPromptsOfLastTurn = 0;
     this.state.item = null;
     this.emit({ kind: 'turnStarted', origin: turn.origin });
     return turn;
+  }
+
+  /**
+   * A prompt the agent never took (no key, no agent, a start that failed): a client turn of its own that holds
+   * the prompt as a `userMessage` and completes `failed` with the reason, so every prompt is in the log and its
+   * failure is one row right after it (issue 29). Other prompts still waiting for a run keep waiting.
+   */
+  refusePrompt(text: string, error: string): void {
+    const { promptsForNextTurn, waitingPromptTexts, unsettledPromptsOfLastTurn, orphanRun } = this.state;
+    this.state.promptsForNextTurn = 1; // the refused prompt: the turn is client-started
+    const turn = this.openTurn();
+    this.userMessage(text);
+    turn.promptsOutstanding = 0;
+    this.closeTurn('failed', error);
+    Object.assign(this.state, { promptsForNextTurn, waitingPromptTexts, unsettledPromptsOfLastTurn, orphanRun });
+  }
+
+  /** What the user sent, as a `userMessage` item started and completed at once (as Codex does). */
+  userMessage(text: string): void {
+    this.completeItem(); // an item never spans what the user said
+    const item: UserMessageItem = { type: 'userMessage', id: this.newId(), content: [{ type: 'text', text }] };
+    this.emit({ kind: 'userMessageStarted', item });
+    this.emit({ kind: 'userMessageCompleted', item });
   }
 
   /** Text comes from deltas only: the SDK's `partial` snapshots can run ahead of what was streamed. */
@@ -140,11 +167,9 @@ export class TurnTransition {
     }
     this.emit({ kind: 'turnCompleted', status, ...(error === undefined ? {} : { error: { message: error } }) });
     if (outcome) {
-      this.emit({
-        kind: 'contextWindowUsage',
-        usedTokens: outcome.lastUsage?.totalTokens ?? 0,
-        estimated: outcome.lastUsage === undefined,
-      });
+      const fill = contextFillOf(outcome.context, this.state.contextTokens);
+      this.state.contextTokens = fill.usedTokens;
+      this.emit({ kind: 'contextWindowUsage', ...fill });
     }
     this.state.unsettledPromptsOfLastTurn = this.state.turn?.promptsOutstanding ?? 0;
     this.state.turn = null;

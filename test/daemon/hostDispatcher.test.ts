@@ -38,7 +38,7 @@ describe('host daemon: JSON-RPC dispatcher of the contract', () => {
       },
       'thread.status': async ({ threadId }) => {
         if (threadId === 'thr_refused') throw new HostCommandError('thread_not_open', 'not open');
-        return { status: 'idle', agent: 'stopped', pendingApprovalIds: [] };
+        return { status: 'idle', agent: 'stopped', pendingApprovalIds: [], lastTurnStatus: null };
       },
     }),
     (message) => logs.push(message),

@@ -162,7 +162,12 @@ describe('host daemon: thread commands', () => {
     expect(rows[0]!.type).to.equal('turn/started');
     expect(rows[0]!.data.origin).to.equal('client');
     expect(rows.filter((row) => row.type === 'turn/completed')).to.have.length(1);
-    expect(await call('thread.status', { threadId: 'thr_a' })).to.deep.equal({ status: 'idle', agent: 'running', pendingApprovalIds: [] });
+    expect(await call('thread.status', { threadId: 'thr_a' })).to.deep.equal({
+      status: 'idle',
+      agent: 'running',
+      pendingApprovalIds: [],
+      lastTurnStatus: 'completed',
+    });
   });
 
   it('a prompt while a turn runs is a follow-up', async () => {

@@ -44,6 +44,10 @@ describe('server: a host’s model catalog and folders for the page (GET /hosts/
     expect(models.every((m: { provider: string; available: unknown }) => m.provider === 'pi' && typeof m.available === 'boolean')).to.equal(
       true,
     );
+    // Usable first (issue 29): the picker opens on a model this host can run, not on one without a key.
+    const usable = models.map((m: { available: boolean }) => m.available);
+    expect(usable[0]).to.equal(true);
+    expect(usable.indexOf(false)).to.be.greaterThan(usable.lastIndexOf(true));
 
     const project = await t.json('/projects', {
       body: { name: 'models', source: { type: 'local_path', path: sandbox.projectDir, hostId: t.server.hostId } },

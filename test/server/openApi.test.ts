@@ -205,6 +205,7 @@ describe('server: GET /api/v1/openapi.json, generated from the routes’ own sch
       keepAgentRunning: false,
       agent: 'stopped',
       status: 'idle',
+      lastTurnStatus: null,
       runtime: { displayStatus: 'idle', hostReconnectGraceExpiresAt: null, activity: 'idle', pendingApprovalIds: [] },
     };
     expect(threadSchema.safeParse(good).success).to.equal(true);

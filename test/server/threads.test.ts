@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AgentProvider } from '../../src/daemon/providers/agentProvider';
 import { agentEnd, agentStart, sdk } from '../helpers/server/frames';
 import { fakeProvider } from '../helpers/fakes/provider';
+import { summariseRow } from '../helpers/pipeline/ruleCases';
 import { eventually } from '../helpers/server/eventually';
 import { rpc, startTestServer, type TestServer } from '../helpers/server/harness';
 import { suiteTempDirs } from '../helpers/temp/suiteDirs';
@@ -161,7 +162,7 @@ describe('server: threads', () => {
   });
 });
 
-describe('server: a thread whose agent cannot start or refuses its first prompt (issue 12)', () => {
+describe('server: a thread whose agent cannot start or refuses its first prompt (issues 12, 29)', () => {
   let t: TestServer;
   let projectId: string;
   const NO_KEY =
@@ -174,8 +175,8 @@ describe('server: a thread whose agent cannot start or refuses its first prompt 
     async openThread({ threadId, emit }) {
       return {
         providerThreadId: `session-${threadId}`,
-        async prompt() {
-          emit({ jsonrpc: '2.0', method: 'keyless/prompt/started', params: { threadId } });
+        async prompt(prompt) {
+          emit({ jsonrpc: '2.0', method: 'keyless/prompt/started', params: { threadId, prompt } });
           emit({ jsonrpc: '2.0', method: 'keyless/prompt/settled', params: { threadId, error: { message: NO_KEY } } });
           throw new Error(NO_KEY);
         },
@@ -184,15 +185,19 @@ describe('server: a thread whose agent cannot start or refuses its first prompt 
       };
     },
   };
-  const providerErrors = async (threadId: string) => {
-    for (let attempt = 0; attempt < 200; attempt++) {
+  /** The thread's rows as `type[:detail]`, once `count` turns have completed. */
+  const rowsAfterTurns = async (threadId: string, count: number) =>
+    eventually(async () => {
       const rows: Array<{ type: string; data: any }> = await t.json(`/threads/${threadId}/events?limit=1000`);
-      const errors = rows.filter((row) => row.type === 'provider/error');
-      if (errors.length > 0) return errors;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error('no provider/error row');
-  };
+      if (rows.filter((row) => row.type === 'turn/completed').length < count) return undefined;
+      return rows.map(summariseRow);
+    }, `${count} completed turns`);
+  const refusedTurn = (prompt: string, reason: string) => [
+    'turnStarted:client',
+    `userMessageStarted:${prompt}`,
+    `userMessageCompleted:${prompt}`,
+    `turnCompleted:failed(${reason})`,
+  ];
 
   before(async () => {
     t = await startTestServer({ providers: [broken, keyless] });
@@ -207,7 +212,7 @@ describe('server: a thread whose agent cannot start or refuses its first prompt 
     ['keyless', 'keyless/model', `the keyless agent refused the prompt: ${NO_KEY}`],
     ['broken', 'broken/model', `the broken agent could not start: ${UNKNOWN_MODEL}`],
   ] as const) {
-    it(`POST /threads with a prompt answers 201 with the thread when its agent fails (${provider}): the reason in agentError and one provider/error row`, async () => {
+    it(`POST /threads with a prompt whose agent fails (${provider}) answers 201; the prompt is a userMessage row and its failure one failed turn/completed (issue 29)`, async () => {
       const response = await t.api('/threads', { body: { projectId, provider, model, title: 't', prompt: 'hello' } });
       expect(response.status).to.equal(201);
       const thread = (await response.json()) as any;
@@ -216,30 +221,46 @@ describe('server: a thread whose agent cannot start or refuses its first prompt 
       // The first prompt runs in the background (issue 28): the answer does not wait for the agent.
       expect(thread).to.deep.include({ provider, model });
 
-      const errors = await providerErrors(thread.id);
-      expect(errors.map((row) => [row.data.message, row.data.willRetry])).to.deep.equal([[reason.slice(reason.indexOf(': ') + 2), false]]);
-      // The failure is the thread's state, for a client that reads it.
+      const cause = reason.slice(reason.indexOf(': ') + 2);
+      expect(await rowsAfterTurns(thread.id, 1)).to.deep.equal(refusedTurn('hello', cause));
+      // The failure is the thread's state, for a client that reads it (and a list that marks it).
       const read = await eventually(async () => {
         const current = await t.json(`/threads/${thread.id}`);
         return current.agentError ? current : undefined;
       }, 'agentError on the record');
-      expect(read).to.include({ id: thread.id, status: 'idle' });
+      expect(read).to.include({ id: thread.id, status: 'idle', lastTurnStatus: 'failed' });
       expect(read.agentError).to.deep.include({ code: 'agent_failed', message: reason });
-      // A later prompt is a request of its own, and still says why it cannot run.
+      // A later prompt is a request of its own, and still says why it cannot run; it is in the log too.
       const again = await t.api(`/threads/${thread.id}/messages`, { body: { prompt: 'again' } });
       expect(again.status).to.equal(502);
       expect(((await again.json()) as any).code).to.equal('agent_failed');
+      expect(await rowsAfterTurns(thread.id, 2)).to.deep.equal([...refusedTurn('hello', cause), ...refusedTurn('again', cause)]);
     });
   }
 
-  it('POST /threads without a prompt whose agent cannot start: 201 with no agent tried; the first prompt is 502 and the reason a provider/error row', async () => {
+  it('POST /threads without a prompt whose agent cannot start: 201 with no agent tried; the first prompt is 502 and a failed turn holding it', async () => {
     const response = await t.api('/threads', { body: { projectId, provider: 'broken', model: 'broken/model', title: 't' } });
     expect(response.status).to.equal(201);
     const thread = (await response.json()) as any;
     expect(thread.agentError).to.equal(undefined);
+    expect(thread.lastTurnStatus).to.equal(null);
     expect(await t.json(`/threads/${thread.id}/events`)).to.deep.equal([]);
     const prompted = await t.api(`/threads/${thread.id}/messages`, { body: { prompt: 'hello' } });
     expect(prompted.status).to.equal(502);
-    expect((await providerErrors(thread.id)).map((row) => row.data.message)).to.deep.equal([UNKNOWN_MODEL]);
+    // Stored before the refusal was answered.
+    expect((await t.json(`/threads/${thread.id}/events`)).map(summariseRow)).to.deep.equal(refusedTurn('hello', UNKNOWN_MODEL));
+  });
+
+  it('a kept-running thread whose agent cannot start says why in one provider/error row, not once per try', async () => {
+    const thread = await t.json('/threads', { body: { projectId, provider: 'broken', model: 'broken/model', title: 't' } });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await t.json(`/threads/${thread.id}`, { method: 'PATCH', body: { keepAgentRunning: attempt === 0 } });
+    }
+    await t.json(`/threads/${thread.id}`, { method: 'PATCH', body: { keepAgentRunning: true } });
+    const rows = await eventually(async () => {
+      const found: Array<{ type: string; data: any }> = await t.json(`/threads/${thread.id}/events`);
+      return found.some((row) => row.type === 'provider/error') ? found : undefined;
+    }, 'a provider/error row');
+    expect(rows.filter((row) => row.type === 'provider/error').map((row) => row.data.message)).to.deep.equal([UNKNOWN_MODEL]);
   });
 });

@@ -17,6 +17,7 @@ const thread = (presence: Presence, status: Thread['status'] = 'active'): Thread
   keepAgentRunning: false,
   agent: 'stopped',
   status,
+  lastTurnStatus: null,
   runtime: { activity: status === 'active' ? 'working' : 'idle', pendingApprovalIds: [], ...presence },
 });
 
@@ -26,6 +27,12 @@ describe('the page shows a thread status as text', () => {
     expect(statusText(thread({ displayStatus: 'active', hostReconnectGraceExpiresAt: null }), 0)).to.equal('active');
     expect(statusText(thread({ displayStatus: 'idle', hostReconnectGraceExpiresAt: null }, 'idle'), 0)).to.equal('idle');
     expect(statusText(thread({ displayStatus: 'waiting-for-host', hostReconnectGraceExpiresAt: null }), 0)).to.equal('waiting-for-host');
+  });
+
+  it('an idle thread whose last turn failed (a prompt the agent could not take) is marked until its next turn (issue 29)', () => {
+    const failed = { ...thread({ displayStatus: 'idle', hostReconnectGraceExpiresAt: null }, 'idle'), lastTurnStatus: 'failed' as const };
+    expect(statusText(failed, 0)).to.equal('idle, last turn failed');
+    expect(statusText({ ...failed, lastTurnStatus: 'interrupted' }, 0)).to.equal('idle');
   });
 
   it('host-reconnecting with the seconds left in the grace, never below zero', () => {

@@ -45,8 +45,8 @@ export function createLifecycleHandlers(deps: LifecycleDeps): LifecycleHandlers 
         return { agent: session.agent.state() };
       }
       session.idle.cancel();
-      // A start that fails is the thread's `provider/error` row (startThreadAgent); the answer says stopped.
-      if (session.provider) await session.agent.acquire().catch(() => undefined);
+      // A start that fails is the thread's `provider/error` row (startAgent); the answer says stopped.
+      if (session.provider) await session.startAgent();
       return { agent: session.agent.state() };
     },
     'thread.close_agent': async ({ threadId }) => ({ seqs: await closeAgent(threadId, AGENT_CLOSED) }),

@@ -7,8 +7,19 @@ import { createApprovalBroker, type ApprovalBroker } from '../approvals/approval
 import type { AgentProvider } from '../providers/agentProvider';
 import type { ProviderRegistry } from '../providerRegistry';
 import { startThreadAgent, type ThreadAgentDeps } from '../startThreadAgent';
+import { agentFailureFrames } from './agentFailureFrames';
 import { createAgentSlot, type AgentSlot } from './agentSlot';
 import { createIdleClose, type IdleClose } from './idleClose';
+
+/** An agent that could not start: `reason` is its own error, which the thread's rows show without our prefix. */
+export class AgentStartFailed extends HostCommandError {
+  constructor(
+    providerId: string,
+    readonly reason: string,
+  ) {
+    super('agent_failed', `the ${providerId} agent could not start: ${reason}`);
+  }
+}
 
 /** Why a closing daemon refuses to start an agent, and the reason its open questions are cancelled with. */
 export const DAEMON_CLOSING = 'the host daemon is shutting down';
@@ -38,6 +49,12 @@ export interface ThreadSession {
   keepAgentRunning: boolean;
   /** Rows the agent's frames stored, told to whoever waits for them (a stop waiting for its turn's end). */
   watchRows(listener: (rows: readonly StoredThreadEvent[]) => void): () => void;
+  /**
+   * Starts the agent when no prompt asks for it (keep-running, a turn to restore). A failure is not thrown
+   * but written to the thread's log as a `provider/error` row, once per reason until the agent starts; a
+   * prompt's own start failure is that prompt's failed turn instead (the `thread.prompt` handler).
+   */
+  startAgent(): Promise<void>;
 }
 
 export function createThreadSession(deps: ThreadSessionDeps, params: ThreadOpenParams): ThreadSession {
@@ -54,11 +71,15 @@ export function createThreadSession(deps: ThreadSessionDeps, params: ThreadOpenP
     if (deps.closing()) throw new HostCommandError('host_closing', DAEMON_CLOSING);
     if (!provider) throw new Error('no agent provider'); // never: callers check `provider` first
     const agent = await startThreadAgent(deps, session.params, provider, approvals, onRows).catch((error: unknown) => {
-      throw new HostCommandError('agent_failed', `the ${provider.id} agent could not start: ${firstLineOf(error)}`);
+      throw new AgentStartFailed(provider.id, firstLineOf(error));
     });
+    reportedStartFailure = undefined;
     session.idle.touch();
     return agent;
   };
+
+  /** The last start failure written to the log: the same reason is written once until the agent starts. */
+  let reportedStartFailure: string | undefined;
 
   const agent = createAgentSlot({
     start,
@@ -91,6 +112,17 @@ export function createThreadSession(deps: ThreadSessionDeps, params: ThreadOpenP
     watchRows(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    async startAgent() {
+      await agent.acquire().then(
+        () => undefined,
+        async (error: unknown) => {
+          deps.log(`thread ${threadId}: ${firstLineOf(error)}`);
+          if (!(error instanceof AgentStartFailed) || !provider || reportedStartFailure === error.reason) return;
+          reportedStartFailure = error.reason;
+          for (const frame of agentFailureFrames(provider.id, threadId, error.reason)) await deps.ingest.ingest(frame, threadId);
+        },
+      );
     },
   };
   return session;

@@ -1,4 +1,4 @@
-import { THREAD_EVENT_TYPE, type ThreadStatus } from '../../protocol/threadEvents';
+import { THREAD_EVENT_TYPE, TurnStatusSchema, type ThreadStatus, type TurnStatus } from '../../protocol/threadEvents';
 import type { EventStore, StoredThreadEvent } from '../../store/eventStore';
 
 /** Rows read in the first page back from the end; each further page doubles (a long turn is read in few steps). */
@@ -9,6 +9,8 @@ export interface StoredThreadState {
   status: ThreadStatus;
   /** `approval/requested` rows since the last turn boundary without their `approval/resolved`, in the order asked. */
   pendingApprovalIds: string[];
+  /** The nearest boundary's `turn/completed` status; null when it is a `turn/started` (a turn is open) or there is none. */
+  lastTurnStatus: TurnStatus | null;
 }
 
 /**
@@ -28,6 +30,7 @@ export async function storedThreadStatus(store: EventStore, threadId: string): P
 export async function storedThreadState(store: EventStore, threadId: string): Promise<StoredThreadState> {
   const sinceBoundary: StoredThreadEvent[][] = []; // pages, newest first
   let status: ThreadStatus = 'idle';
+  let lastTurnStatus: TurnStatus | null = null;
   let end = await store.lastSeq(threadId);
   reading: for (let size = FIRST_PAGE_ROWS; end > 0; size *= 2) {
     const afterSeq = Math.max(0, end - size);
@@ -36,6 +39,7 @@ export async function storedThreadState(store: EventStore, threadId: string): Pr
       const type = rows[i]!.type;
       if (type === THREAD_EVENT_TYPE.turnCompleted || type === THREAD_EVENT_TYPE.turnStarted) {
         if (type === THREAD_EVENT_TYPE.turnStarted) status = 'active';
+        else lastTurnStatus = TurnStatusSchema.catch('completed').parse(rows[i]!.data['status']);
         sinceBoundary.push(rows.slice(i + 1));
         break reading;
       }
@@ -43,7 +47,7 @@ export async function storedThreadState(store: EventStore, threadId: string): Pr
     sinceBoundary.push(rows);
     end = afterSeq;
   }
-  return { status, pendingApprovalIds: pendingIn(sinceBoundary.reverse().flat()) };
+  return { status, pendingApprovalIds: pendingIn(sinceBoundary.reverse().flat()), lastTurnStatus };
 }
 
 function pendingIn(rows: readonly StoredThreadEvent[]): string[] {

@@ -1,7 +1,7 @@
 import type { HostPresence } from '../hosts/hostPresence';
 import { z } from 'zod';
 import { AgentStateSchema } from '../../protocol/threadCommands';
-import { ThreadStatusSchema, type ThreadStatus } from '../../protocol/threadEvents';
+import { ThreadStatusSchema, TurnStatusSchema, type ThreadStatus } from '../../protocol/threadEvents';
 import { ThreadRecordSchema, type ThreadRecord } from '../../registry/records';
 import type { EventStore } from '../../store/eventStore';
 import type { HostDirectory } from '../hosts/hostDirectory';
@@ -20,6 +20,11 @@ export const ThreadViewSchema = ThreadRecordSchema.omit({ deleting: true }).exte
   /** The thread's agent process on its host; `stopped` while the host is away. */
   agent: AgentStateSchema,
   status: ThreadStatusSchema,
+  /**
+   * How the thread's last turn ended (`completed`, `failed`, `interrupted`); null while a turn is open or
+   * before the first. A list marks a thread whose last prompt failed (issue 29), e.g. one the agent could not take.
+   */
+  lastTurnStatus: TurnStatusSchema.nullable(),
   runtime: z.strictObject({
     /** `active` while a turn is open, even while it waits for an answer (spec 2.4); the host's absence otherwise. */
     displayStatus: z.string(),
@@ -45,17 +50,17 @@ export function createThreadViewer(
   return async ({ deleting: _deleting, ...record }) => {
     const thread = { ...record, archived: record.archived ?? false, keepAgentRunning: record.keepAgentRunning ?? false };
     if (!hosts.isOnline(thread.hostId)) {
-      const { status, pendingApprovalIds } = await storedThreadState(store, thread.id);
+      const { status, pendingApprovalIds, lastTurnStatus } = await storedThreadState(store, thread.id);
       // A removed host (DELETE /hosts/:id) is not coming back until someone enrolls it again: no grace.
       const away =
         presence && (await hosts.get(thread.hostId))
           ? presence.runtimeOf(thread.hostId, false, status)
           : { displayStatus: 'waiting-for-host', hostReconnectGraceExpiresAt: null };
-      return { ...thread, agent: 'stopped', status, runtime: { ...away, ...activityOf(status, pendingApprovalIds) } };
+      return { ...thread, agent: 'stopped', status, lastTurnStatus, runtime: { ...away, ...activityOf(status, pendingApprovalIds) } };
     }
-    const { status, agent, pendingApprovalIds } = await hosts.call(thread.hostId, 'thread.status', { threadId: thread.id });
+    const { status, agent, pendingApprovalIds, lastTurnStatus } = await hosts.call(thread.hostId, 'thread.status', { threadId: thread.id });
     const runtime = { displayStatus: status, hostReconnectGraceExpiresAt: null, ...activityOf(status, pendingApprovalIds) };
-    return { ...thread, agent, status, runtime };
+    return { ...thread, agent, status, lastTurnStatus, runtime };
   };
 }
 

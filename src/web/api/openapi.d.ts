@@ -1166,6 +1166,7 @@ export interface operations {
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
             status: 'active' | 'idle';
+            lastTurnStatus: ('completed' | 'failed' | 'interrupted') | null;
             runtime: {
               displayStatus: string;
               hostReconnectGraceExpiresAt: number | null;
@@ -1237,6 +1238,7 @@ export interface operations {
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
             status: 'active' | 'idle';
+            lastTurnStatus: ('completed' | 'failed' | 'interrupted') | null;
             runtime: {
               displayStatus: string;
               hostReconnectGraceExpiresAt: number | null;
@@ -1297,6 +1299,7 @@ export interface operations {
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
             status: 'active' | 'idle';
+            lastTurnStatus: ('completed' | 'failed' | 'interrupted') | null;
             runtime: {
               displayStatus: string;
               hostReconnectGraceExpiresAt: number | null;
@@ -1396,6 +1399,7 @@ export interface operations {
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
             status: 'active' | 'idle';
+            lastTurnStatus: ('completed' | 'failed' | 'interrupted') | null;
             runtime: {
               displayStatus: string;
               hostReconnectGraceExpiresAt: number | null;

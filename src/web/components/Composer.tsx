@@ -1,6 +1,6 @@
 import { SendHorizontal, Square } from 'lucide-preact';
 import { useState } from 'preact/hooks';
-import { answerOf, client, messageOf } from '../api/http';
+import { ApiError, answerOf, client, messageOf } from '../api/http';
 import { projects } from '../state/directory';
 import { openQuickOpen } from '../state/quickOpen';
 
@@ -22,7 +22,11 @@ export function Composer({ threadId, projectId }: { threadId: string; projectId:
       setText('');
       setNote(answer.followUp ? 'Sent as a follow-up to the running turn.' : null);
     } catch (failure) {
-      setError(messageOf(failure));
+      // The agent could not take it: the prompt and its one error are in the transcript, with a Retry (issue 29).
+      if (failure instanceof ApiError && failure.code === 'agent_failed') {
+        setText('');
+        setNote(null);
+      } else setError(messageOf(failure));
     }
   };
   const stop = async () => {

@@ -68,11 +68,6 @@ export function ThreadView({ threadId }: { threadId: string }) {
           )}
           {feed.state.value !== 'live' && <span class="muted"> · {feed.state.value === 'loading' ? 'loading…' : 'reconnecting…'}</span>}
         </p>
-        {thread?.agentError && (
-          <p class="error-text" role="alert">
-            The agent could not start: {thread.agentError.message}
-          </p>
-        )}
         <Usage transcript={feed.transcript} />
       </header>
       <Transcript threadId={threadId} transcript={feed.transcript} />

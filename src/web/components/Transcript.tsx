@@ -3,6 +3,7 @@ import type { Transcript as TranscriptState, TurnEntry, TurnModel } from '../sta
 import { ApprovalCard } from './ApprovalCard';
 import { ItemView, NoteView } from './items';
 import { PlanView } from './PlanView';
+import { RefusedPrompt } from './RefusedPrompt';
 
 const STATUS_TEXT = { completed: 'Completed', failed: 'Failed', interrupted: 'Interrupted' } as const;
 
@@ -47,6 +48,7 @@ export function Transcript({ threadId, transcript }: { threadId: string; transcr
 
 function TurnView({ threadId, turn }: { threadId: string; turn: TurnModel }) {
   const status = turn.status.value;
+  const refused = turn.refused.value;
   return (
     <section
       class={`turn ${turn.origin}`}
@@ -57,10 +59,14 @@ function TurnView({ threadId, turn }: { threadId: string; turn: TurnModel }) {
       {turn.entries.value.map((entry) => (
         <EntryView key={entry.key} threadId={threadId} entry={entry} />
       ))}
-      <p class={`turn-status ${status ?? 'running'}`}>
-        {status ? STATUS_TEXT[status] : <span class="running-text">Running…</span>}
-        {turn.error.value && <span class="error-text"> — {turn.error.value}</span>}
-      </p>
+      {refused ? (
+        <RefusedPrompt threadId={threadId} refused={refused} error={turn.error.value} />
+      ) : (
+        <p class={`turn-status ${status ?? 'running'}`}>
+          {status ? STATUS_TEXT[status] : <span class="running-text">Running…</span>}
+          {turn.error.value && <span class="error-text"> — {turn.error.value}</span>}
+        </p>
+      )}
     </section>
   );
 }

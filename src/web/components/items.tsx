@@ -2,6 +2,7 @@ import { useComputed } from '@preact/signals';
 import { Brain, FilePen, SquareTerminal, Wrench } from 'lucide-preact';
 import { renderMarkdown } from '../render/markdown';
 import type { ItemModel, ItemShape, NoteModel } from '../state/transcript';
+import { userTextOf } from '../state/userText';
 
 /** One item of a turn; each kind reads only its own signals, so a delta touches only its own element. */
 export function ItemView({ model }: { model: ItemModel }) {
@@ -50,15 +51,6 @@ function Reasoning({ model }: { model: ItemModel }) {
       <div class="reasoning-text">{model.text.value}</div>
     </details>
   );
-}
-
-/** Codex's `userMessage`: `content` is a list of inputs; text parts are what the person typed. */
-export function userTextOf(item: ItemShape): string {
-  if (typeof item.text === 'string') return item.text;
-  const content = item.content;
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content.map((part: { type?: string; text?: string; path?: string }) => part.text ?? (part.path ? `@${part.path}` : '')).join('\n');
 }
 
 function UserMessage({ item }: { item: ItemShape }) {
@@ -146,7 +138,10 @@ function ToolCall({ item }: { item: ItemShape }) {
 export function NoteView({ note }: { note: NoteModel }) {
   return (
     <div class={`item note ${note.kind}`} role={note.kind === 'error' ? 'note' : undefined}>
-      <p class="who">{note.title}</p>
+      <p class="who">
+        {note.title}
+        {note.repeats ? <span class="repeats"> ×{note.repeats}</span> : null}
+      </p>
       <div class="user-text">{note.text}</div>
     </div>
   );

@@ -95,5 +95,7 @@ export function statusText(thread: Thread, at: number): string {
   if (displayStatus === 'host-reconnecting' && hostReconnectGraceExpiresAt !== null) {
     return `host-reconnecting (${Math.max(0, Math.ceil((hostReconnectGraceExpiresAt - at) / 1000))} s left)`;
   }
+  // A prompt that failed (no key, no agent) leaves the thread idle: the list says so until the next turn (issue 29).
+  if (displayStatus === 'idle' && thread.lastTurnStatus === 'failed') return 'idle, last turn failed';
   return displayStatus;
 }

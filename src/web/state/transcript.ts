@@ -1,6 +1,7 @@
 import { signal, type Signal } from '@preact/signals';
 import type { ApprovalRequest, ApprovalResolution, PlanStep, StoredThreadEvent, ThreadUpdate, TokenCounts, TurnStatus } from '../api/types';
 import { approvalModelOf, planModelOf, type ApprovalModel, type PlanModel } from './approvals';
+import { userTextOf } from './userText';
 
 /** Any item the log may carry, read leniently: new item types show as generic tool calls. */
 export interface ItemShape {
@@ -26,6 +27,17 @@ export interface NoteModel {
   key: string;
   title: string;
   text: string;
+  /** The same error said again in a row (an agent that keeps failing to start): shown once, with the count. */
+  repeats?: number;
+}
+
+/**
+ * A prompt the agent never took (no key, no agent): its turn holds only the prompt and failed (issue 29). The
+ * same prompt refused again right after (a Retry) updates this one entry instead of adding another.
+ */
+export interface RefusedPrompt {
+  prompt: string;
+  attempts: number;
 }
 
 export type TurnEntry = ItemModel | NoteModel | ApprovalModel | PlanModel;
@@ -37,6 +49,7 @@ export interface TurnModel {
   entries: Signal<TurnEntry[]>;
   status: Signal<TurnStatus | null>;
   error: Signal<string | null>;
+  refused: Signal<RefusedPrompt | null>;
 }
 
 export type TranscriptEntry = TurnModel | Exclude<TurnEntry, ItemModel>;
@@ -98,10 +111,11 @@ export class Transcript {
         this.turnOf(row.turnId ?? row.id, data.origin === 'agent' ? 'agent' : 'client');
         return;
       case 'turn/completed': {
-        const turn = this.turnOf(row.turnId ?? row.id).model;
-        turn.status.value = data.status as TurnStatus;
+        const turn = this.turnOf(row.turnId ?? row.id);
+        turn.model.status.value = data.status as TurnStatus;
         const error = data.error as { message?: string } | undefined;
-        turn.error.value = error?.message ?? null;
+        turn.model.error.value = error?.message ?? null;
+        if (data.status === 'failed') this.foldRefusedPrompt(turn);
         return;
       }
       case 'item/started':
@@ -152,13 +166,39 @@ export class Transcript {
   private turnOf(turnId: string, origin: 'client' | 'agent' = 'client'): { model: TurnModel; list: TurnEntry[] } {
     let turn = this.turns.get(turnId);
     if (!turn) {
-      const model: TurnModel = { kind: 'turn', key: turnId, origin, entries: signal([]), status: signal(null), error: signal(null) };
+      const model: TurnModel = {
+        kind: 'turn',
+        key: turnId,
+        origin,
+        entries: signal([]),
+        status: signal(null),
+        error: signal(null),
+        refused: signal(null),
+      };
       turn = { model, list: [] };
       this.turns.set(turnId, turn);
       this.entryList.push(model);
       this.entriesDirty = true;
     }
     return turn;
+  }
+
+  /**
+   * A failed turn that holds nothing but what the user sent is a prompt the agent never took. When the entry
+   * right before it is the same prompt refused before, that entry goes: one prompt, one error, updated.
+   */
+  private foldRefusedPrompt(turn: { model: TurnModel; list: TurnEntry[] }): void {
+    const prompts = turn.list.filter((entry): entry is ItemModel => entry.kind === 'item' && entry.item.value.type === 'userMessage');
+    if (prompts.length !== 1 || turn.list.length !== 1) return;
+    const prompt = userTextOf(prompts[0]!.item.value);
+    const at = this.entryList.indexOf(turn.model);
+    const before = this.entryList[at - 1];
+    const earlier = before?.kind === 'turn' ? before.refused.value : null;
+    if (earlier?.prompt === prompt) {
+      this.entryList.splice(at - 1, 1);
+      this.entriesDirty = true;
+    }
+    turn.model.refused.value = { prompt, attempts: (earlier?.prompt === prompt ? earlier.attempts : 0) + 1 };
   }
 
   private itemFrom(row: StoredThreadEvent, item: ItemShape, final: boolean): void {
@@ -211,7 +251,14 @@ export class Transcript {
     this.add(row, model);
   }
 
+  /** A thread-scoped error repeating the one just shown (a start that keeps failing) counts up in place. */
   private note(row: StoredThreadEvent, note: NoteModel): void {
+    const last = this.entryList.at(-1);
+    if (!row.turnId && last && last.kind === note.kind && 'text' in last && last.title === note.title && last.text === note.text) {
+      this.entryList[this.entryList.length - 1] = { ...last, repeats: (last.repeats ?? 1) + 1 };
+      this.entriesDirty = true;
+      return;
+    }
     this.add(row, note);
   }
 

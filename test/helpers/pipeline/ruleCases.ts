@@ -158,9 +158,42 @@ export const RULE_CASES: RuleCase[] = [
     turnOpenAfter: true,
   },
   {
-    name: 'E5 a settle before agent_start whose prompt failed reports a provider/error and opens no turn',
+    name: 'E5 a prompt refused before any run (issue 29) is a client turn of its own: the prompt, then one failed turn/completed with the reason',
+    frames: [b.promptStarted(T, 'pi', 'hi'), b.promptSettled(T, { message: 'No API key' })],
+    expected: ['turnStarted:client', 'userMessageStarted:hi', 'userMessageCompleted:hi', 'turnCompleted:failed(No API key)'],
+    turnOpenAfter: false,
+  },
+  {
+    name: 'E5 a refused prompt leaves the next waiting prompt waiting: its run opens the next client turn (E7: a new turn id)',
+    frames: [
+      b.promptStarted(T, 'pi', 'first'),
+      b.promptStarted(T, 'pi', 'second'),
+      b.promptSettled(T, { message: 'No API key' }),
+      b.sdk(T, b.agentStart()),
+      b.sdk(T, b.agentEnd([b.assistantMessage('Hi')])),
+      b.promptSettled(T),
+    ],
+    expected: [
+      'turnStarted:client',
+      'userMessageStarted:first',
+      'userMessageCompleted:first',
+      'turnCompleted:failed(No API key)',
+      'turnStarted:client',
+      'itemStarted',
+      ...closing,
+    ],
+    turnOpenAfter: false,
+  },
+  {
+    name: 'E5 a settle before agent_start whose prompt/started named no prompt (older senders) reports a provider/error and opens no turn',
     frames: [b.promptStarted(T), b.promptSettled(T, { message: 'No API key' })],
     expected: ['providerError:final'],
+    turnOpenAfter: false,
+  },
+  {
+    name: 'E5 a prompt that settles without error before any run (an extension command) opens no turn',
+    frames: [b.promptStarted(T, 'pi', '/reload'), b.promptSettled(T)],
+    expected: [],
     turnOpenAfter: false,
   },
   {

@@ -67,8 +67,8 @@ export function textDelta(delta: string, partialText = `${delta}…(snapshot ahe
 export function sdk(threadId: string, message: unknown) {
   return { jsonrpc: '2.0', method: 'sdk/message', params: { threadId, message } };
 }
-export function promptStarted(threadId: string, providerId = 'pi') {
-  return { jsonrpc: '2.0', method: `${providerId}/prompt/started`, params: { threadId } };
+export function promptStarted(threadId: string, providerId = 'pi', prompt?: string) {
+  return { jsonrpc: '2.0', method: `${providerId}/prompt/started`, params: prompt === undefined ? { threadId } : { threadId, prompt } };
 }
 export function promptSettled(threadId: string, error?: unknown, providerId = 'pi') {
   return { jsonrpc: '2.0', method: `${providerId}/prompt/settled`, params: error === undefined ? { threadId } : { threadId, error } };

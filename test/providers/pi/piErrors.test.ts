@@ -34,7 +34,8 @@ describe("pi provider errors are said in the service's terms", function () {
       expect(refusal).to.equal(
         'No API key for the "anthropic" models on this host. Set ANTHROPIC_API_KEY in the environment of the host daemon ' +
           `(npm start or npm run daemon), or add {"anthropic": {"type": "api_key", "key": "…"}} to ${agentDir}/auth.json on that host ` +
-          "(pi's agent dir; PI_CODING_AGENT_DIR moves it), then send the prompt again.",
+          "(pi's agent dir; PI_CODING_AGENT_DIR moves it), then send the prompt again. " +
+          `No key? Add a local OpenAI-compatible model (Ollama, llama.cpp, LM Studio) to ${agentDir}/models.json (README "First run") and pick it.`,
       );
       expect(refusal).not.to.match(/\/login|node_modules/);
     } finally {

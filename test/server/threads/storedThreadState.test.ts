@@ -31,16 +31,31 @@ describe('storedThreadState (the questions of a thread whose host is away)', () 
   });
 
   it('is idle with nothing pending for a thread without rows', async () => {
-    expect(await storedThreadState(store, 'thr_a')).to.deep.equal({ status: 'idle', pendingApprovalIds: [] });
+    expect(await storedThreadState(store, 'thr_a')).to.deep.equal({ status: 'idle', pendingApprovalIds: [], lastTurnStatus: null });
   });
 
   it('lists the questions of the open turn that have no answer, in the order they were asked, however long the turn ran', async () => {
     await append([row('turn/started', 't1'), asked('ap1'), ...deltas(200), asked('ap2'), asked('ap3'), answered('ap1'), ...deltas(100)]);
-    expect(await storedThreadState(store, 'thr_a')).to.deep.equal({ status: 'active', pendingApprovalIds: ['ap2', 'ap3'] });
+    expect(await storedThreadState(store, 'thr_a')).to.deep.equal({
+      status: 'active',
+      pendingApprovalIds: ['ap2', 'ap3'],
+      lastTurnStatus: null,
+    });
   });
 
   it('lists nothing of a turn that completed, and the thread-scoped questions asked after it', async () => {
-    await append([row('turn/started', 't1'), asked('ap1'), row('turn/completed', 't1'), asked('ap9', null)]);
-    expect(await storedThreadState(store, 'thr_a')).to.deep.equal({ status: 'idle', pendingApprovalIds: ['ap9'] });
+    await append([row('turn/started', 't1'), asked('ap1'), row('turn/completed', 't1', { status: 'completed' }), asked('ap9', null)]);
+    expect(await storedThreadState(store, 'thr_a')).to.deep.equal({
+      status: 'idle',
+      pendingApprovalIds: ['ap9'],
+      lastTurnStatus: 'completed',
+    });
+  });
+
+  it('says how the last turn ended: a thread whose last prompt failed is marked failed until the next turn starts (issue 29)', async () => {
+    await append([row('turn/started', 't1'), row('turn/completed', 't1', { status: 'failed', error: { message: 'No API key' } })]);
+    expect((await storedThreadState(store, 'thr_a')).lastTurnStatus).to.equal('failed');
+    await append([row('turn/started', 't2')]);
+    expect((await storedThreadState(store, 'thr_a')).lastTurnStatus).to.equal(null);
   });
 });

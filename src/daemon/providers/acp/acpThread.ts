@@ -72,7 +72,7 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
     let finish!: () => void;
     current = { answered: false, done: new Promise<void>((resolve) => (finish = resolve)) };
     if (questions.signal.aborted) questions = new AbortController();
-    emit(acpPromptStartedFrame(threadId));
+    emit(acpPromptStartedFrame(threadId, text));
     let running: AcpAgentProcess;
     try {
       running = agent ?? (await start()); // it died after this prompt was accepted: start it again

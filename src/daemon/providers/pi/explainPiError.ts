@@ -44,7 +44,8 @@ function noApiKeyMessage({ agentDir, provider }: PiErrorContext): string {
     `No API key for the "${provider}" models on this host. ` +
     (variable ? `Set ${variable} in the environment of the host daemon (npm start or npm run daemon), or add ` : 'Add ') +
     `{"${provider}": {"type": "api_key", "key": "…"}} to ${dir}/auth.json on that host ` +
-    `(pi's agent dir; PI_CODING_AGENT_DIR moves it), then send the prompt again.`
+    `(pi's agent dir; PI_CODING_AGENT_DIR moves it), then send the prompt again. ` +
+    `No key? Add a local OpenAI-compatible model (Ollama, llama.cpp, LM Studio) to ${dir}/models.json (README "First run") and pick it.`
   );
 }
 

@@ -8,8 +8,9 @@ export function sdkMessageFrame(threadId: string, event: AgentSessionEvent) {
   return { jsonrpc: '2.0', method: 'sdk/message', params: { threadId, message: snapshotOf(event) } } as const;
 }
 
-export function promptStartedFrame(providerId: string, threadId: string) {
-  return { jsonrpc: '2.0', method: `${providerId}/prompt/started`, params: { threadId } } as const;
+export function promptStartedFrame(providerId: string, threadId: string, prompt?: string) {
+  const params = prompt === undefined ? { threadId } : { threadId, prompt };
+  return { jsonrpc: '2.0', method: `${providerId}/prompt/started`, params } as const;
 }
 
 export function promptSettledFrame(providerId: string, threadId: string, error?: unknown) {

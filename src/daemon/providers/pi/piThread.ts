@@ -57,7 +57,7 @@ export async function startPiThread(options: PiThreadOptions): Promise<AgentThre
 
   const startPrompt = async (text: string): Promise<void> => {
     if (disposed) throw new Error(`thread ${threadId} is closed`);
-    emitFrame(promptStartedFrame(providerId, threadId));
+    emitFrame(promptStartedFrame(providerId, threadId, text));
     let accept!: (accepted: boolean) => void;
     const acceptance = new Promise<boolean>((resolve) => (accept = resolve));
     // While a run streams, pi queues the prompt as a follow-up: it runs when the current work is done.
