@@ -23,6 +23,7 @@ import { createEventHub, type EventHub } from './sse/eventHub';
 import { createHostDirectory, type HostDirectory } from './hosts/hostDirectory';
 import { createIntakeRoute } from './intake/intakeRoute';
 import { publishingStore } from './sse/publishingStore';
+import { startWebhookNotifier, type WebhookNotifierDeps } from './notifications/webhookNotifier';
 import { reopenThreadsOnAttach } from './threads/reopenThreadsOnAttach';
 import { loadOrCreateToken } from './serverToken';
 import { attachUpgrades } from './http/upgrades';
@@ -34,6 +35,8 @@ export interface StartServerOptions {
   /** Overrides the embedded daemon's file commands (tests). */
   files?: HostFileOperations;
   log?(message: string): void;
+  /** Tests: the webhook's POST and its outcomes (docs/notifications.md). */
+  webhook?: Pick<WebhookNotifierDeps, 'post' | 'delivered'>;
 }
 
 export interface RunningServer {
@@ -93,6 +96,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         })
       : undefined;
   const hosts = replica?.hosts ?? localHosts;
+  // Links in notifications point at the page; its port is known once the server listens.
+  let pageUrl = config.publicUrl?.replace(/\/+$/, '') ?? '';
+  const notifier = startWebhookNotifier(config, { registry, pageUrl: () => pageUrl, log, ...options.webhook });
+  const storeForDaemons = () => publishingStore(store, hub, notifier?.rowsStored);
   const presence = replica?.presence ?? localPresence;
   reopenThreadsOnAttach(hosts, { registry, store, log });
 
@@ -101,7 +108,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ? createHostDaemon({
         identity: await loadHostIdentity(daemonDir),
         dataDir: daemonDir,
-        store: publishingStore(store, hub),
+        store: storeForDaemons(),
         providers: options.providers ?? [],
         files: options.files ?? localHostFiles(pathListerOptionsOf(config, log)),
         createIngest: createThreadIngest,
@@ -123,7 +130,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   );
   // Remote daemons (docs/hosts.md): their batches land in the same store, published like the embedded one's.
   const daemonLink = createDaemonLinkRoute(
-    { token, hosts, store: publishingStore(store, hub), log },
+    { token, hosts, store: storeForDaemons(), log },
     {
       heartbeatMs: config.wsHeartbeatMs,
       hostCommandTimeoutMs: config.hostCommandTimeoutMs,
@@ -138,6 +145,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   });
   const { port } = server.address() as AddressInfo;
   const urlHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+  pageUrl ||= `http://${urlHost}:${port}`;
   await replica?.announce(config.replicaUrl ?? `http://${urlHost}:${port}`);
 
   let closing: Promise<void> | undefined;
@@ -164,6 +172,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         server.closeIdleConnections();
         await hosts.closeAll();
         await daemon?.close();
+        notifier?.close();
         await stopped;
         await replica?.close();
         await registry.close();
