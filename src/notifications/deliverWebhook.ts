@@ -14,7 +14,7 @@ import {
 import { DeliveryFailure, failureOfError, failureOfStatus } from './deliveryFailure';
 import type { DeliveryWatch } from './deliveryWatch';
 import type { PendingNotification } from './describeMoments';
-import type { PostWebhook } from './postWithFetch';
+import type { PostWebhook } from './postWithHttp';
 import { queueDroppingOldest } from './queueDroppingOldest';
 import { retryWithBackoff } from './retryWithBackoff';
 import { webhookRequestOf } from './webhookRequest';

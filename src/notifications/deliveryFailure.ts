@@ -11,10 +11,11 @@ export class DeliveryFailure extends Error {
 /**
  * A receiver's status → the failure it means, or undefined for success (2xx). A 4xx says the request itself is
  * refused (a wrong path, a rejected signature): not retried, except 408 and 429, which ask to come back later.
+ * A 3xx is not followed (the configured URL should be the final one) and not retried either.
  */
 export function failureOfStatus(status: number): DeliveryFailure | undefined {
   if (status >= 200 && status < 300) return undefined;
-  const retryable = !(status >= 400 && status < 500) || status === 408 || status === 429;
+  const retryable = status >= 500 || status === 408 || status === 429;
   return new DeliveryFailure(`HTTP ${status}${retryable ? '' : ', not retried'}`, retryable);
 }
 

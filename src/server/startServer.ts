@@ -23,7 +23,7 @@ import { createEventHub, type EventHub } from './sse/eventHub';
 import { createHostDirectory, type HostDirectory } from './hosts/hostDirectory';
 import { createIntakeRoute } from './intake/intakeRoute';
 import { publishingStore } from './sse/publishingStore';
-import { startWebhookNotifier, type WebhookNotifierDeps } from './notifications/webhookNotifier';
+import { startWebhookNotifier } from './notifications/webhookNotifier';
 import { reopenThreadsOnAttach } from './threads/reopenThreadsOnAttach';
 import { loadOrCreateToken } from './serverToken';
 import { attachUpgrades } from './http/upgrades';
@@ -35,8 +35,6 @@ export interface StartServerOptions {
   /** Overrides the embedded daemon's file commands (tests). */
   files?: HostFileOperations;
   log?(message: string): void;
-  /** Tests: the webhook's POST and its outcomes (docs/notifications.md). */
-  webhook?: Pick<WebhookNotifierDeps, 'post' | 'delivered'>;
 }
 
 export interface RunningServer {
@@ -98,7 +96,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const hosts = replica?.hosts ?? localHosts;
   // Links in notifications point at the page; its port is known once the server listens.
   let pageUrl = config.publicUrl?.replace(/\/+$/, '') ?? '';
-  const notifier = startWebhookNotifier(config, { registry, pageUrl: () => pageUrl, log, ...options.webhook });
+  const notifier = startWebhookNotifier(config, { registry, pageUrl: () => pageUrl, log });
   const storeForDaemons = () => publishingStore(store, hub, notifier?.rowsStored);
   const presence = replica?.presence ?? localPresence;
   reopenThreadsOnAttach(hosts, { registry, store, log });

@@ -37,10 +37,14 @@ describeWithPostgres('webhook notifications on replicas (two servers on one Post
 
   it('each event is POSTed once, by the replica that stored it, though the other streams the same rows', async () => {
     const folder = await tempDir('ats-replica-webhook-');
-    const project = await b.json('/projects', { body: { name: 'p', source: { type: 'local_path', path: folder, hostId: a.server.hostId } } });
+    const project = await b.json('/projects', {
+      body: { name: 'p', source: { type: 'local_path', path: folder, hostId: a.server.hostId } },
+    });
     const thread = await b.json('/threads', { body: { projectId: project.id, provider: 'fake', model: 'fake/model', title: 'shared' } });
     // A reader on B: B's replica feed publishes A's rows to B's hub as they are stored.
-    const client = (sse = await openSse(`${b.server.url}/api/v1/threads/${thread.id}/events/stream`, { authorization: `Bearer ${TEST_TOKEN}` }));
+    const client = (sse = await openSse(`${b.server.url}/api/v1/threads/${thread.id}/events/stream`, {
+      authorization: `Bearer ${TEST_TOKEN}`,
+    }));
     const turnEndsOnB = async () => (await client.events(0)).filter((event) => event.data.type === 'turn/completed').length;
 
     for (const [i, text] of ['one', 'two', 'three'].entries()) {

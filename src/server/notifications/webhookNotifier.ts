@@ -2,8 +2,7 @@ import { asyncScheduler, Subject } from 'rxjs';
 import { webhookNotifications } from '../../../pipelines/webhook-notifications';
 import type { Config } from '../../config/serverConfig';
 import { outageLog } from '../../notifications/outageLog';
-import { postWithFetch, type PostWebhook } from '../../notifications/postWithFetch';
-import type { DeliveryOutcome } from '../../notifications/deliverWebhook';
+import { httpPoster, type PostWebhook } from '../../notifications/postWithHttp';
 import type { Registry } from '../../registry/registry';
 import type { StoredThreadEvent } from '../../store/eventStore';
 
@@ -18,10 +17,8 @@ export interface WebhookNotifierDeps {
   /** The page's address; known once the server listens (port 0). */
   pageUrl(): string;
   log(message: string): void;
-  /** Tests: the real fetch otherwise. */
+  /** node:http(s) unless given (an embedder). */
   post?: PostWebhook;
-  /** Tests: every outcome, delivered or given up. */
-  delivered?(outcome: DeliveryOutcome): void;
 }
 
 /**
@@ -36,13 +33,14 @@ export function startWebhookNotifier(config: Config, deps: WebhookNotifierDeps):
   const target = new URL(url).origin;
   if (!config.notifyWebhookSecret) deps.log(`notify webhook ${target}: unsigned (set ATS_NOTIFY_WEBHOOK_SECRET to sign each POST)`);
   const rows = new Subject<StoredThreadEvent>();
+  const poster = deps.post ? { post: deps.post, close: () => {} } : httpPoster();
   const scheduler = asyncScheduler;
   const subscription = rows
     .pipe(
       webhookNotifications({
         url,
         secret: config.notifyWebhookSecret,
-        post: deps.post ?? postWithFetch(),
+        post: poster.post,
         retryInitialMs: config.notifyRetryInitialMs,
         retryMaxMs: config.notifyRetryMaxMs,
         giveUpMs: config.notifyGiveUpMs,
@@ -64,7 +62,6 @@ export function startWebhookNotifier(config: Config, deps: WebhookNotifierDeps):
       }),
     )
     .subscribe({
-      next: (outcome) => deps.delivered?.(outcome),
       // Every stage turns its failures into values; an error here is a bug, said once rather than lost.
       error: (error: unknown) => deps.log(`notify webhook stopped: ${String(error)}`),
     });
@@ -74,6 +71,7 @@ export function startWebhookNotifier(config: Config, deps: WebhookNotifierDeps):
     },
     close() {
       subscription.unsubscribe();
+      poster.close();
     },
   };
 }

@@ -8,6 +8,8 @@ export interface ReceivedPost {
   body: string;
   /** What the receiver answered; undefined while it holds the request. */
   status?: number;
+  /** Date.now() when the whole body had arrived (bench:webhook's latency). */
+  receivedAt: number;
 }
 
 export interface WebhookReceiver {
@@ -25,8 +27,8 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-/** A webhook receiver on 127.0.0.1, port 0: records every POST with its raw body and answers as told. */
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+/** A webhook receiver on 127.0.0.1, port 0 (or the given one): records every POST with its raw body and answers as told. */
+export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
   const posts: ReceivedPost[] = [];
   const held = new Set<() => void>();
   let status = 200;
@@ -35,7 +37,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const post: ReceivedPost = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const post: ReceivedPost = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now() };
       posts.push(post);
       const answer = (code: number) => {
         post.status = code;
@@ -49,7 +51,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       held.add(release);
     });
   });
-  const fake = await listenFake(server, held);
+  const fake = await listenFake(server, held, port);
   return {
     url: `${fake.origin}/hook`,
     posts,
@@ -73,4 +75,13 @@ export function hasValidSignature(post: ReceivedPost, secret: string): boolean {
   const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(post.body).digest('hex')}`);
   const given = Buffer.from(String(post.headers['x-ats-signature-256'] ?? ''));
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** A loopback port nothing listens on (yet): a receiver that is down, to be started there later. */
+export async function freePort(): Promise<number> {
+  const probe = http.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { WebhookNotificationSchema } from '../../../src/notifications/webhookNotification';
 import { askingProvider } from '../../helpers/fakes/askingProvider';
 import { fakeProvider } from '../../helpers/fakes/provider';
-import { hasValidSignature, startWebhookReceiver, type WebhookReceiver } from '../../helpers/fakes/webhookReceiver';
+import { freePort, hasValidSignature, startWebhookReceiver, type WebhookReceiver } from '../../helpers/fakes/webhookReceiver';
 import { eventually } from '../../helpers/server/eventually';
 import { startTestServer, type TestServer } from '../../helpers/server/harness';
 import { completedTurns, completions, eventsUntil } from '../../helpers/server/threadRows';
@@ -128,6 +128,40 @@ describe('server: webhook notifications (ATS_NOTIFY_WEBHOOK, issue 31)', () => {
     expect(webhookLogs()[0]).to.equal(`notify webhook ${origin}: POST failed (HTTP 500); retrying with backoff, quiet until one lands`);
     expect(webhookLogs()[1]).to.match(new RegExp(`^notify webhook ${origin}: delivering again after \\d+ s \\(\\d+ failed attempts\\)$`));
     expect(logs.join('\n')).not.to.contain(SECRET);
+  });
+
+  it('a receiver not listening yet (connection refused) gets the event once it starts, at the same URL', async () => {
+    const port = await freePort();
+    const late = await startTestServer({
+      providers: [fakeProvider()],
+      config: {
+        notifyWebhook: `http://127.0.0.1:${port}/hook`,
+        notifyWebhookSecret: SECRET,
+        notifyRetryInitialMs: 20,
+        notifyRetryMaxMs: 100,
+      },
+      log: (line) => logs.push(line),
+    });
+    try {
+      const project = await late.json('/projects', {
+        body: { name: 'p', source: { type: 'local_path', path: folder, hostId: late.server.hostId } },
+      });
+      const thread = await late.json('/threads', {
+        body: { projectId: project.id, provider: 'fake', model: 'fake/model', title: 'late', prompt: 'hi' },
+      });
+      await eventsUntil(late, thread.id, completedTurns(1));
+      await eventually(() => (webhookLogs().some((line) => line.includes('ECONNREFUSED')) ? true : undefined), 'the failure line');
+      const started = await startWebhookReceiver(port);
+      try {
+        const [body] = await eventually(() => (started.delivered().length > 0 ? started.delivered() : undefined), 'the POST', 15_000);
+        expect(body).to.deep.include({ event: 'turn.completed', threadId: thread.id, summary: 'echo: hi' });
+        expect(hasValidSignature(started.posts[0]!, SECRET)).to.equal(true);
+      } finally {
+        await started.close();
+      }
+    } finally {
+      await late.close();
+    }
   });
 
   it('a slow receiver does not hold up the thread: turns complete and are readable over HTTP while it holds a POST', async () => {
