@@ -94,12 +94,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         })
       : undefined;
   const hosts = replica?.hosts ?? localHosts;
-  // Links in notifications point at the page; its port is known once the server listens.
-  let pageUrl = config.publicUrl?.replace(/\/+$/, '') ?? '';
-  const notifier = startWebhookNotifier(config, { registry, pageUrl: () => pageUrl, log });
-  const storeForDaemons = () => publishingStore(store, hub, notifier?.rowsStored);
   const presence = replica?.presence ?? localPresence;
   reopenThreadsOnAttach(hosts, { registry, store, log });
+  // Links in notifications point at the page (ATS_PUBLIC_URL, else the listening URL, whose port 0 becomes
+  // real once the server listens); rows stored before that (a lost run closed at start) link to the port asked for.
+  const urlHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+  let pageUrl = config.publicUrl?.replace(/\/+$/, '') ?? `http://${urlHost}:${config.port}`;
+  const notifier = startWebhookNotifier(config, { registry, pageUrl: () => pageUrl, log });
+  const storeForDaemons = () => publishingStore(store, hub, notifier?.rowsStored);
 
   const daemonDir = path.join(config.dataDir, 'daemon');
   const daemon = config.embeddedHost
@@ -142,8 +144,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     server.listen(config.port, config.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const urlHost = config.host.includes(':') ? `[${config.host}]` : config.host;
-  pageUrl ||= `http://${urlHost}:${port}`;
+  if (!config.publicUrl) pageUrl = `http://${urlHost}:${port}`;
   await replica?.announce(config.replicaUrl ?? `http://${urlHost}:${port}`);
 
   let closing: Promise<void> | undefined;

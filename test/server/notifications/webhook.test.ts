@@ -5,7 +5,9 @@ import { askingProvider } from '../../helpers/fakes/askingProvider';
 import { fakeProvider } from '../../helpers/fakes/provider';
 import { freePort, hasValidSignature, startWebhookReceiver, type WebhookReceiver } from '../../helpers/fakes/webhookReceiver';
 import { eventually } from '../../helpers/server/eventually';
-import { startTestServer, type TestServer } from '../../helpers/server/harness';
+import { projectWithThread, rpc, startTestServer, type TestServer } from '../../helpers/server/harness';
+import { agentStart } from '../../helpers/server/frames';
+import { RUN_LOST_MESSAGE } from '../../../src/turns/ruleInput';
 import { completedTurns, completions, eventsUntil } from '../../helpers/server/threadRows';
 import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
 
@@ -179,5 +181,35 @@ describe('server: webhook notifications (ATS_NOTIFY_WEBHOOK, issue 31)', () => {
     receiver.release();
     const delivered = await deliveredCount(3);
     expect(delivered.map((body) => body.summary)).to.deep.equal(['echo: one', 'echo: two', 'echo: three']);
+  });
+});
+
+describe('server: a run lost with its process is notified (ATS_NOTIFY_WEBHOOK, issue 31)', () => {
+  const tempDir = suiteTempDirs();
+
+  it('a turn left open by a server that stopped is POSTed as turn.failed (interrupted, with the reason) after the restart', async () => {
+    const receiver = await startWebhookReceiver();
+    const folder = await tempDir('ats-webhook-lost-');
+    const config = { notifyWebhook: receiver.url, notifyWebhookSecret: SECRET };
+    const first = await startTestServer({ config });
+    const { thread } = await projectWithThread(first, folder);
+    const socket = await first.intake();
+    await rpc(socket, agentStart(thread.id, 1));
+    socket.close();
+    await first.close({ keepData: true });
+    const second = await startTestServer({ config, dataDir: first.dataDir });
+    try {
+      // The next frame reads the thread back: its open turn belonged to a process that is gone.
+      const again = await second.intake();
+      await rpc(again, agentStart(thread.id, 2));
+      again.close();
+      await eventsUntil(second, thread.id, completedTurns(1));
+      const [lost] = await eventually(() => (receiver.delivered().length > 0 ? receiver.delivered() : undefined), 'the POST', 15_000);
+      expect(lost).to.deep.include({ event: 'turn.failed', status: 'interrupted', threadId: thread.id, summary: RUN_LOST_MESSAGE });
+      expect(lost.url).to.equal(`${second.server.url}/#/threads/${thread.id}`);
+    } finally {
+      await second.close();
+      await receiver.close();
+    }
   });
 });
