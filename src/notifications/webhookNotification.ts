@@ -16,7 +16,7 @@ export type NotifyEvent = z.infer<typeof NotifyEventSchema>;
 export const WebhookNotificationSchema = z.strictObject({
   event: NotifyEventSchema,
   threadId: z.string(),
-  /** The thread's title when the row was stored. */
+  /** The thread's title when the event was queued, just after its row was stored. */
   title: z.string(),
   projectId: z.string(),
   /** The row's seq: `url` with `#seq=` opens there once the page supports it; with threadId, a stable id. */
