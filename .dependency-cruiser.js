@@ -3,7 +3,7 @@
  * that bends the one-way descent fails CI with the rule's name. Type-only imports count too: a reader
  * follows them the same way.
  *
- *   cli → server, config, daemon → ingest → pipelines → operators → turns → store, protocol
+ *   cli → server, config, daemon → ingest → pipelines → operators, notifications → turns → store, protocol
  *                 (server: routers → threads, roots, eventPages, openApi, sse, hosts, intake, daemonLink, http)   paths, files, link, registry
  *   daemon/remote (the remote daemon's link client, outbox, remote store) is reached from the CLI only; link/ is what both ends share.
  */
@@ -28,9 +28,15 @@ module.exports = {
     layer('turns-are-pure-rules', '^src/turns/', ['^src/protocol/', '^src/store/'], 'E1–E7 as a pure reducer.'),
     layer('operators-are-stages', '^src/operators/', ['^src/turns/', '^src/protocol/', '^src/store/'], 'The four stages.'),
     layer(
+      'notifications-are-stages',
+      '^src/notifications/',
+      ['^src/protocol/', '^src/store/'],
+      'The webhook stages: stored rows in, POSTs out through an injected sender.',
+    ),
+    layer(
       'pipelines-order-stages',
       '^pipelines/',
-      ['^src/operators/', '^src/turns/', '^src/protocol/', '^src/store/', '^src/paths/(walk|rank)/'],
+      ['^src/operators/', '^src/notifications/', '^src/turns/', '^src/protocol/', '^src/store/', '^src/paths/(walk|rank)/'],
       'Stages only.',
     ),
     layer(
@@ -102,7 +108,7 @@ module.exports = {
     layer(
       'server-below-cli',
       '^src/server/',
-      ['^src/(config|daemon|ingest|link|files|paths|protocol|registry|store)/', '^pipelines/'],
+      ['^src/(config|daemon|ingest|link|files|paths|protocol|registry|store|notifications)/', '^pipelines/'],
       'Nothing of the server imports a CLI.',
     ),
   ],

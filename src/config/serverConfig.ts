@@ -141,6 +141,24 @@ export const ConfigSchema = z.strictObject({
   replicaDeadAfterMs: z.coerce.number().int().positive().default(5_000),
   /** SSE readers of a replica re-check the store this often for rows whose notification was lost. */
   sseCatchUpMs: z.coerce.number().int().positive().default(2_000),
+  // Webhook notifications (docs/notifications.md).
+  /** The page's address as people open it (behind a proxy: its https URL), for links in notifications; default: the listening URL. */
+  publicUrl: z.url({ protocol: /^https?$/ }).optional(),
+  /** POST a small signed JSON here when a turn completes or fails, or a question waits for an answer. Unset: none. */
+  notifyWebhook: z.url({ protocol: /^https?$/ }).optional(),
+  /** Key of the `X-ATS-Signature-256` HMAC (≥ 16 characters; never logged). Unset: POSTs go unsigned, said once at start. */
+  notifyWebhookSecret: z.string().min(16).optional(),
+  /** A failed POST is retried after this long, then twice as long each time, up to `notifyRetryMaxMs`. */
+  notifyRetryInitialMs: z.coerce.number().int().positive().default(1_000),
+  notifyRetryMaxMs: z.coerce.number().int().positive().default(60_000),
+  /** An event still unsent this long after it was stored is given up (counted in the log's recovery line). */
+  notifyGiveUpMs: z.coerce.number().int().positive().default(3_600_000),
+  /** A POST without an answer this long failed and is retried (the receiver may have it: dedupe by `X-ATS-Delivery`). */
+  notifyTimeoutMs: z.coerce.number().int().positive().default(10_000),
+  /** Events waiting to be sent at most; beyond, the oldest is dropped (one log line). */
+  notifyQueueMax: z.coerce.number().int().positive().default(1_000),
+  /** A question answered this soon after it was asked (a permission mode's policy answers at once) is not notified. */
+  notifyApprovalSettleMs: z.coerce.number().int().min(0).default(300),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;

@@ -23,6 +23,7 @@ import { createEventHub, type EventHub } from './sse/eventHub';
 import { createHostDirectory, type HostDirectory } from './hosts/hostDirectory';
 import { createIntakeRoute } from './intake/intakeRoute';
 import { publishingStore } from './sse/publishingStore';
+import { startWebhookNotifier } from './notifications/webhookNotifier';
 import { reopenThreadsOnAttach } from './threads/reopenThreadsOnAttach';
 import { loadOrCreateToken } from './serverToken';
 import { attachUpgrades } from './http/upgrades';
@@ -109,13 +110,19 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const revocations = replica?.revocations ?? createHostRevocations();
   const hostAccess = createHostAccess(registry, { enrollmentTtlMs: config.enrollmentTtlMs });
   reopenThreadsOnAttach(hosts, { registry, store, log });
+  // Links in notifications point at the page (ATS_PUBLIC_URL, else the listening URL, whose port 0 becomes
+  // real once the server listens); rows stored before that (a lost run closed at start) link to the port asked for.
+  const urlHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+  let pageUrl = config.publicUrl?.replace(/\/+$/, '') ?? `${scheme}://${urlHost}:${config.port}`;
+  const notifier = startWebhookNotifier(config, { registry, pageUrl: () => pageUrl, log });
+  const storeForDaemons = () => publishingStore(store, hub, notifier?.rowsStored);
 
   const daemonDir = path.join(config.dataDir, 'daemon');
   const daemon = config.embeddedHost
     ? createHostDaemon({
         identity: await loadHostIdentity(daemonDir),
         dataDir: daemonDir,
-        store: publishingStore(store, hub),
+        store: storeForDaemons(),
         providers: options.providers ?? [],
         files: options.files ?? localHostFiles(pathListerOptionsOf(config, log)),
         createIngest: createThreadIngest,
@@ -140,7 +147,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   );
   // Remote daemons (docs/hosts.md): their batches land in the same store, published like the embedded one's.
   const daemonLink = createDaemonLinkRoute(
-    { token, access: hostAccess, revocations, hosts, store: publishingStore(store, hub), log },
+    { token, access: hostAccess, revocations, hosts, store: storeForDaemons(), log },
     {
       heartbeatMs: config.wsHeartbeatMs,
       hostCommandTimeoutMs: config.hostCommandTimeoutMs,
@@ -154,8 +161,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     server.listen(config.port, config.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const urlHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `${scheme}://${urlHost}:${port}`;
+  if (!config.publicUrl) pageUrl = url;
   await replica?.announce(config.replicaUrl ?? url);
 
   let closing: Promise<void> | undefined;
@@ -186,6 +193,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         server.closeIdleConnections();
         await hosts.closeAll();
         await daemon?.close();
+        notifier?.close();
         await stopped;
         await replica?.close();
         await registry.close();

@@ -28,6 +28,7 @@ function runtimeImports(file: string, seen = new Set<string>()): Set<string> {
 describe('pipelines/ imports', () => {
   const files = [
     path.join(ROOT, 'pipelines', 'thread-events.ts'),
+    path.join(ROOT, 'pipelines', 'webhook-notifications.ts'),
     ...readdirSync(path.join(ROOT, 'pipelines', 'stages'))
       .filter((name) => name.endsWith('.ts'))
       .map((name) => path.join(ROOT, 'pipelines', 'stages', name)),

@@ -1,15 +1,23 @@
 import { from, tap } from 'rxjs';
-import type { EventStore } from '../../store/eventStore';
+import type { EventStore, StoredThreadEvent } from '../../store/eventStore';
 import { canAppendAt, type ConditionalAppend } from '../../store/conditionalAppend';
 import type { EventHub } from './eventHub';
 
+/** Hears of every batch stored through this process, after the hub: the webhook notifier. */
+export type StoredRowsListener = (rows: readonly StoredThreadEvent[]) => void;
+
 /**
  * The store the daemon's pipeline writes through: every appended batch is published to the hub once stored,
- * whoever produced it (intake, agent, stop). Reads pass straight through.
+ * whoever produced it (intake, agent, stop), then told to `stored` (rows this process stored, never those the
+ * replica feed brings from other replicas). Reads pass straight through.
  */
-export function publishingStore(store: EventStore, hub: EventHub): EventStore {
+export function publishingStore(store: EventStore, hub: EventHub, stored: StoredRowsListener = () => {}): EventStore {
+  const publish = (rows: readonly StoredThreadEvent[]) => {
+    hub.publish(rows);
+    stored(rows);
+  };
   const published: EventStore = {
-    append: (events) => from(store.append(events)).pipe(tap((rows) => hub.publish(rows))),
+    append: (events) => from(store.append(events)).pipe(tap((rows) => publish(rows))),
     list: (threadId, options) => store.list(threadId, options),
     lastSeq: (threadId) => store.lastSeq(threadId),
     deleteThread: (threadId) => store.deleteThread(threadId),
@@ -22,7 +30,7 @@ export function publishingStore(store: EventStore, hub: EventHub): EventStore {
     ...published,
     appendAt: async (events, firstSeqs) => {
       const rows = await store.appendAt(events, firstSeqs);
-      hub.publish(rows);
+      publish(rows);
       return rows;
     },
   };

@@ -9,13 +9,13 @@ export interface ListeningFake {
   close(): Promise<void>;
 }
 
-/** Listens on 127.0.0.1, port 0: the one way every fake model server of the tests starts and stops. */
-export async function listenFake(server: http.Server, openSlow: Set<() => void>): Promise<ListeningFake> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+/** Listens on 127.0.0.1, port 0 (or the one given): the one way every fake server of the tests starts and stops. */
+export async function listenFake(server: http.Server, openSlow: Set<() => void>, port = 0): Promise<ListeningFake> {
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const { port: listening } = server.address() as AddressInfo;
   const releaseSlow = () => [...openSlow].forEach((release) => release());
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `http://127.0.0.1:${listening}`,
     releaseSlow,
     close: () =>
       new Promise<void>((resolve) => {
