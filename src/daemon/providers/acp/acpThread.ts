@@ -88,7 +88,10 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
       });
     } catch (error) {
       // No answer on the wire: the agent died or the connection closed. Say how the process ended.
-      const how = await Promise.race([running.exited, new Promise<undefined>((resolve) => setTimeout(resolve, EXIT_REASON_WAIT_MS))]);
+      const how = await Promise.race([
+        running.exited,
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), EXIT_REASON_WAIT_MS)),
+      ]);
       const stderr = running.stderrTail().split('\n').at(-1);
       endPrompt({
         error: { message: how ? `the ${options.name} agent exited (${how})${stderr ? `: ${stderr}` : ''}` : String(error) },
