@@ -28,9 +28,10 @@ describe('ACP agents in a host’s model catalog (GET /hosts/:id/models)', () =>
   it('lists one <agent>/default entry per agent, available when its command is found', async () => {
     const { models, errors } = await t.json(`/hosts/${t.server.hostId}/models`);
     expect(errors).to.deep.equal([]);
+    // The models this host can run come first (issue 29: the page offers those before the rest).
     expect(models).to.deep.equal([
-      { provider: 'claude', model: 'claude/default', name: "claude (the agent's own default model)", available: false },
       { provider: 'mine', model: 'mine/default', name: "mine (the agent's own default model)", available: true },
+      { provider: 'claude', model: 'claude/default', name: "claude (the agent's own default model)", available: false },
     ]);
     expect((await t.json(`/hosts/${t.server.hostId}/models?provider=mine`)).models).to.have.length(1);
   });
