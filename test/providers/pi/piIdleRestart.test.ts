@@ -27,7 +27,8 @@ describe('pi: an idle agent closes, and the next prompt continues the same sessi
     );
     sandbox = createPiSandbox({ baseUrl: model.baseUrl });
     t = await startTestServer({
-      config: { agentIdleMs: 100 },
+      // Longer than pi takes, on a loaded machine, from a prompt to its run's first event (docs/limits.md).
+      config: { agentIdleMs: 1_000 },
       providers: [createPiProvider({ agentDir: sandbox.agentDir, log: () => undefined })],
     });
     projectId = (
