@@ -1,0 +1,131 @@
+import ignore, { type Ignore } from 'ignore';
+import type { WalkEntry } from './walkEntry';
+
+/**
+ * One `.gitignore` (or `.git/info/exclude`) as the `ignore` package compiles it, split for speed: git matches a
+ * pattern with no `/` (but a trailing one) against the entry's name alone, at any depth, and most patterns are
+ * such (`dist/`, `*.map`, `.DS_Store`). Those are tested with the name, and only when it holds one of their
+ * literal parts (`.map` of `*.map`): a first walk of 135k entries under a 20-pattern file ran every pattern's
+ * regular expression on every path for 330–950 ms; the rest of the walk takes ~450 ms.
+ */
+export interface IgnoreFile {
+  readonly text: string;
+  /** The patterns matched against the name alone (null: none). */
+  readonly byName: Ignore | null;
+  /** Texts one of which a name must hold for a `byName` pattern to match it; null: a pattern has none (`*`). */
+  readonly nameHints: readonly string[] | null;
+  /** The patterns matched against the path below the file's folder (null: none). */
+  readonly byPath: Ignore | null;
+  /** All patterns in their order: the last matching one decides when a `byPath` pattern is involved. */
+  readonly all: Ignore;
+}
+
+/**
+ * The ignore files that apply in one folder, nearest first: git lets a deeper `.gitignore` override a higher
+ * one, and every `.gitignore` override `.git/info/exclude`, which is therefore the last link.
+ */
+export interface IgnoreChain {
+  readonly file: IgnoreFile;
+  /** The relative path of the folder the file speaks for ('' for the root). */
+  readonly base: string;
+  readonly parent: IgnoreChain | null;
+}
+
+/** Git on Linux compares names case-sensitively; macOS and Windows clones set `core.ignorecase`. */
+const IGNORE_CASE = process.platform === 'darwin' || process.platform === 'win32';
+// Relative paths only reach the library; `allowRelativePaths` makes it answer "not ignored" rather than throw.
+const OPTIONS = { ignorecase: IGNORE_CASE, allowRelativePaths: true };
+
+/** The chain of a folder inside an ignored one: everything in it is ignored (git cannot re-include below it). */
+export const EVERYTHING_IGNORED: IgnoreChain = { file: compileIgnoreFile(''), base: '', parent: null };
+
+export function compileIgnoreFile(text: string): IgnoreFile {
+  const byName: string[] = [];
+  const byPath: string[] = [];
+  let nameHints: string[] | null = [];
+  for (const line of text.split(/\r?\n/)) {
+    const pattern = line.trimEnd();
+    if (pattern === '' || pattern.startsWith('#')) continue;
+    const body = (pattern.startsWith('!') ? pattern.slice(1) : pattern).replace(/\/$/, '');
+    if (body.includes('/')) {
+      byPath.push(line);
+      continue;
+    }
+    byName.push(line);
+    const hint = literalPartOf(body);
+    if (hint === null) nameHints = null;
+    else nameHints?.push(IGNORE_CASE ? hint.toLowerCase() : hint);
+  }
+  return {
+    text,
+    byName: byName.length > 0 ? ignore(OPTIONS).add(byName) : null,
+    nameHints,
+    byPath: byPath.length > 0 ? ignore(OPTIONS).add(byPath) : null,
+    all: ignore(OPTIONS).add(text),
+  };
+}
+
+/**
+ * The longest run of plain characters of a glob, which every name it matches holds as is; null when it has
+ * none, or escapes or character classes that this does not read (the pattern is then always tested).
+ */
+function literalPartOf(glob: string): string | null {
+  if (glob.includes('\\') || glob.includes('[')) return null;
+  let longest = '';
+  for (const part of glob.split(/[*?]/)) if (part.trim().length > longest.length) longest = part.trim();
+  return longest === '' ? null : longest;
+}
+
+/**
+ * Library instances for one marking pass. They remember every path they were asked about, so a pass makes
+ * fresh ones from the compiled rules (a copy of the rule list, no recompiling) and drops them after: kept, they
+ * would hold a string per tested path of every cached tree.
+ */
+export class IgnorePass {
+  private readonly instances = new Map<Ignore, Ignore>();
+
+  /** Whether `chain` ignores `entry`; the entry's folder is known not to be ignored. */
+  ignores(chain: IgnoreChain | null, entry: WalkEntry): boolean {
+    if (chain === EVERYTHING_IGNORED) return true;
+    for (let link = chain; link !== null; link = link.parent) {
+      const verdict = this.verdictOf(link, entry);
+      if (verdict !== NO_OPINION) return verdict === IGNORED;
+    }
+    return false;
+  }
+
+  private verdictOf(link: IgnoreChain, entry: WalkEntry): Verdict {
+    const { file } = link;
+    const directory = entry.kind === 'directory';
+    if (file.byPath !== null) {
+      const below = link.base === '' ? entry.path : entry.path.slice(link.base.length + 1);
+      const path = directory ? `${below}/` : below;
+      // A path pattern has a say: the last of all patterns that match decides, as git reads them.
+      if (verdictOf(this.fresh(file.byPath).test(path)) !== NO_OPINION) return verdictOf(this.fresh(file.all).test(path));
+    }
+    if (file.byName === null || !holdsHint(file.nameHints, entry.name)) return NO_OPINION;
+    return verdictOf(this.fresh(file.byName).test(directory ? `${entry.name}/` : entry.name));
+  }
+
+  private fresh(compiled: Ignore): Ignore {
+    let instance = this.instances.get(compiled);
+    if (instance === undefined) this.instances.set(compiled, (instance = ignore(OPTIONS).add(compiled)));
+    return instance;
+  }
+}
+
+type Verdict = typeof IGNORED | typeof UNIGNORED | typeof NO_OPINION;
+const IGNORED = 1;
+const UNIGNORED = -1;
+const NO_OPINION = 0;
+
+function verdictOf(result: ignore.TestResult): Verdict {
+  return result.ignored ? IGNORED : result.unignored ? UNIGNORED : NO_OPINION;
+}
+
+function holdsHint(hints: readonly string[] | null, name: string): boolean {
+  if (hints === null) return true;
+  const folded = IGNORE_CASE ? name.toLowerCase() : name;
+  for (const hint of hints) if (folded.includes(hint)) return true;
+  return false;
+}
