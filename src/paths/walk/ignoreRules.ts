@@ -12,10 +12,12 @@ export interface IgnoreFile {
   readonly text: string;
   /** The patterns matched against the name alone (null: none). */
   readonly byName: Ignore | null;
-  /** Texts one of which a name must hold for a `byName` pattern to match it; null: a pattern has none (`*`). */
-  readonly nameHints: readonly string[] | null;
+  /** Matches a name that holds a text a `byName` pattern needs (`.map` of `*.map`); null: a pattern needs none (`*`). */
+  readonly nameHints: RegExp | null;
   /** The patterns matched against the path below the file's folder (null: none). */
   readonly byPath: Ignore | null;
+  /** The same for the `byPath` patterns, from their last part (which matches the name). */
+  readonly pathHints: RegExp | null;
   /** All patterns in their order: the last matching one decides when a `byPath` pattern is involved. */
   readonly all: Ignore;
 }
@@ -43,24 +45,31 @@ export function compileIgnoreFile(text: string): IgnoreFile {
   const byName: string[] = [];
   const byPath: string[] = [];
   let nameHints: string[] | null = [];
+  let pathHints: string[] | null = [];
   for (const line of text.split(/\r?\n/)) {
     const pattern = line.trimEnd();
     if (pattern === '' || pattern.startsWith('#')) continue;
     const body = (pattern.startsWith('!') ? pattern.slice(1) : pattern).replace(/\/$/, '');
+    const lastPart = body.slice(body.lastIndexOf('/') + 1);
+    // A pattern's last part matches the entry's name (a path pattern's parents are folders marked before it),
+    // except `**`, which spans folders: such a pattern is always tested.
+    const hint = lastPart.includes('**') ? null : literalPartOf(lastPart);
     if (body.includes('/')) {
       byPath.push(line);
-      continue;
+      if (hint === null) pathHints = null;
+      else pathHints?.push(hint);
+    } else {
+      byName.push(line);
+      if (hint === null) nameHints = null;
+      else nameHints?.push(hint);
     }
-    byName.push(line);
-    const hint = literalPartOf(body);
-    if (hint === null) nameHints = null;
-    else nameHints?.push(IGNORE_CASE ? hint.toLowerCase() : hint);
   }
   return {
     text,
     byName: byName.length > 0 ? ignore(OPTIONS).add(byName) : null,
-    nameHints,
+    nameHints: anyOf(nameHints),
     byPath: byPath.length > 0 ? ignore(OPTIONS).add(byPath) : null,
+    pathHints: anyOf(pathHints),
     all: ignore(OPTIONS).add(text),
   };
 }
@@ -74,6 +83,13 @@ function literalPartOf(glob: string): string | null {
   let longest = '';
   for (const part of glob.split(/[*?]/)) if (part.trim().length > longest.length) longest = part.trim();
   return longest === '' ? null : longest;
+}
+
+/** One regular expression for "holds one of these texts": one scan of a name instead of one per text. */
+function anyOf(texts: readonly string[] | null): RegExp | null {
+  if (texts === null) return null;
+  const escaped = texts.map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(escaped.length > 0 ? escaped.join('|') : '(?!)', IGNORE_CASE ? 'i' : '');
 }
 
 /**
@@ -97,7 +113,7 @@ export class IgnorePass {
   private verdictOf(link: IgnoreChain, entry: WalkEntry): Verdict {
     const { file } = link;
     const directory = entry.kind === 'directory';
-    if (file.byPath !== null) {
+    if (file.byPath !== null && holdsHint(file.pathHints, entry.name)) {
       const below = link.base === '' ? entry.path : entry.path.slice(link.base.length + 1);
       const path = directory ? `${below}/` : below;
       // A path pattern has a say: the last of all patterns that match decides, as git reads them.
@@ -123,9 +139,6 @@ function verdictOf(result: ignore.TestResult): Verdict {
   return result.ignored ? IGNORED : result.unignored ? UNIGNORED : NO_OPINION;
 }
 
-function holdsHint(hints: readonly string[] | null, name: string): boolean {
-  if (hints === null) return true;
-  const folded = IGNORE_CASE ? name.toLowerCase() : name;
-  for (const hint of hints) if (folded.includes(hint)) return true;
-  return false;
+function holdsHint(hints: RegExp | null, name: string): boolean {
+  return hints === null || hints.test(name);
 }
