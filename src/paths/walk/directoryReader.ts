@@ -188,7 +188,10 @@ function decodeContents(flat: Array<string | null>): Array<DirectoryContents | n
       contents.push(null);
       continue;
     }
-    const read: { -readonly [K in keyof DirectoryContents]: DirectoryContents[K] } = { names: kinds === '' ? [] : flat[i]!.split('/'), kinds };
+    const read: { -readonly [K in keyof DirectoryContents]: DirectoryContents[K] } = {
+      names: kinds === '' ? [] : flat[i]!.split('/'),
+      kinds,
+    };
     if (flat[i + 2] !== null) read.gitignore = flat[i + 2]!;
     if (flat[i + 3] !== null) read.gitExclude = flat[i + 3]!;
     contents.push(read);
