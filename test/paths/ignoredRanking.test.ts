@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPathLister, type PathLister } from '../../src/daemon/pathLister';
 import { pathListerOptionsOf } from '../../src/daemon/localHostFiles';
@@ -173,6 +173,35 @@ describe('quick-open ranks ignored paths last (issue 29)', () => {
     writeFileSync(join(root, '.gitignore'), 'docs/\n');
     await until(async () => ((await order())[1] === 'dist/a/readme.js' ? true : undefined));
     expect(await order()).to.deep.equal(['README.md', 'dist/a/readme.js', 'dist/a/readme.js.map', 'docs/README.md']);
+    expect(lister.servedBy(root)).to.equal('watch');
+  });
+
+  it('a watched root keeps the marks right as files move in and out of an ignored folder, as a fresh walk gives them', async () => {
+    root = createTempTree(CLONE, 'paths-ignored-');
+    lister = createPathLister({ idleMs: 60_000 });
+    await untilWatched(lister, root);
+    const fresh = createPathLister({ cache: false });
+    const same = async () => {
+      const requests = [{ limit: 10_000 }, { query: 'readme', limit: 10_000 }];
+      const live = await Promise.all(requests.map((request) => lister.listPaths({ path: root, ...request })));
+      const walked = await Promise.all(requests.map((request) => fresh.listPaths({ path: root, ...request })));
+      return JSON.stringify(live) === JSON.stringify(walked) ? true : undefined;
+    };
+    const changes = [
+      () => mkdirSync(join(root, 'dist', 'b')),
+      () => writeFileSync(join(root, 'dist', 'b', 'readme.txt'), ''),
+      () => renameSync(join(root, 'dist', 'b'), join(root, 'docs', 'b')), // out of the ignored folder
+      () => renameSync(join(root, 'docs', 'README.md'), join(root, 'dist', 'README.md')), // into it
+      () => mkdirSync(join(root, 'docs', 'b', 'dist')), // a new folder the root's `dist/` ignores
+      () => writeFileSync(join(root, 'docs', 'b', 'dist', 'readme.md'), ''),
+    ];
+    for (const change of changes) {
+      change();
+      await until(same);
+    }
+    const hits = (await list('readme')).map((hit) => hit.path);
+    expect(hits.indexOf('docs/b/readme.txt')).to.be.lessThan(hits.indexOf('dist/README.md'));
+    expect(hits.indexOf('docs/b/readme.txt')).to.be.lessThan(hits.indexOf('docs/b/dist/readme.md'));
     expect(lister.servedBy(root)).to.equal('watch');
   });
 });
