@@ -53,7 +53,7 @@ export function compileIgnoreFile(text: string): IgnoreFile {
     const lastPart = body.slice(body.lastIndexOf('/') + 1);
     // A pattern's last part matches the entry's name (a path pattern's parents are folders marked before it),
     // except `**`, which spans folders: such a pattern is always tested.
-    const hint = lastPart.includes('**') ? null : literalPartOf(lastPart);
+    const hint = lastPart.includes('**') ? null : hintOf(lastPart);
     if (body.includes('/')) {
       byPath.push(line);
       if (hint === null) pathHints = null;
@@ -75,21 +75,34 @@ export function compileIgnoreFile(text: string): IgnoreFile {
 }
 
 /**
- * The longest run of plain characters of a glob, which every name it matches holds as is; null when it has
- * none, or escapes or character classes that this does not read (the pattern is then always tested).
+ * A regular expression (source) that every name `glob` matches also matches, tighter than the glob's longest
+ * plain part alone: `out` → `^out$`, `*.log` → `\.log$`, `lib-*` → `^lib-`. Null when a name may match
+ * without holding any plain text (`*`); escapes, classes and edge spaces keep to the plain part.
  */
-function literalPartOf(glob: string): string | null {
+function hintOf(glob: string): string | null {
+  const star = glob.indexOf('*');
+  const plain = !glob.includes('\\') && !glob.includes('[') && !glob.includes('?') && glob.trim() === glob;
+  if (plain && star < 0) return `^${escaped(glob)}$`;
+  if (plain && glob.lastIndexOf('*') === star) {
+    const before = escaped(glob.slice(0, star));
+    const after = escaped(glob.slice(star + 1));
+    if (before === '') return after === '' ? null : `${after}$`;
+    return after === '' ? `^${before}` : `^${before}.*${after}$`;
+  }
   if (glob.includes('\\') || glob.includes('[')) return null;
   let longest = '';
   for (const part of glob.split(/[*?]/)) if (part.trim().length > longest.length) longest = part.trim();
-  return longest === '' ? null : longest;
+  return longest === '' ? null : escaped(longest);
 }
 
-/** One regular expression for "holds one of these texts": one scan of a name instead of one per text. */
-function anyOf(texts: readonly string[] | null): RegExp | null {
-  if (texts === null) return null;
-  const escaped = texts.map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(escaped.length > 0 ? escaped.join('|') : '(?!)', IGNORE_CASE ? 'i' : '');
+function escaped(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** One regular expression for "matches one of these": one scan of a name instead of one per pattern. */
+function anyOf(sources: readonly string[] | null): RegExp | null {
+  if (sources === null) return null;
+  return new RegExp(sources.length > 0 ? sources.join('|') : '(?!)', IGNORE_CASE ? 'i' : '');
 }
 
 /**
