@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     const tree = built.value;
     console.log(
       `tree: ${tree.source} names, ${tree.files} files + ${tree.directories} directories listed, ` +
-        `${tree.excluded} excluded .git/node_modules entries (built in ${ms(built.ms)})`,
+        `${tree.excluded} excluded .git/node_modules entries, ${tree.ignoreFiles} .gitignore files with rules (built in ${ms(built.ms)})`,
     );
 
     const tool = pickBaselineTool();

@@ -1,9 +1,12 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { defaultDataDir } from '../config/defaultDataDir';
 import { ConfigError, loadConfig } from '../config/serverConfig';
 import { createProviders } from '../daemon/providerFactories';
 import { startServer } from '../server/startServer';
 
 /**
- * `npm start [-- --port 0 --data-dir ./.data …]`: the API, the intake and an embedded daemon for this
+ * `npm start [-- --port 0 --data-dir ~/ats-data …]`: the API, the intake and an embedded daemon for this
  * machine. Prints `listening on http://HOST:PORT` first (`https://` with ATS_TLS_CERT / ATS_TLS_KEY; scripts
  * wait for that line), then the token's home, then the page's sign-in URL: the token rides in the fragment,
  * which a browser never sends to a server. Over TLS, SIGHUP reloads the certificate files.
@@ -11,6 +14,7 @@ import { startServer } from '../server/startServer';
 async function main(): Promise<void> {
   const config = loadConfig(process.argv.slice(2), process.env);
   const log = (message: string) => console.error(message);
+  warnOfOldDataDir(config.dataDir, log);
   const providers = createProviders(config.agentProviders, log, config.agentIsolation);
   const server = await startServer({ config, providers, log });
   console.log(`listening on ${server.url}`);
@@ -38,6 +42,13 @@ async function main(): Promise<void> {
   // Only over TLS: without a certificate to reload, SIGHUP keeps its usual meaning (the terminal went away).
   const certificate = server.certificate;
   if (certificate) process.on('SIGHUP', () => void certificate.reload('SIGHUP'));
+}
+
+/** Before issue 29 the data dir defaulted to `./.data`: say where the threads went instead of looking empty. */
+function warnOfOldDataDir(dataDir: string, log: (message: string) => void): void {
+  const old = path.resolve('.data');
+  if (dataDir !== defaultDataDir() || existsSync(dataDir) || !existsSync(path.join(old, 'token'))) return;
+  log(`${old} holds data from before the default data dir moved to ${dataDir}: start with ATS_DATA_DIR=./.data, or move it there`);
 }
 
 main().catch((error: unknown) => {

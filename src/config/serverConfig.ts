@@ -5,6 +5,7 @@ import { DEFAULT_HEARTBEAT_MS } from '../link/pingHeartbeat';
 import { AGENT_ISOLATIONS } from '../daemon/providerFactories';
 import { AgentProvidersSettingSchema } from './agentProvidersSetting';
 import { AllowFullAccessSchema, BooleanSettingSchema } from './booleanSetting';
+import { defaultDataDir } from './defaultDataDir';
 import { loadSettings, withAbsoluteDataDir } from './loadSettings';
 import { PathListSettingSchema } from './pathListSetting';
 
@@ -25,8 +26,8 @@ export const ConfigSchema = z.strictObject({
   port: z.coerce.number().int().min(0).max(65535).default(8787),
   /** Bind address. Loopback by default so nothing outside the machine reaches the API by accident. */
   host: z.string().min(1).default('127.0.0.1'),
-  /** Registry, event store, token file and the embedded daemon's state live here. */
-  dataDir: z.string().min(1).default('./.data'),
+  /** Registry, event store, token file and the embedded daemon's state live here (default: `defaultDataDir.ts`). */
+  dataDir: z.string().min(1).default(defaultDataDir()),
   /** The built web page (`npm run build:web`, Vite's outDir) served at `/`. */
   webDir: z
     .string()

@@ -10,6 +10,8 @@ export interface PathListerSettings {
   pathWatchIdleMs?: number;
   /** Log how each listing was answered (watched listing or stamps) and why a watch stopped. */
   debug?: boolean;
+  /** The service's own data folder: its files rank as ignored when it lies inside a listed root. */
+  dataDir?: string;
 }
 
 export function pathListerOptionsOf(settings: PathListerSettings, log: (message: string) => void): PathListerOptions {
@@ -20,6 +22,7 @@ export function pathListerOptionsOf(settings: PathListerSettings, log: (message:
         ? {}
         : { idleMs: settings.pathWatchIdleMs }),
     ...(settings.debug ? { debug: log } : {}),
+    ...(settings.dataDir === undefined ? {} : { ignoredDirectories: [settings.dataDir] }),
   };
 }
 

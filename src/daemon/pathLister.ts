@@ -32,7 +32,7 @@ export interface PathLister {
 
 export function createPathLister(options: PathListerOptions = {}): PathLister {
   const cached = options.cache === false ? null : createCachedWalks(options);
-  const listingOf = (root: string) => (cached === null ? walk$(root) : cached.walk$(root));
+  const listingOf = (root: string) => (cached === null ? walk$(root, options) : cached.walk$(root));
 
   const run = (root: string, search: PathSearch): Promise<ListPathsResult> => lastValueFrom(searchPaths$(listingOf(resolve(root)), search));
 

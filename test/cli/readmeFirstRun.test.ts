@@ -34,10 +34,14 @@ function tourCommands(block: string): string[] {
 }
 
 /** Runs the commands in one bash, as pasted: each one's output and exit status, in order. */
-async function runInBash(commands: string[], cwd: string): Promise<Array<{ command: string; exit: number; output: string }>> {
+async function runInBash(
+  commands: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<Array<{ command: string; exit: number; output: string }>> {
   const script = commands.map((command) => `${command}\nprintf '\\n@@exit:%s\\n' "$?"`).join('\n');
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn('bash', ['-c', script], { cwd, env: { ...process.env, MODEL: '' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('bash', ['-c', script], { cwd, env: { ...process.env, ...env, MODEL: '' }, stdio: ['ignore', 'pipe', 'inherit'] });
     let text = '';
     child.stdout.on('data', (chunk) => (text += chunk));
     child.once('error', reject);
@@ -70,7 +74,8 @@ describe('README: the first run with a local model, and the curl tour pasted who
 
   before(async () => {
     model = await startFakeModelServer(scriptByPrompt({ 'Say hello': [{ kind: 'text', chunks: ['Hello from ', 'the local model.'] }] }));
-    // The tour runs "in the repository's folder": here a folder of its own, with a README to find and `.data`.
+    // The tour runs "in the repository's folder": here a folder of its own, with a README to find; the data dir
+    // is the default one, under this folder's own XDG_DATA_HOME.
     home = mkdtempSync(path.join(os.tmpdir(), 'ats-readme-'));
     writeFileSync(path.join(home, 'README.md'), '# a project\n');
     const agentDir = path.join(home, 'pi-agent');
@@ -78,7 +83,8 @@ describe('README: the first run with a local model, and the curl tour pasted who
     const recipe = readmeBlock('First run', 'json');
     const local = JSON.parse(recipe).providers.local.baseUrl as string;
     writeFileSync(path.join(agentDir, 'models.json'), recipe.replace(local, model.baseUrl));
-    running = await npmStart(['--port', '0', '--data-dir', path.join(home, '.data')], {
+    running = await npmStart(['--port', '0'], {
+      XDG_DATA_HOME: path.join(home, 'xdg'),
       ATS_AGENT_PROVIDERS: 'pi',
       PI_CODING_AGENT_DIR: agentDir,
       // In-process agents start in well under a second: the tour's 5 s of streaming then holds the first
@@ -87,7 +93,7 @@ describe('README: the first run with a local model, and the curl tour pasted who
       ANTHROPIC_API_KEY: '',
       ANTHROPIC_OAUTH_TOKEN: '',
     });
-    token = readFileSync(path.join(home, '.data', 'token'), 'utf8').trim();
+    token = readFileSync(path.join(home, 'xdg', 'agent-thread-service', 'token'), 'utf8').trim();
   });
   after(async () => {
     await running?.stop();
@@ -128,7 +134,9 @@ describe('README: the first run with a local model, and the curl tour pasted who
   it('the tour, pasted whole without a key: every command exits 0 and prints what its comment says', async () => {
     const block = readmeBlock('Five minutes with curl', 'sh');
     expect(block).to.contain(DEFAULT_URL);
-    const results = await runInBash(tourCommands(block.replaceAll(DEFAULT_URL, running!.url)), home);
+    const results = await runInBash(tourCommands(block.replaceAll(DEFAULT_URL, running!.url)), home, {
+      XDG_DATA_HOME: path.join(home, 'xdg'),
+    });
     if (results.some((result) => result.exit !== 0)) console.log(results);
     for (const { command, exit } of results) expect(exit, command).to.equal(0);
     const outputOf = (fragment: string) => results.find((result) => result.command.includes(fragment))!.output;

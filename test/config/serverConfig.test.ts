@@ -1,12 +1,21 @@
 import { expect } from 'chai';
 import path from 'node:path';
+import { defaultDataDir } from '../../src/config/defaultDataDir';
 import { ConfigError, loadConfig } from '../../src/config/serverConfig';
 
 describe('server config: flags and ATS_* env vars', () => {
-  it('has loopback, port 8787, ./.data and the pi agent by default', () => {
+  it('has loopback, port 8787, the data dir outside any project folder and the pi agent by default (issue 29)', () => {
     const config = loadConfig([], {});
-    expect(config).to.deep.include({ host: '127.0.0.1', port: 8787, dataDir: path.resolve('.data'), agentProviders: ['pi'] });
+    expect(config).to.deep.include({ host: '127.0.0.1', port: 8787, dataDir: defaultDataDir(), agentProviders: ['pi'] });
+    expect(config.dataDir).not.to.equal(path.resolve('.data'));
     expect(config.token).to.equal(undefined);
+  });
+
+  it('keeps its data under $XDG_DATA_HOME, else ~/.local/share, in agent-thread-service (issue 29)', () => {
+    expect(defaultDataDir({ XDG_DATA_HOME: '/srv/data' }, '/home/me')).to.equal('/srv/data/agent-thread-service');
+    expect(defaultDataDir({}, '/home/me')).to.equal('/home/me/.local/share/agent-thread-service');
+    expect(defaultDataDir({ XDG_DATA_HOME: 'relative' }, '/home/me')).to.equal('/home/me/.local/share/agent-thread-service');
+    expect(loadConfig([], { ATS_DATA_DIR: './here' }).dataDir).to.equal(path.resolve('here')); // ATS_DATA_DIR still wins
   });
 
   it('reads ATS_* env vars and lets flags win over them', () => {

@@ -71,8 +71,8 @@ describe('directory reader (walk reads on worker threads)', () => {
       const answers = (await Promise.all(batches.map((batch) => reader.read(batch)))).flat();
       const inThread = readDirectoriesSync(paths);
       answers.forEach((contents, index) => {
-        expect(contents?.names.join('/')).to.equal(inThread[2 * index]);
-        expect(contents?.kinds).to.equal(inThread[2 * index + 1]);
+        expect(contents?.names.join('/')).to.equal(inThread[4 * index]);
+        expect(contents?.kinds).to.equal(inThread[4 * index + 1]);
         expect(kindsByName(contents ?? null)).to.deep.equal({ [`f${index}.ts`]: 'f', [`sub${index}`]: 'd' });
       });
     } finally {

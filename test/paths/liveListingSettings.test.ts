@@ -15,7 +15,7 @@ describe('live listings: settings (pathWatchIdleMs, debug)', () => {
     const server = loadConfig(['--path-watch-idle-ms', '0'], { ATS_DEBUG: '1' });
     expect(server).to.include({ pathWatchIdleMs: 0, debug: true });
     const log = () => undefined;
-    expect(pathListerOptionsOf(server, log)).to.deep.equal({ watcher: null, debug: log });
+    expect(pathListerOptionsOf(server, log)).to.deep.equal({ watcher: null, debug: log, ignoredDirectories: [server.dataDir] });
     expect(pathListerOptionsOf({ pathWatchIdleMs: 1000, debug: false }, log)).to.deep.equal({ idleMs: 1000 });
     const daemon = loadDaemonConfig(['--server', 'http://h:1', '--token', TOKEN], {
       ATS_DAEMON_PATH_WATCH_IDLE_MS: '60000',

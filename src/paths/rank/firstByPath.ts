@@ -2,7 +2,9 @@ import { selectTop } from './selectTop';
 import type { ListedDirectory, Listing, WalkEntry } from '../walk/walkEntry';
 
 /**
- * The first `limit` entries of a listing in path order (UTF-16 code units, as `<` compares strings).
+ * The first `limit` entries of a listing in path order (UTF-16 code units, as `<` compares strings), entries
+ * that are not ignored first: with no query every score is 0, and an ignored entry ranks after one that is not
+ * of equal score (`WalkEntry.ignored`; the service's clone starts with `.data/` and `dist/` otherwise).
  * The first call on a root has no query and wants the first 100 of 130k paths; comparing a path built as
  * `directory + '/' + name` flattens it first, which measured ~90 ms for the benchmark tree. So when the
  * listing hands on its directories (or its entries have `parent` links), the order is read off the tree,
@@ -15,9 +17,11 @@ export function firstByPath(listing: Listing, limit: number): WalkEntry[] {
   if (limit <= 0) return [];
   const entries = listing.entries;
   const tree = listing.tree ?? (entries.every((entry) => entry.parent !== undefined) ? treeOf(entries) : null);
-  if (tree === null) return selectTop(entries, limit, comparePaths);
+  if (tree === null) return selectTop(entries, limit, (a, b) => isIgnored(a) - isIgnored(b) || comparePaths(a, b));
   const first: WalkEntry[] = [];
-  const visit = (directory: ListedDirectory): void => {
+  // Two rounds in path order: what is not ignored, then (when that did not fill `limit`) what is. Nothing
+  // below an ignored folder is kept in the first round.
+  const visit = (directory: ListedDirectory, ignored: 0 | 1): void => {
     const items: Array<{ key: string; entry?: WalkEntry; below?: ListedDirectory }> = [
       ...directory.entries.map((entry) => ({ key: entry.name, entry })),
       ...directory.children.map((below) => ({ key: `${below.entry!.name}/`, below })),
@@ -25,12 +29,18 @@ export function firstByPath(listing: Listing, limit: number): WalkEntry[] {
     items.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     for (const item of items) {
       if (first.length >= limit) return;
-      if (item.below !== undefined) visit(item.below);
-      else first.push(item.entry!);
+      if (item.below !== undefined) {
+        if (ignored === 1 || isIgnored(item.below.entry!) === 0) visit(item.below, ignored);
+      } else if (isIgnored(item.entry!) === ignored) first.push(item.entry!);
     }
   };
-  visit(tree);
+  visit(tree, 0);
+  if (first.length < limit) visit(tree, 1);
   return first;
+}
+
+function isIgnored(entry: WalkEntry): 0 | 1 {
+  return entry.ignored === true ? 1 : 0;
 }
 
 export function comparePaths(a: WalkEntry, b: WalkEntry): number {

@@ -6,7 +6,9 @@ import type { WalkEntry } from '../walk/walkEntry';
  * The folded names of one listing packed back to back (`foldedUnits.ts`), so ranking reads typed arrays
  * front to back instead of chasing 100k entry objects and strings: entry i's name is the units
  * [start[i], start[i + 1]), `charSet[i]` says which units it has (`foldForMatch.ts`), and `parentSlot[i]`
- * is the slot of its directory's entry and `isDirectory[i]` 1 for a directory (for path queries).
+ * is the slot of its directory's entry and `isDirectory[i]` 1 for a directory (for path queries), and
+ * `ignored[i]` 1 for an ignored entry (`WalkEntry.ignored`, ranked last). A tree whose marks change gets a new
+ * listing (`treeSnapshot.ts`), so an index never holds stale marks.
  */
 export interface NameIndex {
   readonly units: Uint16Array;
@@ -15,6 +17,7 @@ export interface NameIndex {
   readonly charSet: Int32Array;
   readonly parentSlot: Int32Array;
   readonly isDirectory: Uint8Array;
+  readonly ignored: Uint8Array;
 }
 
 /** `parentSlot` of an entry directly under the root. */
@@ -64,6 +67,7 @@ function buildNameIndex(entries: readonly WalkEntry[], source: IndexSource | nul
   const start = new Int32Array(count + 1);
   const charSet = new Int32Array(count);
   const isDirectory = new Uint8Array(count);
+  const ignored = new Uint8Array(count);
   const sourceEntries = source?.entries ?? [];
   const sourceStart = source?.index.start ?? new Int32Array(1);
   // Names copied from `source` go in runs: entries that were next to each other there usually still are, so
@@ -82,6 +86,7 @@ function buildNameIndex(entries: readonly WalkEntry[], source: IndexSource | nul
     }
     start[slot] = total;
     isDirectory[slot] = entry.kind === 'directory' ? 1 : 0;
+    ignored[slot] = entry.ignored === true ? 1 : 0;
     entry.indexSlot = slot;
     if (copied) {
       const length = sourceStart[was + 1] - from;
@@ -107,7 +112,7 @@ function buildNameIndex(entries: readonly WalkEntry[], source: IndexSource | nul
   }
   if (runLength > 0) copyUnits(source!.index, runFrom, runLength, units, bonus, total - runLength);
   start[count] = total;
-  return { units, bonus, start, charSet, parentSlot: parentSlotsOf(entries), isDirectory };
+  return { units, bonus, start, charSet, parentSlot: parentSlotsOf(entries), isDirectory, ignored };
 }
 
 /** Room for names a change added, beyond the previous index's size, before the arrays grow. */

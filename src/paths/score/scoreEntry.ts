@@ -51,11 +51,26 @@ export function positionsOfUnits(query: PreparedQuery, entry: WalkEntry, name: F
 }
 
 /**
+ * Taken off the score of an ignored entry (`WalkEntry.ignored`: a `.gitignore` match, the service's data folder),
+ * so it ranks after every entry that is not ignored and matches as well or up to two matched letters' worth less
+ * (`dist/a/readme.js` after `docs/README.md` for `readme`, `dist/…/threadSegment.js` after `src/…/threadSegment.ts`),
+ * as VS Code and `fd` users expect. Smaller than the exact-name bonus, so an ignored file whose name is the query
+ * still comes before any other name: it stays findable (rule 6). The score is what the answer says, so the
+ * ranking stays by descending score (rule 4).
+ */
+export const IGNORED_PENALTY = 2 * SCORE.match;
+
+/**
  * The score of one entry on its own, for callers without a listing. It folds a path query's whole path
  * at once rather than putting it together from its directory's units as the ranker does, so tests use it
  * as the reference the ranker must agree with.
  */
 export function scoreEntry(query: PreparedQuery, entry: WalkEntry): number {
+  const score = matchScore(query, entry);
+  return score === NO_MATCH || entry.ignored !== true ? score : score - IGNORED_PENALTY;
+}
+
+function matchScore(query: PreparedQuery, entry: WalkEntry): number {
   const name = foldedUnitsOf(entry.name);
   if (!query.matchesPath) return scoreNameUnits(query, name, 0, name.units.length);
   const path = foldedUnitsOf(entry.path);

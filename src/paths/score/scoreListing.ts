@@ -3,12 +3,12 @@ import { NO_MATCH } from './fuzzyMatch';
 import { AT_ROOT, type NameIndex } from './nameIndex';
 import { createPathAligner } from './pathAlignment';
 import { matchedBeforeName } from './pathPrefilter';
-import { nameBonus, scoreNameUnits, type PreparedQuery } from './scoreEntry';
+import { IGNORED_PENALTY, nameBonus, scoreNameUnits, type PreparedQuery } from './scoreEntry';
 import type { WalkEntry } from '../walk/walkEntry';
 
 /**
- * Scores every entry of a listing (its `NameIndex` given): writes `scores[slot]` for each matching slot,
- * the matching slots in order into `slots`, and returns how many matched.
+ * Scores every entry of a listing (its `NameIndex` given): writes `scores[slot]` for each matching slot
+ * (ignored entries less `IGNORED_PENALTY`), the matching slots in order into `slots`, and returns how many matched.
  */
 export function scoreListing(
   query: PreparedQuery,
@@ -29,13 +29,13 @@ function scoreNameQuery(
   slots: Int32Array,
 ): number {
   const wanted = query.folded.charSet;
-  const { charSet, start } = index;
+  const { charSet, start, ignored } = index;
   let count = 0;
   for (let slot = 0; slot < entries.length; slot += 1) {
     if ((charSet[slot] & wanted) !== wanted) continue;
     const score = scoreNameUnits(query, index, start[slot], start[slot + 1] - start[slot]);
     if (score === NO_MATCH) continue;
-    scores[slot] = score;
+    scores[slot] = score - ignored[slot] * IGNORED_PENALTY;
     slots[count] = slot;
     count += 1;
   }
@@ -56,7 +56,7 @@ function scorePathQuery(
   slots: Int32Array,
 ): number {
   const text = query.folded.text;
-  const { units, start, charSet, parentSlot, isDirectory } = index;
+  const { units, start, charSet, parentSlot, isDirectory, ignored } = index;
   const UNKNOWN = -1;
   const matchedThrough = new Int32Array(entries.length).fill(UNKNOWN);
   // charSetOf(text.slice(k)): a file whose name lacks a unit still to be matched is out without reading it.
@@ -78,7 +78,7 @@ function scorePathQuery(
     if (matched < text.length) continue;
     const fuzzy = aligner.score(entries[slot], slot);
     if (fuzzy === NO_MATCH) continue;
-    scores[slot] = fuzzy + nameBonus(query, units, start[slot], start[slot + 1] - start[slot]);
+    scores[slot] = fuzzy + nameBonus(query, units, start[slot], start[slot + 1] - start[slot]) - ignored[slot] * IGNORED_PENALTY;
     slots[count] = slot;
     count += 1;
   }

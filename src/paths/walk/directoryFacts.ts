@@ -4,6 +4,10 @@
 export interface DirectoryContents {
   readonly names: string[];
   readonly kinds: string;
+  /** The text of the `.gitignore` file in it, when there is a readable one. */
+  readonly gitignore?: string;
+  /** The text of its `.git/info/exclude` (the folder is a repository's top), when there is a readable one. */
+  readonly gitExclude?: string;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { KIND_DIRECTORY, KIND_FILE, type DirectoryContents, type DirectoryStamp } from './directoryFacts';
+import type { IgnoreChain, IgnoreFile } from './ignoreRules';
 import { newWalkEntry, type WalkEntry } from './walkEntry';
 
 /** One walked directory of a cached tree: what its last read found, and when. */
@@ -8,6 +9,8 @@ export interface DirectoryNode {
   readonly relative: string;
   /** The directory's own listed entry; null for the root. */
   readonly entry: WalkEntry | null;
+  /** The directory holding it; null for the root. */
+  readonly parent: DirectoryNode | null;
   stamp: DirectoryStamp | null;
   /** The time (`Date.now()`, or the snapshot's clock) just before the last read of this directory. */
   readAt: number;
@@ -17,10 +20,32 @@ export interface DirectoryNode {
   children: DirectoryNode[];
   /** Names of the `.git` and `node_modules` directories in it (never listed): a watch leaves them out. */
   excluded: readonly string[] | null;
+  /** The `.gitignore` and `.git/info/exclude` texts its last read found (`directoryReader.ts`). */
+  gitignore: string | null;
+  gitExclude: string | null;
+  /** Its `.gitignore` as compiled, and the chain its entries were last marked with (`ignoredEntries.ts`). */
+  ignoreFile: IgnoreFile | null;
+  excludeFile: IgnoreFile | null;
+  ignoreChain: IgnoreChain | null | undefined;
 }
 
-export function newNode(absolute: string, relative: string, entry: WalkEntry | null): DirectoryNode {
-  return { absolute, relative, entry, stamp: null, readAt: 0, entries: [], children: [], excluded: null };
+export function newNode(absolute: string, relative: string, entry: WalkEntry | null, parent: DirectoryNode | null): DirectoryNode {
+  return {
+    absolute,
+    relative,
+    entry,
+    parent,
+    stamp: null,
+    readAt: 0,
+    entries: [],
+    children: [],
+    excluded: null,
+    gitignore: null,
+    gitExclude: null,
+    ignoreFile: null,
+    excludeFile: null,
+    ignoreChain: undefined,
+  };
 }
 
 /**
@@ -54,9 +79,11 @@ export function applyContents(node: DirectoryNode, contents: DirectoryContents |
     const previous = previousEntries?.get(relative);
     const entry = previous?.kind === kind ? previous : newWalkEntry(kind, relative, name, node.entry);
     entries.push(entry);
-    if (kind === 'directory') children.push(previousChildren?.get(relative) ?? newNode(`${parent}/${name}`, relative, entry));
+    if (kind === 'directory') children.push(previousChildren?.get(relative) ?? newNode(`${parent}/${name}`, relative, entry, node));
   }
   node.excluded = excluded;
+  node.gitignore = contents?.gitignore ?? null;
+  node.gitExclude = contents?.gitExclude ?? null;
   if (sameItems(entries, node.entries) && sameItems(children, node.children)) return false;
   node.entries = entries;
   node.children = children;

@@ -14,8 +14,11 @@ export interface DirectoryReader {
 
 /**
  * Reads each directory without following anything and classifies its entries; flat output
- * `[names joined by '/', kinds, …]` (a name never holds '/') because one string per directory crosses a
- * worker boundary far cheaper than an array of names. `kinds` is null for a directory that failed.
+ * `[names joined by '/', kinds, gitignore, gitExclude, …]` (a name never holds '/') because one string per
+ * directory crosses a worker boundary far cheaper than an array of names. `kinds` is null for a directory that
+ * failed. `gitignore` is the text of a regular `.gitignore` file in it and `gitExclude` that of its
+ * `.git/info/exclude`, else null: the ranking puts what they ignore last (`ignoredEntries.ts`), and reading
+ * them here keeps the main thread to one string per directory.
  *
  * Self-contained (requires inside, no imports, no TS helpers) because its source text is what the
  * worker runs: workers started by `npm start` or mocha have no TypeScript loader.
@@ -24,29 +27,42 @@ export function readDirectoriesSync(paths: readonly string[]): Array<string | nu
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const fs: typeof import('node:fs') = require('node:fs');
   const out: Array<string | null> = [];
+  const readText = (path: string): string | null => {
+    try {
+      return fs.readFileSync(path, 'utf8');
+    } catch {
+      return null; // unreadable or gone: no rules, as git does
+    }
+  };
   for (const directory of paths) {
     let dirents: import('node:fs').Dirent[];
     try {
       dirents = fs.readdirSync(directory, { withFileTypes: true });
     } catch {
-      out.push('', null);
+      out.push('', null, null, null);
       continue;
     }
     const names: string[] = [];
     let kinds = '';
+    let gitignore: string | null = null;
+    let gitExclude: string | null = null;
     for (const dirent of dirents) {
       names.push(dirent.name);
-      if (dirent.isFile()) kinds += 'f';
-      else if (dirent.isDirectory()) kinds += 'd';
+      let kind: string;
+      if (dirent.isFile()) kind = 'f';
+      else if (dirent.isDirectory()) kind = 'd';
       else if (dirent.isSymbolicLink() || dirent.isFIFO() || dirent.isSocket() || dirent.isBlockDevice() || dirent.isCharacterDevice())
-        kinds += '-';
+        kind = '-';
       else {
         // DT_UNKNOWN (some network and FUSE file systems): ask lstat, which opens nothing.
         const stats = fs.lstatSync(`${directory}/${dirent.name}`, { throwIfNoEntry: false });
-        kinds += stats?.isFile() ? 'f' : stats?.isDirectory() ? 'd' : '-';
+        kind = stats?.isFile() ? 'f' : stats?.isDirectory() ? 'd' : '-';
       }
+      kinds += kind;
+      if (kind === 'f' && dirent.name === '.gitignore') gitignore = readText(`${directory}/.gitignore`);
+      else if (kind === 'd' && dirent.name === '.git') gitExclude = readText(`${directory}/.git/info/exclude`);
     }
-    out.push(names.join('/'), kinds);
+    out.push(names.join('/'), kinds, gitignore, gitExclude);
   }
   return out;
 }
@@ -166,10 +182,19 @@ function startWorker(niceness: number, onBroken: () => void): PooledWorker {
 
 function decodeContents(flat: Array<string | null>): Array<DirectoryContents | null> {
   const contents: Array<DirectoryContents | null> = [];
-  for (let i = 0; i < flat.length; i += 2) {
+  for (let i = 0; i < flat.length; i += 4) {
     const kinds = flat[i + 1];
-    if (kinds === null) contents.push(null);
-    else contents.push({ names: kinds === '' ? [] : flat[i]!.split('/'), kinds });
+    if (kinds === null) {
+      contents.push(null);
+      continue;
+    }
+    const read: { -readonly [K in keyof DirectoryContents]: DirectoryContents[K] } = {
+      names: kinds === '' ? [] : flat[i]!.split('/'),
+      kinds,
+    };
+    if (flat[i + 2] !== null) read.gitignore = flat[i + 2]!;
+    if (flat[i + 3] !== null) read.gitExclude = flat[i + 3]!;
+    contents.push(read);
   }
   return contents;
 }

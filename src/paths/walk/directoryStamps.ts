@@ -20,6 +20,10 @@ export function stampOf(stats: Stats | undefined): DirectoryStamp | null {
 export function isUnchanged(node: DirectoryNode, now: DirectoryStamp, racyWindowMs: number): boolean {
   const stamp = node.stamp;
   if (stamp === null) return false;
+  // Editing a `.gitignore` in place (`echo dist/ >> .gitignore`) leaves its folder's stamps as they were, so a
+  // folder holding one is read again, with the file, on every revalidation by stamps (a few folders per tree).
+  // A watch names the file when it changes, which reads its folder again too (`revalidationStart.ts`).
+  if (node.gitignore !== null || node.gitExclude !== null) return false;
   // Inode and ctime catch a directory replaced by one whose mtime is old (`mv` of an old folder, tar).
   if (stamp.ino !== now.ino || stamp.mtimeMs !== now.mtimeMs || stamp.ctimeMs !== now.ctimeMs) return false;
   // git's racy-timestamp rule: a change in the same tick as our read would leave the stamp unchanged.

@@ -2,6 +2,7 @@ import { stat, type Stats } from 'node:fs';
 import { HostCommandError } from '../../protocol/hostErrors';
 import { excludedDirectories, flatten, newNode, type DirectoryNode } from './directoryNode';
 import { sharedBackgroundDirectoryReader, sharedDirectoryReader, type DirectoryReader } from './directoryReader';
+import { markIgnored } from './ignoredEntries';
 import { revalidate, stampAll, type RevalidationPace } from './revalidate';
 import { fullRevalidation, watchedRevalidation, type WalkContext, type WatchedChanges } from './revalidationStart';
 import type { Listing, WalkEntry } from './walkEntry';
@@ -66,6 +67,11 @@ export interface TreeSnapshotOptions {
   onListingChanged?: (next: readonly WalkEntry[], previous: readonly WalkEntry[]) => void;
   /** The root was replaced by another directory (a new inode) since the last refresh: a watch on it is stale. */
   onRootReplaced?: () => void;
+  /**
+   * Absolute paths of folders whose entries rank as ignored whatever the `.gitignore` files say: the service's
+   * own data folder, when someone keeps it inside a project (`ATS_DATA_DIR=./.data`).
+   */
+  ignoredDirectories?: readonly string[];
 }
 
 export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = {}): TreeSnapshot {
@@ -79,6 +85,7 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
   let top: DirectoryNode | null = null;
   let topIno = -1;
   let flat: WalkEntry[] = [];
+  const alwaysIgnored = relativePathsBelow(root, options.ignoredDirectories ?? []);
   // One refresh at a time per root: two concurrent revalidations would race on the same nodes.
   let tail: Promise<unknown> = Promise.resolve();
 
@@ -89,13 +96,15 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
     const rootStats = await statRoot(root);
     if (top === null || topIno !== rootStats.ino) {
       if (top !== null) options.onRootReplaced?.();
-      top = newNode(root, '', null);
+      top = newNode(root, '', null, null);
       topIno = rootStats.ino;
       changes = undefined;
     }
     const start = changes === undefined ? fullRevalidation(top, context.racyWindowMs) : await watchedRevalidation(top, changes, context);
     const { changed, unstamped } = await revalidate(start, context, pace);
-    if (changed) {
+    // After the reads, before the answer: the marks are part of the listing (they order it), as its entries are.
+    const marksChanged = markIgnored(top, unstamped, alwaysIgnored);
+    if (changed || marksChanged) {
       const previous = flat;
       flat = flatten(top);
       options.onListingChanged?.(flat, previous);
@@ -126,6 +135,12 @@ export function createTreeSnapshot(root: string, options: TreeSnapshotOptions = 
     },
     excludedDirectories: () => (top === null ? [] : excludedDirectories(top)),
   };
+}
+
+/** `folders` that lie below `root`, relative to it. */
+function relativePathsBelow(root: string, folders: readonly string[]): Set<string> {
+  const prefix = root.endsWith('/') ? root : `${root}/`;
+  return new Set(folders.filter((folder) => folder.startsWith(prefix)).map((folder) => folder.slice(prefix.length).replace(/\/+$/, '')));
 }
 
 async function statRoot(root: string): Promise<Stats> {

@@ -29,6 +29,12 @@ export interface WalkEntry {
    * is checked against that listing before it is trusted, so a stale one costs a fold, never a wrong name.
    */
   indexSlot?: number;
+  /**
+   * Matched by the project's `.gitignore` files (or `.git/info/exclude`), or inside the service's own data
+   * folder: still listed and findable (rules 1–3, 6), ranked after what is not (`ignoredEntries.ts`).
+   * Absent (entries made without a walk) means not ignored.
+   */
+  ignored?: boolean;
 }
 
 /**
@@ -37,8 +43,8 @@ export interface WalkEntry {
  * entries, stay small: the first call on a root allocates one per entry.
  */
 export function newWalkEntry(kind: PathKind, path: string, name: string, parent: WalkEntry | null): WalkEntry {
-  if (kind === 'file') return { kind, path, name, parent, indexSlot: -1 };
-  return { kind, path, name, parent, indexSlot: -1, pathUnits: undefined, prefixQuery: '', prefixMatched: 0 };
+  if (kind === 'file') return { kind, path, name, parent, indexSlot: -1, ignored: false };
+  return { kind, path, name, parent, indexSlot: -1, ignored: false, pathUnits: undefined, prefixQuery: '', prefixMatched: 0 };
 }
 
 /** Everything a walk found under `root`; order is unspecified (ranking defines it). */

@@ -9,7 +9,8 @@ export function SignIn() {
     <main class="sign-in">
       <h1>Agent threads</h1>
       <p>
-        Open the URL <code>npm start</code> printed (it ends with <code>#token=…</code>), or paste the token from <code>.data/token</code>.
+        Open the URL <code>npm start</code> printed (it ends with <code>#token=…</code>), or paste the token from the file it names (
+        <code>token in …</code>).
       </p>
       <form
         onSubmit={async (event) => {

@@ -1,0 +1,90 @@
+import { expect } from 'chai';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { eventually } from '../helpers/server/eventually';
+import { npmStart, type StartedProcess } from '../helpers/server/process';
+import { ARTIFACTS, launchBrowser, requireBrowser, type Browser } from './browser';
+
+const WAIT = { timeout: 60_000 };
+
+/**
+ * Issue 29 in Chromium through `npm start`: in a clone with a built `dist/` that its `.gitignore` ignores,
+ * quick-open's top hits for "readme" are the READMEs; the built `dist/a/readme.js` and its `.map` are still
+ * there, after them (rule 6: listed and findable).
+ */
+describe('quick-open in a real browser ranks the READMEs above a built dist/ (issue 29)', function () {
+  this.timeout(180_000);
+  let dataDir: string;
+  let project: string;
+  let running: StartedProcess | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+
+  before(async function () {
+    requireBrowser(this);
+    project = mkdtempSync(path.join(os.tmpdir(), 'ats-clone-'));
+    const write = (relative: string, content: string) => {
+      mkdirSync(path.dirname(path.join(project, relative)), { recursive: true });
+      writeFileSync(path.join(project, relative), content);
+    };
+    write('.gitignore', 'node_modules\ndist/\n');
+    write('README.md', '# the project\n');
+    write('docs/README.md', '# the docs\n');
+    write('src/index.ts', 'export {};\n');
+    write('dist/a/readme.js', 'export {};\n');
+    write('dist/a/readme.js.map', '{"version":3}\n');
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'ats-web-ignored-'));
+    running = await npmStart(['--port', '0', '--data-dir', dataDir], { ATS_AGENT_PROVIDERS: 'none' });
+    const started = running;
+    const signInUrl = await eventually(
+      () => started.lines.map((line) => /^open (http:\/\/\S+#token=\S+)$/.exec(line)?.[1]).find(Boolean),
+      'the sign-in URL on stdout',
+      30_000,
+    );
+    const token = readFileSync(path.join(dataDir, 'token'), 'utf8').trim();
+    const api = async (pathname: string, body?: unknown) => {
+      const response = await fetch(`${started.url}/api/v1${pathname}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect(response.ok, `${pathname} → ${response.status}`).to.equal(true);
+      return response.json() as Promise<any>;
+    };
+    const [host] = await api('/hosts');
+    await api('/projects', { name: 'clone', source: { type: 'local_path', path: project, hostId: host.id } });
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    await page.goto(signInUrl);
+    await page.getByRole('region', { name: 'Project clone' }).waitFor(WAIT);
+  });
+  after(async () => {
+    await browser?.close();
+    await running?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (project) rmSync(project, { recursive: true, force: true });
+  });
+
+  it('the top two hits for "readme" are README.md and docs/README.md; dist/a/readme.js and its .map follow', async () => {
+    await page.keyboard.press('Control+P');
+    const dialog = page.getByRole('dialog', { name: 'Quick open' });
+    await dialog.getByRole('combobox').fill('readme');
+    const options = dialog.getByRole('listbox').getByRole('option');
+    const texts = await eventually(
+      async () => {
+        const all = await options.allTextContents();
+        return all.length === 4 ? all : undefined;
+      },
+      'four hits for "readme"',
+      30_000,
+    );
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'quick-open-ignored-last.png') });
+    expect(texts[0]).to.contain('README.md').and.not.contain('dist/');
+    expect(texts[1]).to.contain('docs/README.md');
+    expect(texts[2]).to.contain('dist/a/readme.js').and.not.contain('.map');
+    expect(texts[3]).to.contain('dist/a/readme.js.map');
+  });
+});
