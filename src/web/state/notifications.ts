@@ -1,5 +1,6 @@
 import { computed, effect, signal, untracked } from '@preact/signals';
-import { threads } from './directory';
+import type { StoredThreadEvent } from '../api/types';
+import { listedThread, threads } from './directory';
 import { go, route, threadHref } from './route';
 import { changeText, markOf, threadChanges, type ThreadChange, type ThreadMark } from './threadChanges';
 import { isWaiting } from './waiting';
@@ -71,8 +72,28 @@ function announce(change: ThreadChange): void {
 }
 
 /**
- * Watches the lists' poll for turns that end or fail and questions that come (the open thread's own rows
- * refresh the lists at once), and tells the user about those in threads they are not looking at: a browser
+ * The open thread's own live rows (its feed calls this): exact where the lists' poll could miss a turn that
+ * started and ended between two polls. The thread is announced only while the tab is hidden.
+ */
+export function noteOpenThreadRows(threadId: string, rows: readonly StoredThreadEvent[]): void {
+  if (viewedThread() === threadId) return;
+  const title = listedThread(threadId)?.title ?? 'Agent threads';
+  for (const row of rows) {
+    if (row.type === 'approval/requested') announce({ threadId, title, kind: 'approval' });
+    if (row.type === 'turn/completed' && (row.data.status === 'completed' || row.data.status === 'failed'))
+      announce({ threadId, title, kind: row.data.status });
+  }
+}
+
+/** The thread whose rows come from its feed: the lists' poll leaves it to `noteOpenThreadRows`. */
+function openThread(): string | null {
+  const current = route.value;
+  return current.page === 'thread' ? current.threadId : null;
+}
+
+/**
+ * Watches the lists' poll for turns that end or fail and questions that come in threads not open (the open
+ * one's rows come through `noteOpenThreadRows`), and tells the user about those in threads they are not looking at: a browser
  * notification when allowed, and the tab title's count until they open the thread. The first prompt the
  * user sends (a form submitted: a gesture the browser accepts) asks for permission, once.
  */
@@ -81,7 +102,7 @@ export function watchThreadChanges(): () => void {
   const stopWatching = effect(() => {
     const list = threads.value;
     untracked(() => {
-      if (marks) for (const change of threadChanges(marks, list)) if (change.threadId !== viewedThread()) announce(change);
+      if (marks) for (const change of threadChanges(marks, list)) if (change.threadId !== openThread()) announce(change);
     });
     marks = new Map(list.map((thread) => [thread.id, markOf(thread)]));
   });
