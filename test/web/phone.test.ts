@@ -96,11 +96,18 @@ describe('the web page in a real browser on a phone: separate screens, installab
     const sw = await page.request.get(`${t.server.url}/sw.js`);
     expect(sw.headers()['content-type']).to.match(/javascript/);
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    const answers: Array<{ url: string; fromWorker: boolean }> = [];
+    page.on('response', (response) => answers.push({ url: response.url(), fromWorker: response.fromServiceWorker() }));
     await page.reload();
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, WAIT);
     // The API still answers through the network: the lists fill and the thread opens with its rows.
     await threadLink().click();
     await page.getByRole('log').getByText('echo: Hello from the bus').waitFor(WAIT);
+    const bundle = answers.find((answer) => /\/assets\/[^/]+\.js$/.test(answer.url));
+    expect(bundle?.fromWorker, 'the bundle on the second load').to.equal(true);
+    const api = answers.filter((answer) => new URL(answer.url).pathname.startsWith('/api/'));
+    expect(api.length).to.be.greaterThan(0);
+    expect(api.filter((answer) => answer.fromWorker)).to.deep.equal([]);
     const cached = await page.evaluate(async () => {
       const urls: string[] = [];
       for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(request.url);

@@ -40,22 +40,32 @@ self.addEventListener('fetch', (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== 'GET' || url.origin !== self.location.origin || isApi(url)) return;
-  if (request.mode === 'navigate') return event.respondWith(networkFirst(request, new URL('./index.html', self.registration.scope).href));
+  if (request.mode === 'navigate')
+    return event.respondWith(networkFirst(request, new URL('./index.html', self.registration.scope).href, true));
   if (isAsset(url)) return event.respondWith(cacheFirst(request));
   if (shellUrls().includes(url.href)) return event.respondWith(networkFirst(request, url.href));
 });
 
-async function networkFirst(request, key) {
+async function networkFirst(request, key, isPage = false) {
   const cache = await caches.open(SHELL_CACHE);
   try {
     const answer = await fetch(request);
-    if (answer.ok) await cache.put(key, answer.clone());
+    if (answer.ok) {
+      await cache.put(key, answer.clone());
+      if (isPage) await forgetOldAssets(cache, await answer.clone().text());
+    }
     return answer;
   } catch (failure) {
     const kept = await cache.match(key);
     if (kept) return kept;
     throw failure;
   }
+}
+
+/** A new build names new hashed files: the previous build's are dropped rather than kept forever. */
+async function forgetOldAssets(cache, html) {
+  const current = new Set(await assetsOf(html));
+  for (const request of await cache.keys()) if (isAsset(new URL(request.url)) && !current.has(request.url)) await cache.delete(request);
 }
 
 async function cacheFirst(request) {
