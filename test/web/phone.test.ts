@@ -70,6 +70,13 @@ describe('the web page in a real browser on a phone: separate screens, installab
     expect(thread.x).to.equal(0);
     expect(thread.width).to.equal(PHONE.width);
     await page.screenshot({ path: path.join(ARTIFACTS, 'phone-thread.png') });
+    // A keyboard taking the lower half (Chrome's resizes-content): the prompt box moves up with the frame.
+    await page.setViewportSize({ width: PHONE.width, height: 430 });
+    await page.waitForFunction(() => document.documentElement.style.getPropertyValue('--viewport-height') === '430px', undefined, WAIT);
+    const above = (await page.locator('.composer textarea').boundingBox())!;
+    expect(above.y).to.be.at.least(0);
+    expect(above.y + above.height).to.be.at.most(430);
+    await page.setViewportSize(PHONE);
     await backButton().click();
     await threadLink().waitFor(WAIT);
     expect(await page.locator('main').isVisible()).to.equal(false);
