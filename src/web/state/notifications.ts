@@ -93,9 +93,9 @@ function openThread(): string | null {
 
 /**
  * Watches the lists' poll for turns that end or fail and questions that come in threads not open (the open
- * one's rows come through `noteOpenThreadRows`), and tells the user about those in threads they are not looking at: a browser
- * notification when allowed, and the tab title's count until they open the thread. The first prompt the
- * user sends (a form submitted: a gesture the browser accepts) asks for permission, once.
+ * one's rows come through `noteOpenThreadRows`) and tells the user: a browser notification when allowed, and
+ * the tab title's count until they open the thread. The first prompt the user sends (a form submitted: a
+ * gesture the browser accepts) asks for permission, once.
  */
 export function watchThreadChanges(): () => void {
   let marks: Map<string, ThreadMark> | null = null;
