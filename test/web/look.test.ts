@@ -265,12 +265,14 @@ describe('the web page in a real browser: first screen, themes, model picker, pr
 
   it('in a narrow window the lists open as a drawer from the menu button and close on a pick (issue 29)', async () => {
     await page.getByRole('button', { name: 'Close preview' }).click();
+    // Between a phone and a desktop: a phone's width shows the lists as a screen of their own (issue 31).
+    await page.setViewportSize({ width: 700, height: 860 });
     const menu = page.getByRole('button', { name: 'Threads and projects' });
     expect(await page.getByRole('navigation', { name: 'Threads' }).isVisible()).to.equal(false);
     await menu.click();
     expect(await menu.getAttribute('aria-expanded')).to.equal('true');
     await page.getByRole('region', { name: 'Project demo' }).waitFor(WAIT);
-    await shot('drawer-420');
+    await shot('drawer-700');
     await page
       .getByRole('link', { name: /Fix the build/ })
       .first()

@@ -1,17 +1,18 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
-import { Menu, MessagesSquare, Search } from 'lucide-preact';
+import { ChevronLeft, Menu, MessagesSquare, Search } from 'lucide-preact';
 import { useEffect } from 'preact/hooks';
 import { signedIn } from '../api/http';
 import type { Project } from '../api/types';
 import { directoryLoaded, listedThread, projects, startDirectory } from '../state/directory';
 import { notice } from '../state/notice';
+import { attentionCount, watchThreadChanges } from '../state/notifications';
 import { openQuickOpen, preview } from '../state/quickOpen';
 import { route } from '../state/route';
-import { waitingCount } from '../state/waiting';
 import { FilePreview } from './FilePreview';
 import { Home } from './Home';
 import { NewProject } from './NewProject';
 import { NewThread } from './NewThread';
+import { NotifyButton } from './NotifyButton';
 import { QuickOpen } from './QuickOpen';
 import { Sidebar } from './Sidebar';
 import { SignIn } from './SignIn';
@@ -34,16 +35,20 @@ function startQuickOpen(): void {
   if (project) openQuickOpen(project, (entry) => (preview.value = { project, path: entry.path }));
 }
 
-/** The tab's title: the open thread's, led by how many threads wait for an answer, so a background tab shows it. */
+/**
+ * The tab's title: the open thread's, led by how many threads wait for an answer or have a turn ended that
+ * the user has not seen (issue 31), so a background tab shows it.
+ */
 function documentTitle(): string {
   const current = route.value;
   const title = current.page === 'thread' ? listedThread(current.threadId)?.title : undefined;
-  const count = waitingCount.value;
+  const count = attentionCount.value;
   return `${count > 0 ? `(${count}) ` : ''}${title ? `${title} · ` : ''}Agent threads`;
 }
 
 export function App() {
   useEffect(() => startDirectory(), []);
+  useEffect(() => watchThreadChanges(), []);
   useSignalEffect(() => void (document.title = documentTitle()));
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -66,7 +71,8 @@ export function App() {
   const current = route.value;
   return (
     <div
-      class={`layout${menuOpen.value ? ' menu-open' : ''}`}
+      // On a phone the lists are the home screen and every other page a screen of its own (issue 31).
+      class={`layout${menuOpen.value ? ' menu-open' : ''}${current.page === 'home' ? ' on-list' : ''}`}
       onKeyDown={(event) => event.key === 'Escape' && menuOpen.value && (menuOpen.value = false)}
     >
       <header class="top">
@@ -80,6 +86,9 @@ export function App() {
         >
           <Menu size={18} aria-hidden="true" />
         </button>
+        <a class="icon-button back-button" href="#/" aria-label="Back to threads" title="Back to threads">
+          <ChevronLeft size={20} aria-hidden="true" />
+        </a>
         <a class="brand" href="#/">
           <MessagesSquare class="brand-mark" size={20} aria-hidden="true" />
           Agent threads
@@ -96,6 +105,7 @@ export function App() {
             <Search size={15} aria-hidden="true" />
             Quick open <kbd>Ctrl+P</kbd>
           </button>
+          <NotifyButton />
           <ThemeToggle />
         </span>
       </header>

@@ -2,6 +2,7 @@ import { batch, signal, type Signal } from '@preact/signals';
 import { API, ApiError, answerOf, client } from '../api/http';
 import { getThread } from '../api/threadLifecycle';
 import { refreshDirectory } from './directory';
+import { noteOpenThreadRows } from './notifications';
 import type { StoredThreadEvent, Thread } from '../api/types';
 import { Transcript } from './transcript';
 
@@ -42,6 +43,7 @@ export function openThreadFeed(threadId: string): ThreadFeed {
     const rows = pending;
     pending = [];
     if (rows.length > 0) batch(() => transcript.apply(rows));
+    noteOpenThreadRows(threadId, rows);
     // A turn opened or closed, or a question came or went: the lists' status follows at once, not at the next poll.
     if (rows.some((row) => LIST_CHANGING.has(row.type))) void refreshDirectory();
   };

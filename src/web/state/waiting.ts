@@ -1,6 +1,5 @@
-import { computed, signal } from '@preact/signals';
+import { signal } from '@preact/signals';
 import type { Thread } from '../api/types';
-import { threads } from './directory';
 
 /** The runtime fields of issue 27, read leniently: a server without them shows no thread as waiting. */
 interface ApprovalRuntime {
@@ -21,6 +20,3 @@ export function isWaiting(thread: Thread): boolean {
   const runtime = thread.runtime as ApprovalRuntime;
   return runtime.activity === 'waiting-for-approval' || (runtime.pendingApprovalIds?.length ?? 0) > 0;
 }
-
-/** How many threads wait for an answer: the document title counts them, so a background tab shows it. */
-export const waitingCount = computed(() => threads.value.filter(isWaiting).length);
