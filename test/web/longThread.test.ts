@@ -86,7 +86,7 @@ describe('the web page in a real browser: a thread of 2,000 turns opens at its e
   const earliestRendered = () =>
     page.evaluate(() =>
       Math.min(
-        ...[...document.querySelectorAll('.transcript-row[data-entry-key]')].map((row) =>
+        ...Array.from(document.querySelectorAll('.transcript-row[data-entry-key]')).map((row) =>
           Number(/^turn-(\d+)$/.exec(row.getAttribute('data-entry-key') ?? '')?.[1] ?? Infinity),
         ),
       ),
@@ -117,7 +117,7 @@ describe('the web page in a real browser: a thread of 2,000 turns opens at its e
     const earlierRendered = (than: number) =>
       page.waitForFunction(
         (than) =>
-          [...document.querySelectorAll('.transcript-row[data-entry-key]')].some(
+          Array.from(document.querySelectorAll('.transcript-row[data-entry-key]')).some(
             (row) => Number(/^turn-(\d+)$/.exec(row.getAttribute('data-entry-key') ?? '')?.[1]) < than,
           ),
         than,
@@ -137,7 +137,7 @@ describe('the web page in a real browser: a thread of 2,000 turns opens at its e
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     const topKey = await page.evaluate(() => {
       const view = document.querySelector('.transcript')!.getBoundingClientRect();
-      const rows = [...document.querySelectorAll('.transcript-row[data-entry-key]')];
+      const rows = Array.from(document.querySelectorAll('.transcript-row[data-entry-key]'));
       return rows.find((row) => row.getBoundingClientRect().bottom > view.top)!.getAttribute('data-entry-key')!;
     });
     const before = await topOf(topKey);
@@ -165,7 +165,7 @@ describe('the web page in a real browser: a thread of 2,000 turns opens at its e
     await page.getByRole('button', { name: 'Jump to latest' }).waitFor(WAIT);
     const key = await page.evaluate(() => {
       const view = document.querySelector('.transcript')!.getBoundingClientRect();
-      const rows = [...document.querySelectorAll('.transcript-row[data-entry-key]')];
+      const rows = Array.from(document.querySelectorAll('.transcript-row[data-entry-key]'));
       return rows.find((row) => row.getBoundingClientRect().top > view.top)!.getAttribute('data-entry-key')!;
     });
     const before = await topOf(key);
