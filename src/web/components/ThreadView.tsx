@@ -51,7 +51,9 @@ export function ThreadView({ threadId, seq }: { threadId: string; seq?: number }
       <header class="thread-head">
         <div class="thread-head-row">
           <ThreadTitle title={thread?.title ?? threadId} thread={thread} onChanged={changed} />
-          {thread && <ThreadActions thread={thread} turns={feed.transcript.turnCount.value} onChanged={changed} />}
+          {thread && (
+            <ThreadActions thread={thread} turns={feed.hasEarlier.value ? null : feed.transcript.turnCount.value} onChanged={changed} />
+          )}
         </div>
         <p class="thread-meta">
           {thread && (
