@@ -212,4 +212,36 @@ describe('the web page in a real browser: a thread of 2,000 turns opens at its e
     expect(await elementCount()).to.be.at.most(2000);
     await page.screenshot({ path: path.join(ARTIFACTS, 'long-thread-seq.png') });
   });
+
+  it('from a ?seq= link, scrolling down reads the turns after it, and Jump to latest opens the thread at its end (issue 31)', async () => {
+    // Opened by the test before, on turn 1000 with the turns up to ~1057: the ones after are read as the reader scrolls down.
+    const latestRendered = () =>
+      page.evaluate(() =>
+        Math.max(
+          ...Array.from(document.querySelectorAll('.transcript-row[data-entry-key]')).map((row) =>
+            Number(/^turn-(\d+)$/.exec(row.getAttribute('data-entry-key') ?? '')?.[1] ?? 0),
+          ),
+        ),
+      );
+    let latest = await latestRendered();
+    expect(latest).to.be.below(1100);
+    for (let step = 0; step < 10 && latest < 1200; step++) {
+      await log().evaluate((element) => (element.scrollTop = element.scrollHeight));
+      await page.waitForFunction(
+        (latest) =>
+          Array.from(document.querySelectorAll('.transcript-row[data-entry-key]')).some(
+            (row) => Number(/^turn-(\d+)$/.exec(row.getAttribute('data-entry-key') ?? '')?.[1]) > latest,
+          ),
+        latest,
+        WAIT,
+      );
+      latest = await latestRendered();
+    }
+    expect(latest).to.be.at.least(1200);
+    expect(await elementCount()).to.be.at.most(2000);
+    await page.getByRole('button', { name: 'Jump to latest' }).click();
+    await log().getByText('Live answer arrived.').waitFor(WAIT);
+    expect(await onScreen(log().getByText('Live answer arrived.'))).to.equal(true);
+    expect(page.url()).to.not.include('seq=');
+  });
 });

@@ -5,6 +5,7 @@ import { ApprovalCard } from './ApprovalCard';
 import { ItemView, NoteView } from './items';
 import { PlanView } from './PlanView';
 import { RefusedPrompt } from './RefusedPrompt';
+import { go, threadHref } from '../state/route';
 import { useTranscriptWindow } from './transcriptWindow';
 
 const STATUS_TEXT = { completed: 'Completed', failed: 'Failed', interrupted: 'Interrupted' } as const;
@@ -34,7 +35,12 @@ export function Transcript({ threadId, feed }: { threadId: string; feed: ThreadF
         </div>
       </div>
       {!view.atLatest && entries.length > 0 && (
-        <button type="button" class="jump-latest" onClick={view.jumpToLatest}>
+        <button
+          type="button"
+          class="jump-latest"
+          // Opened at a link far from the end: the latest is the thread opened at its end.
+          onClick={feed.hasLater.value ? () => go(threadHref(threadId)) : view.jumpToLatest}
+        >
           Jump to latest
         </button>
       )}

@@ -123,12 +123,15 @@ export function useTranscriptWindow(
     }
     setTop.current = element.scrollTop;
     if (element.scrollTop - layout.current.origin < NEAR_TOP && feed.hasEarlier.value) void feed.loadEarlier();
+    if (element.scrollHeight - element.scrollTop - element.clientHeight < NEAR_TOP && feed.hasLater.value) void feed.loadLater();
   });
 
   useLayoutEffect(() => {
     const element = scroller.current!;
     const onScroll = () => {
-      const atBottom = element.scrollHeight - element.scrollTop - element.clientHeight < AT_BOTTOM;
+      const fromBottom = element.scrollHeight - element.scrollTop - element.clientHeight;
+      // At the bottom of what is read is not following the latest while later rows are still unread.
+      const atBottom = fromBottom < AT_BOTTOM && !feed.hasLater.value;
       pinned.current = atBottom;
       setAtLatest(atBottom);
       const { offsets: at, entries: shown, origin } = layout.current;
@@ -140,6 +143,7 @@ export function useTranscriptWindow(
       else if (!ownScroll || !anchor.current) anchor.current = { key: shown[first]!.key, offset: y - at[first]! };
       setViewport({ top: y, height: element.clientHeight });
       if (y < NEAR_TOP && feed.hasEarlier.value) void feed.loadEarlier();
+      if (fromBottom < NEAR_TOP && feed.hasLater.value) void feed.loadLater();
     };
     const sized = new ResizeObserver(() => setViewport((view) => ({ ...view, height: element.clientHeight })));
     sized.observe(element);

@@ -21,6 +21,12 @@ export interface ThreadFeed {
   hasEarlier: Signal<boolean>;
   /** Reads the turns just before the first one shown and puts them in front (once at a time). */
   loadEarlier(): Promise<void>;
+  /**
+   * True while a thread opened at a `?seq=` link has rows after those shown that are not read yet: they are
+   * read a page at a time as the reader scrolls down, and the stream starts once the last page is in.
+   */
+  hasLater: Signal<boolean>;
+  loadLater(): Promise<void>;
   /** The entry a `?seq=` link opened the thread at, to scroll to and mark; null when opened at the end. */
   focus: Signal<string | null>;
   close(): void;
@@ -41,6 +47,8 @@ export function openThreadFeed(threadId: string, atSeq?: number): ThreadFeed {
   const gone = signal(false);
   const hasEarlier = signal(false);
   const focus = signal<string | null>(null);
+  const hasLater = signal(false);
+  let laterLoading: Promise<void> | undefined;
   let firstSeq = 1;
   let earlierLoading: Promise<void> | undefined;
   let source: EventSource | undefined;
@@ -108,8 +116,25 @@ export function openThreadFeed(threadId: string, atSeq?: number): ThreadFeed {
     batch(() => {
       transcript.apply(rows);
       showFirst(rows);
+      hasLater.value = after.length === PAGE / 2;
       focus.value = (target && transcript.entryKeyOf(target)) ?? null;
     });
+  };
+
+  const loadLater = () => {
+    if (!hasLater.value || closed) return Promise.resolve();
+    laterLoading ??= rowsOf({ afterSeq: String(transcript.lastSeq), limit: String(PAGE) })
+      .then((rows) => {
+        if (closed) return;
+        batch(() => {
+          transcript.apply(rows);
+          hasLater.value = rows.length === PAGE;
+        });
+        if (!hasLater.value) listen();
+      })
+      .catch(() => undefined)
+      .finally(() => (laterLoading = undefined));
+    return laterLoading;
   };
 
   const loadEarlier = () => {
@@ -169,7 +194,8 @@ export function openThreadFeed(threadId: string, atSeq?: number): ThreadFeed {
     .catch(() => undefined)
     .then(() => {
       if (!closed) state.value = 'live';
-      listen();
+      // Opened at a link far from the end: the stream waits until the reader has scrolled to the last page.
+      if (!hasLater.value) listen();
     });
 
   return {
@@ -179,6 +205,8 @@ export function openThreadFeed(threadId: string, atSeq?: number): ThreadFeed {
     gone,
     hasEarlier,
     loadEarlier,
+    hasLater,
+    loadLater,
     focus,
     close: () => {
       closed = true;
