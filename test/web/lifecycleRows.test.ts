@@ -43,6 +43,8 @@ describe('the page folds thread/updated rows and counts turns', () => {
     [0, '“Notes” (no turns yet) will be deleted'],
     [1, '“Notes” and its 1 turn will be deleted'],
     [12, '“Notes” and its 12 turns will be deleted'],
+    // A long thread opened at its end (issue 31): the page has not read its earlier turns.
+    [null, '“Notes” and all its turns will be deleted'],
   ] as const)
     it(`the confirmation says what goes: ${turns} turn(s)`, () => {
       expect(deletionText('Notes', turns)).to.equal(`${said}, with everything the agent wrote. This cannot be undone.`);

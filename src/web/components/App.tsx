@@ -117,7 +117,9 @@ export function App() {
           {current.page === 'home' && <Home />}
           {current.page === 'newProject' && <NewProject />}
           {current.page === 'newThread' && <NewThread key={current.projectId} projectId={current.projectId} />}
-          {current.page === 'thread' && <ThreadView key={current.threadId} threadId={current.threadId} />}
+          {current.page === 'thread' && (
+            <ThreadView key={`${current.threadId}?${current.seq ?? ''}`} threadId={current.threadId} seq={current.seq} />
+          )}
         </div>
         <FilePreview />
       </main>

@@ -29,8 +29,8 @@ function liveThread(threadId: string, feed: ThreadFeed): Thread | undefined {
  * One thread: its header (title, status, agent and its process, model, mode, tokens, context window, the
  * lifecycle actions), the live transcript, and the prompt box, or, once archived, a read-only notice.
  */
-export function ThreadView({ threadId }: { threadId: string }) {
-  const feed = useMemo(() => openThreadFeed(threadId), [threadId]);
+export function ThreadView({ threadId, seq }: { threadId: string; seq?: number }) {
+  const feed = useMemo(() => openThreadFeed(threadId, seq), [threadId, seq]);
   useEffect(() => () => feed.close(), [feed]);
   const thread = liveThread(threadId, feed);
   const changed = (next: Thread) => void (feed.record.value = next);
@@ -51,7 +51,9 @@ export function ThreadView({ threadId }: { threadId: string }) {
       <header class="thread-head">
         <div class="thread-head-row">
           <ThreadTitle title={thread?.title ?? threadId} thread={thread} onChanged={changed} />
-          {thread && <ThreadActions thread={thread} turns={feed.transcript.turnCount.value} onChanged={changed} />}
+          {thread && (
+            <ThreadActions thread={thread} turns={feed.hasEarlier.value ? null : feed.transcript.turnCount.value} onChanged={changed} />
+          )}
         </div>
         <p class="thread-meta">
           {thread && (
@@ -70,7 +72,7 @@ export function ThreadView({ threadId }: { threadId: string }) {
         </p>
         <Usage transcript={feed.transcript} />
       </header>
-      <Transcript threadId={threadId} transcript={feed.transcript} />
+      <Transcript threadId={threadId} feed={feed} />
       {thread?.archived ? (
         <ArchivedNotice thread={thread} onChanged={changed} />
       ) : (

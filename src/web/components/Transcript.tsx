@@ -1,47 +1,70 @@
 import { useLayoutEffect, useRef } from 'preact/hooks';
-import type { Transcript as TranscriptState, TurnEntry, TurnModel } from '../state/transcript';
+import type { ThreadFeed } from '../state/threadFeed';
+import type { TranscriptEntry, TurnEntry, TurnModel } from '../state/transcript';
 import { ApprovalCard } from './ApprovalCard';
 import { ItemView, NoteView } from './items';
 import { PlanView } from './PlanView';
 import { RefusedPrompt } from './RefusedPrompt';
+import { go, threadHref } from '../state/route';
+import { useTranscriptWindow } from './transcriptWindow';
 
 const STATUS_TEXT = { completed: 'Completed', failed: 'Failed', interrupted: 'Interrupted' } as const;
 
 /**
- * The thread's log (role `log`: new turns and text are announced politely). It sticks to the bottom while
- * the reader is there, and stays put when they scrolled up to read.
+ * The thread's log (role `log`: new turns and text are announced politely). Only the turns near the viewport
+ * are in the DOM (issue 31: a thread of 100k rows stays a few hundred elements), with spacers of their
+ * measured or estimated heights around them. It sticks to the bottom while the reader is there; scrolled up,
+ * it stays put as rows arrive below (a "Jump to latest" button appears) and as earlier turns load above.
  */
-export function Transcript({ threadId, transcript }: { threadId: string; transcript: TranscriptState }) {
+export function Transcript({ threadId, feed }: { threadId: string; feed: ThreadFeed }) {
+  const entries = feed.transcript.entries.value;
+  const focus = feed.focus.value;
   const scroller = useRef<HTMLDivElement>(null);
-  const pinned = useRef(true);
-
-  useLayoutEffect(() => {
-    const element = scroller.current!;
-    const onScroll = () => (pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < 48);
-    element.addEventListener('scroll', onScroll, { passive: true });
-    // Any growth below (a delta, a new item) keeps a pinned reader at the bottom.
-    const observer = new ResizeObserver(() => {
-      if (pinned.current) element.scrollTop = element.scrollHeight;
-    });
-    observer.observe(element.firstElementChild!);
-    return () => {
-      element.removeEventListener('scroll', onScroll);
-      observer.disconnect();
-    };
-  }, []);
+  const view = useTranscriptWindow(scroller, entries, feed, focus);
 
   return (
-    <div class="transcript" ref={scroller} role="log" aria-label="Transcript" aria-live="polite" tabIndex={0}>
-      <div class="transcript-body">
-        {transcript.entries.value.map((entry) =>
-          entry.kind === 'turn' ? (
-            <TurnView key={entry.key} threadId={threadId} turn={entry} />
-          ) : (
-            <EntryView key={entry.key} threadId={threadId} entry={entry} />
-          ),
-        )}
-        {transcript.entries.value.length === 0 && <p class="muted">Nothing in this thread yet.</p>}
+    <div class="transcript-frame">
+      <div class="transcript" ref={scroller} role="log" aria-label="Transcript" aria-live="polite" tabIndex={0}>
+        <div class="transcript-body">
+          <div class="transcript-spacer" style={{ height: `${view.above}px` }} />
+          {entries.slice(view.start, view.end).map((entry) => (
+            <Row key={entry.key} entry={entry} threadId={threadId} focused={entry.key === focus} measure={view.measure} />
+          ))}
+          <div class="transcript-spacer" style={{ height: `${view.below}px` }} />
+          {entries.length === 0 && <p class="muted">Nothing in this thread yet.</p>}
+        </div>
       </div>
+      {!view.atLatest && entries.length > 0 && (
+        <button
+          type="button"
+          class="jump-latest"
+          // Opened at a link far from the end: the latest is the thread opened at its end.
+          onClick={feed.hasLater.value ? () => go(threadHref(threadId)) : view.jumpToLatest}
+        >
+          Jump to latest
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** One top-level entry in a box of its own, measured as it renders and resizes. */
+function Row({
+  entry,
+  threadId,
+  focused,
+  measure,
+}: {
+  entry: TranscriptEntry;
+  threadId: string;
+  focused: boolean;
+  measure: (key: string, element: Element) => () => void;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => measure(entry.key, box.current!), [entry.key]);
+  return (
+    <div class={`transcript-row${focused ? ' focused' : ''}`} ref={box} data-entry-key={entry.key}>
+      {entry.kind === 'turn' ? <TurnView threadId={threadId} turn={entry} /> : <EntryView threadId={threadId} entry={entry} />}
     </div>
   );
 }

@@ -104,6 +104,36 @@ export class Transcript {
     return applied;
   }
 
+  /**
+   * Earlier rows, read backwards (issue 31): whole turns from just before the first row this log holds. They
+   * are folded on their own and put in front; what the later rows already said (usage, context, the thread's
+   * fields) stays, the earlier rows only fill what is still unknown.
+   */
+  prepend(rows: StoredThreadEvent[]): void {
+    if (rows.length === 0) return;
+    const earlier = new Transcript();
+    earlier.apply(rows);
+    this.entryList.unshift(...earlier.entryList);
+    for (const [key, value] of earlier.turns) if (!this.turns.has(key)) this.turns.set(key, value);
+    for (const [key, value] of earlier.items) if (!this.items.has(key)) this.items.set(key, value);
+    for (const [key, value] of earlier.approvals) if (!this.approvals.has(key)) this.approvals.set(key, value);
+    for (const [key, value] of earlier.plans) if (!this.plans.has(key)) this.plans.set(key, value);
+    this.update = { ...earlier.update, ...this.update };
+    if (!this.tokenUsage.value) this.tokenUsage.value = earlier.tokenUsage.value;
+    if (!this.contextWindow.value) this.contextWindow.value = earlier.contextWindow.value;
+    if (this.lastSeq === 0) this.lastSeq = earlier.lastSeq;
+    this.entriesDirty = true;
+    this.approvalsDirty = true;
+    this.flush();
+  }
+
+  /** The top-level entry that shows the row with this seq: its turn, or the entry nearest after it. */
+  entryKeyOf(row: StoredThreadEvent): string | undefined {
+    if (row.turnId && this.turns.has(row.turnId)) return row.turnId;
+    const direct = this.entryList.find((entry) => entry.key === row.id);
+    return direct?.key;
+  }
+
   private applyOne(row: StoredThreadEvent): void {
     const data = row.data as Record<string, unknown>;
     switch (row.type) {

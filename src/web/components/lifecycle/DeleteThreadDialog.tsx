@@ -16,7 +16,7 @@ export function DeleteThreadDialog({
 }: {
   threadId: string;
   title: string;
-  turns: number;
+  turns: number | null;
   onClose(): void;
 }) {
   const [deleting, setDeleting] = useState(false);

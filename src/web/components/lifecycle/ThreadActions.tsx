@@ -8,7 +8,7 @@ import { useThreadChange } from './useThreadChange';
  * Archive and Delete, in the thread's header. Archiving keeps the view open, read-only (its Unarchive is
  * where the prompt box was); Delete asks first, saying how many turns go.
  */
-export function ThreadActions({ thread, turns, onChanged }: { thread: Thread; turns: number; onChanged(thread: Thread): void }) {
+export function ThreadActions({ thread, turns, onChanged }: { thread: Thread; turns: number | null; onChanged(thread: Thread): void }) {
   const [confirming, setConfirming] = useState(false);
   const { pending, problem, change } = useThreadChange(thread.id, onChanged);
   return (
