@@ -73,6 +73,7 @@ describe('server: GET /api/v1/openapi.json, generated from the routes’ own sch
       registry: t.server.registry,
       hosts: t.server.hosts,
       store: t.server.store,
+      search: t.server.search,
       hub: t.server.hub,
       hostAccess: t.server.hostAccess,
       revocations: t.server.revocations,
