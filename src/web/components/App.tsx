@@ -13,6 +13,7 @@ import { Home } from './Home';
 import { NewProject } from './NewProject';
 import { NewThread } from './NewThread';
 import { QuickOpen } from './QuickOpen';
+import { SearchBox } from './SearchBox';
 import { Sidebar } from './Sidebar';
 import { SignIn } from './SignIn';
 import { ThemeToggle } from './ThemeToggle';
@@ -112,6 +113,7 @@ export function App() {
         <FilePreview />
       </main>
       <QuickOpen />
+      <SearchBox />
     </div>
   );
 }
