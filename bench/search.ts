@@ -31,7 +31,7 @@ const TOKEN = 'bench-token-0123456789abcdef';
 const ROWS_PER_TURN = 7;
 
 let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 /** Word `i` of the vocabulary: rank 0 is the most common. */
 const wordAt = (i: number) => `w${i.toString(36)}x`;
 const zipfWord = () => wordAt(Math.min(VOCABULARY - 1, Math.floor(Math.exp(random() * Math.log(VOCABULARY)) - 1)));
@@ -62,9 +62,11 @@ async function appendAll(store: EventStore, all: NewThreadEvent[][]): Promise<nu
   // Threads side by side, each thread's batches in order: as many daemons would.
   const byThread = new Map<string, NewThreadEvent[][]>();
   for (const batch of all) byThread.set(batch[0]!.threadId, [...(byThread.get(batch[0]!.threadId) ?? []), batch]);
-  await Promise.all([...byThread.values()].map(async (own) => {
-    for (const batch of own) await store.append(batch);
-  }));
+  await Promise.all(
+    [...byThread.values()].map(async (own) => {
+      for (const batch of own) await store.append(batch);
+    }),
+  );
   return performance.now() - started;
 }
 
@@ -105,9 +107,13 @@ async function main() {
 
     // Intake with the index off: a plain store of the same engine, other thread ids.
     const plain: EventStore = POSTGRES_URL
-      ? createPostgresEventStore({ pool: (await openPostgresDatabase({ url: POSTGRES_URL, max: 10, applicationName: 'bench', log: () => {} })).pool, origin: 'bench' })
+      ? createPostgresEventStore({
+          pool: (await openPostgresDatabase({ url: POSTGRES_URL, max: 10, applicationName: 'bench', log: () => {} })).pool,
+          origin: 'bench',
+        })
       : await openNedbEventStore({ dataDir: plainDir, log: () => {} });
-    const plainBatches = (suffix: string) => indexedBatches.map((batch) => batch.map((row) => ({ ...row, threadId: `${row.threadId}${suffix}` })));
+    const plainBatches = (suffix: string) =>
+      indexedBatches.map((batch) => batch.map((row) => ({ ...row, threadId: `${row.threadId}${suffix}` })));
     // A first plain run warms the process up (JIT, file cache); the plain run after the indexed one is the one compared.
     await appendAll(plain, plainBatches('w'));
     const onMs = await appendAll(server.store, indexedBatches);

@@ -92,7 +92,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const stopCatchUp = new AbortController();
   const caughtUp = registry.threads
     .find({})
-    .then((threads) => catchUpIndex(store, threads.map((thread) => thread.id), search, stopCatchUp.signal))
+    .then((threads) =>
+      catchUpIndex(
+        store,
+        threads.map((thread) => thread.id),
+        search,
+        stopCatchUp.signal,
+      ),
+    )
     .catch((error: unknown) => {
       log(`search index not caught up: ${String(error)}`);
       return 0;

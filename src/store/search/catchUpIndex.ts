@@ -12,7 +12,12 @@ export const CATCH_UP_PAGE_ROWS = 2_000;
  * harmless (an index adds a (thread, seq) once). Resolves with the number of rows read; `stop` ends it
  * between pages (a server closing), and the next start goes on from there.
  */
-export async function catchUpIndex(store: EventStore, liveThreadIds: readonly string[], index: SearchIndex, stop?: AbortSignal): Promise<number> {
+export async function catchUpIndex(
+  store: EventStore,
+  liveThreadIds: readonly string[],
+  index: SearchIndex,
+  stop?: AbortSignal,
+): Promise<number> {
   const heads = await index.heads();
   const live = new Set(liveThreadIds);
   for (const threadId of heads.keys()) if (!live.has(threadId)) await index.removeThread(threadId);

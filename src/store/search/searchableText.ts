@@ -19,7 +19,8 @@ export interface SearchDoc {
 export function searchDocOf(row: StoredThreadEvent): SearchDoc | undefined {
   if (row.type !== 'item/completed') return undefined;
   const { item } = row.data;
-  const doc = (kind: SearchableKind, text: string) => (text.trim() === '' ? undefined : { threadId: row.threadId, seq: row.seq, kind, text });
+  const doc = (kind: SearchableKind, text: string) =>
+    text.trim() === '' ? undefined : { threadId: row.threadId, seq: row.seq, kind, text };
   switch (item.type) {
     case 'userMessage':
       return doc('user', item.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n'));

@@ -74,7 +74,11 @@ function searchAcrossThreads(engine: string, configOf: () => ConfigInput) {
     });
 
     it('pages with the cursor through every hit once', async () => {
-      const turns = Array.from({ length: 7 }, (_, i) => ({ user: `capybara number ${i}`, agent: 'capybara seen', command: `echo capybara${i}` }));
+      const turns = Array.from({ length: 7 }, (_, i) => ({
+        user: `capybara number ${i}`,
+        agent: 'capybara seen',
+        command: `echo capybara${i}`,
+      }));
       await threadWith(t, { title: 'pages' }, turns);
       const seen: string[] = [];
       let cursor: string | null = null;

@@ -12,7 +12,8 @@ const WORDS = [
 ];
 
 /** Hits as sortable keys, so two engines that rank alike but not identically compare equal on what they found. */
-const found = async (t: TestServer, q: string) => (await search(t, `q=${q}&limit=100`)).hits.map((hit) => `${hit.seq}:${hit.kind}:${hit.excerpt}:${JSON.stringify(hit.marks)}`).sort();
+const found = async (t: TestServer, q: string) =>
+  (await search(t, `q=${q}&limit=100`)).hits.map((hit) => `${hit.seq}:${hit.kind}:${hit.excerpt}:${JSON.stringify(hit.marks)}`).sort();
 
 describe('search index of the embedded store at start (issue 31)', () => {
   let t: TestServer | undefined;
@@ -65,7 +66,9 @@ describeWithPostgres('search on PostgreSQL and the embedded store (issue 31)', (
     try {
       for (const t of [embedded, postgres]) {
         await threadWith(t, { title: 'zoo wombat' }, WORDS);
-        await threadWith(t, { title: 'other' }, [{ user: 'nothing here', agent: 'Wombat-shaped rocks, 3 wombat', command: 'echo WOMBAT_42 wombat' }]);
+        await threadWith(t, { title: 'other' }, [
+          { user: 'nothing here', agent: 'Wombat-shaped rocks, 3 wombat', command: 'echo WOMBAT_42 wombat' },
+        ]);
       }
       for (const q of ['wombat', 'wombat+config', 'etc', 'numbat', 'rocks+wombat', 'absent']) {
         const [a, b] = [await found(embedded, q), await found(postgres, q)];

@@ -18,9 +18,18 @@ export function turnRows(threadId: string, turn: number, words: TurnWords): NewT
   return [
     row('item/started', { item: { type: 'userMessage', id: `u${turn}`, content: [{ type: 'text', text: words.user }] } }),
     row('item/completed', { item: { type: 'userMessage', id: `u${turn}`, content: [{ type: 'text', text: words.user }] } }),
-    row('item/started', { item: { type: 'commandExecution', id: `c${turn}`, command: words.command, status: 'inProgress', aggregatedOutput: '' } }),
+    row('item/started', {
+      item: { type: 'commandExecution', id: `c${turn}`, command: words.command, status: 'inProgress', aggregatedOutput: '' },
+    }),
     row('item/completed', {
-      item: { type: 'commandExecution', id: `c${turn}`, command: words.command, status: 'completed', aggregatedOutput: 'out\n', exitCode: 0 },
+      item: {
+        type: 'commandExecution',
+        id: `c${turn}`,
+        command: words.command,
+        status: 'completed',
+        aggregatedOutput: 'out\n',
+        exitCode: 0,
+      },
     }),
     row('item/started', { item: { type: 'agentMessage', id: `a${turn}`, text: '' } }),
     row('item/agentMessage/delta', { itemId: `a${turn}`, delta: words.agent.slice(0, half) }),
