@@ -11,6 +11,8 @@ import { searchDocOf, type SearchDoc } from './searchableText';
 /** The index's file in the data dir; its first line names the format, so another format reads as torn. */
 export const SEARCH_INDEX_FILE = path.join('search', 'rows.jsonl');
 const HEADER = JSON.stringify({ searchIndex: 1 });
+/** Rows indexed per event-loop turn (about 10–20 ms of work with pi-sized answers on this machine). */
+const FLUSH_CHUNK_ROWS = 500;
 
 /** One line of the file: a row's text (`d`), how far threads are indexed (`h`), or a thread removed (`x`). */
 type Line = { d: [string, number, SearchDoc['kind'], string] } | { h: [string, number][] } | { x: string };
@@ -64,8 +66,9 @@ export async function openFileSearchIndex(options: FileSearchIndexOptions): Prom
   };
   const flush = () => {
     scheduled = undefined;
-    const rows = pending;
-    pending = [];
+    // A chunk per event-loop turn: a burst of rows is indexed between appends, never in one long block of them.
+    const rows = pending.splice(0, FLUSH_CHUNK_ROWS);
+    if (pending.length > 0) schedule();
     const lines: Line[] = [];
     const batchHeads = new Map<string, number>();
     for (const row of rows) {
@@ -80,8 +83,11 @@ export async function openFileSearchIndex(options: FileSearchIndexOptions): Prom
     lines.push({ h: [...batchHeads] });
     write(lines);
   };
+  const schedule = () => {
+    scheduled ??= new Promise((resolve) => setImmediate(resolve)).then(() => (pending.length > 0 ? flush() : undefined));
+  };
   const flushed = async () => {
-    if (pending.length > 0) flush();
+    while (pending.length > 0) flush();
     await writes;
   };
 
@@ -89,10 +95,10 @@ export async function openFileSearchIndex(options: FileSearchIndexOptions): Prom
     add(rows) {
       if (rows.length === 0) return;
       pending.push(...rows);
-      scheduled ??= new Promise((resolve) => setImmediate(resolve)).then(() => (pending.length > 0 ? flush() : undefined));
+      schedule();
     },
     async removeThread(threadId) {
-      if (pending.length > 0) flush();
+      while (pending.length > 0) flush();
       memory.removeThread(threadId);
       heads.delete(threadId);
       write([{ x: threadId }]);
