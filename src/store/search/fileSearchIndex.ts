@@ -34,10 +34,12 @@ export async function openFileSearchIndex(options: FileSearchIndexOptions): Prom
   await mkdir(path.dirname(file), { recursive: true });
   let memory = createInvertedIndex();
   const heads = new Map<string, number>();
+  let removals = 0;
   const loaded = await readLog(file, (line) => {
     if ('d' in line) memory.add({ threadId: line.d[0], seq: line.d[1], kind: line.d[2], text: line.d[3] });
     else if ('h' in line) for (const [threadId, seq] of line.h) heads.set(threadId, Math.max(seq, heads.get(threadId) ?? 0));
     else {
+      removals++;
       memory.removeThread(line.x);
       heads.delete(line.x);
     }
@@ -48,6 +50,9 @@ export async function openFileSearchIndex(options: FileSearchIndexOptions): Prom
     heads.clear();
     if (loaded === 'torn') options.log(`search index ${file} is torn: rebuilding it from the store`);
     await replaceFile(file, `${HEADER}\n`);
+  } else if (removals > 0) {
+    // A deleted thread's words leave the disk too: the log is rewritten without them at the next start.
+    await replaceFile(file, logOf(memory.docs(), heads));
   }
 
   let pending: StoredThreadEvent[] = [];
@@ -142,4 +147,12 @@ async function readLog(file: string, apply: (line: Line) => void): Promise<'whol
     stream.destroy();
   }
   return first ? 'torn' : 'whole';
+}
+
+/** The whole log of what is indexed now: the header, every row, the heads. */
+function logOf(docs: Iterable<SearchDoc>, heads: ReadonlyMap<string, number>): string {
+  const lines = [HEADER];
+  for (const doc of docs) lines.push(JSON.stringify({ d: [doc.threadId, doc.seq, doc.kind, doc.text] } satisfies Line));
+  lines.push(JSON.stringify({ h: [...heads] } satisfies Line));
+  return `${lines.join('\n')}\n`;
 }

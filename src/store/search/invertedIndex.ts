@@ -16,6 +16,8 @@ export interface InvertedIndex {
   add(doc: SearchDoc): void;
   removeThread(threadId: string): void;
   search(query: RowSearch): RowHit[];
+  /** Every indexed row, oldest first (to rewrite the log without what was removed). */
+  docs(): IterableIterator<SearchDoc>;
   readonly size: number;
 }
 
@@ -29,6 +31,9 @@ export function createInvertedIndex(): InvertedIndex {
   return {
     get size() {
       return entries.size;
+    },
+    *docs() {
+      for (const { threadId, seq, kind, text } of entries.values()) yield { threadId, seq, kind, text };
     },
     add(doc) {
       const key = `${doc.threadId}\u0000${doc.seq}`;

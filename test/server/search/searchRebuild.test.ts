@@ -59,6 +59,25 @@ describe('search index of the embedded store at start (issue 31)', () => {
   });
 });
 
+describe('search index file after a delete (issue 31)', () => {
+  it('keeps no word of a deleted thread on disk after the next start', async () => {
+    let t = await startTestServer();
+    const gone = await threadWith(t, { title: 'gone' }, [{ user: 'the secret kakapo plan', agent: 'ok', command: 'ls' }]);
+    await threadWith(t, { title: 'kept' }, WORDS);
+    expect((await t.api(`/threads/${gone.id}`, { method: 'DELETE' })).status).to.equal(204);
+    await t.close({ keepData: true });
+    t = await startTestServer({ dataDir: t.dataDir });
+    try {
+      const file = await readFile(path.join(t.dataDir, SEARCH_INDEX_FILE), 'utf8');
+      expect(file).not.to.contain('kakapo');
+      expect(file).to.contain('wombat');
+      expect((await search(t, 'q=wombat')).hits).to.have.length(4);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describeWithPostgres('search on PostgreSQL and the embedded store (issue 31)', (db) => {
   it('gives the same hits, excerpts and marks on the same rows', async () => {
     const embedded = await startTestServer();
