@@ -13,6 +13,7 @@ import { openApiRouter } from './routers/openApi';
 import { hostsRouter } from './routers/hosts';
 import { hostAccessRouter } from './routers/hostAccess';
 import { projectsRouter } from './routers/projects';
+import { searchRouter } from './routers/search';
 import { sessionRouter } from './routers/session';
 import { threadsRouter } from './routers/threads';
 
@@ -36,6 +37,7 @@ export function createApp(deps: AppDeps): Koa {
     eventsRouter(deps),
     filesRouter(deps),
   ];
+  if (deps.search) routers.push(searchRouter({ ...deps, search: deps.search }));
   routers.push(openApiRouter([...routers], { prefix: API_PREFIX }));
   for (const router of routers) {
     router.prefix(API_PREFIX);

@@ -14,6 +14,8 @@ import { createThreadIngest } from '../ingest/threadIngest';
 import { createDaemonLinkRoute } from './daemonLink/daemonLinkRoute';
 import type { Registry } from '../registry/registry';
 import type { EventStore } from '../store/eventStore';
+import { catchUpIndex } from '../store/search/catchUpIndex';
+import type { SearchIndex } from '../store/search/searchIndex';
 import { finishDeletes, finishDeletesOnAttach } from './threads/deleteThread';
 import { openStorage } from './replicas/openStorage';
 import { newReplicaId, startReplica } from './replicas/startReplica';
@@ -54,6 +56,9 @@ export interface RunningServer {
   replicaId?: string;
   registry: Registry;
   store: EventStore;
+  /** Full-text search across threads; `searchCaughtUp` resolves (rows read) once the start's catch-up is done. */
+  search: SearchIndex;
+  searchCaughtUp: Promise<number>;
   hub: EventHub;
   hosts: HostDirectory;
   /** When each remote host's link dropped (reconnect grace). */
@@ -82,7 +87,23 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const { token, file: tokenFile } = await loadOrCreateToken(config.dataDir, config.token);
   const replicaId = config.databaseUrl ? newReplicaId() : undefined;
   const storage = await openStorage({ ...config, replicaId: replicaId ?? '', log });
-  const { store, registry } = storage;
+  const { store, registry, search } = storage;
+  // A missing or torn index (or rows a crash kept from it) is caught up from the store while the server runs.
+  const stopCatchUp = new AbortController();
+  const caughtUp = registry.threads
+    .find({})
+    .then((threads) =>
+      catchUpIndex(
+        store,
+        threads.map((thread) => thread.id),
+        search,
+        stopCatchUp.signal,
+      ),
+    )
+    .catch((error: unknown) => {
+      log(`search index not caught up: ${String(error)}`);
+      return 0;
+    });
   const watched = storage.postgres ? watchedHub(createEventHub()) : undefined;
   const hub: EventHub = watched ?? createEventHub();
   // Presence hears of every link that comes and goes (embedded or remote): the threads' reconnect grace.
@@ -139,7 +160,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   void finishDeletes(deletes).catch((error: unknown) => log(`unfinished deletes not read: ${String(error)}`));
   finishDeletesOnAttach(deletes);
 
-  const app = createApp({ config, token, registry, hosts, store, hub, presence, hostAccess, revocations, log });
+  const app = createApp({ config, token, registry, hosts, store, search, hub, presence, hostAccess, revocations, log });
   server.on('request', app.callback());
   const intake = createIntakeRoute(
     { registry, hosts, timeoutMs: config.hostCommandTimeoutMs, log },
@@ -175,6 +196,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     replicaId,
     registry,
     store,
+    search,
+    searchCaughtUp: caughtUp,
     hub,
     hosts,
     presence,
@@ -196,6 +219,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         notifier?.close();
         await stopped;
         await replica?.close();
+        stopCatchUp.abort();
+        await caughtUp;
         await registry.close();
         await store.close();
         await storage.close();

@@ -73,6 +73,7 @@ describe('server: GET /api/v1/openapi.json, generated from the routes’ own sch
       registry: t.server.registry,
       hosts: t.server.hosts,
       store: t.server.store,
+      search: t.server.search,
       hub: t.server.hub,
       hostAccess: t.server.hostAccess,
       revocations: t.server.revocations,
@@ -163,6 +164,7 @@ describe('server: GET /api/v1/openapi.json, generated from the routes’ own sch
       'turn/completed',
     ]);
     await call('get', '/threads', `/threads?projectId=${project.id}`, 200);
+    await call('get', '/search', `/search?q=hello&projectId=${project.id}&limit=5`, 200); // issue 31
     await call('get', '/threads/{id}', `/threads/${thread.id}`, 200);
     await call('post', '/threads/{id}/stop', `/threads/${thread.id}/stop`, 200);
     await call('post', '/threads/{id}/messages', `/threads/${thread.id}/messages`, 409, { prompt: 'no agent here' }); // a problem, as documented

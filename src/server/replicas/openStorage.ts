@@ -8,10 +8,16 @@ import type { FsyncMode } from '../../store/fsyncMode';
 import { openPostgresDatabase, type PostgresDatabase } from '../../store/postgres/openPostgres';
 import { createPostgresEventStore, type PostgresEventStore } from '../../store/postgres/postgresEventStore';
 import { redactedUrl } from '../../store/postgres/postgresPool';
+import { openFileSearchIndex } from '../../store/search/fileSearchIndex';
+import { indexedStore } from '../../store/search/indexedStore';
+import { createPostgresSearchIndex } from '../../store/search/postgresSearchIndex';
+import type { SearchIndex } from '../../store/search/searchIndex';
 
 export interface Storage {
   store: EventStore;
   registry: Registry;
+  /** The full-text index the store keeps up as rows are stored (docs/search.md). */
+  search: SearchIndex;
   /** Set with a database URL: what the replica machinery needs. */
   postgres?: { database: PostgresDatabase; store: PostgresEventStore };
   /** After the store and registry are closed: the pool and the data-dir lock. */
@@ -37,9 +43,10 @@ export interface StorageOptions {
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   if (!options.databaseUrl) {
     const { dataDir, fsync, storeOpenThreads: openThreads, storeOpenMb: openMb, log } = options;
-    const store = await openNedbEventStore({ dataDir, fsync, openThreads, openMb, log });
+    const search = await openFileSearchIndex({ dataDir, log });
+    const store = indexedStore(await openNedbEventStore({ dataDir, fsync, openThreads, openMb, log }), search);
     const registry = await openRegistry({ dataDir, fsync });
-    return { store, registry, close: async () => {} };
+    return { store, registry, search, close: async () => {} };
   }
   const lock = await lockDataDir(path.resolve(options.dataDir));
   try {
@@ -51,10 +58,12 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     });
     if (database.applied.length > 0)
       options.log(`database ${redactedUrl(options.databaseUrl)}: applied migrations ${database.applied.join(', ')}`);
-    const store = createPostgresEventStore({ pool: database.pool, origin: options.replicaId, ownsPool: false });
+    const search = createPostgresSearchIndex(database.pool, options.log);
+    const store = indexedStore(createPostgresEventStore({ pool: database.pool, origin: options.replicaId, ownsPool: false }), search);
     return {
       store,
       registry: openPostgresRegistry(database.pool),
+      search,
       postgres: { database, store },
       async close() {
         await database.close();

@@ -382,6 +382,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/search': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Search thread titles, what users sent, agent answers and command lines */
+    get: operations['getSearch'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/openapi.json': {
     parameters: {
       query?: never;
@@ -2195,6 +2212,52 @@ export interface operations {
             encoding: 'utf8' | 'base64';
             sizeBytes: number;
             sha256: string;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getSearch: {
+    parameters: {
+      query: {
+        q: string;
+        projectId?: string;
+        archived?: 'true' | 'false';
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Hits, best first, and the cursor of the next page */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            hits: {
+              threadId: string;
+              seq: number;
+              /** @enum {string} */
+              kind: 'title' | 'user' | 'agent' | 'command';
+              title: string;
+              excerpt: string;
+              marks: [number, number][];
+            }[];
+            nextCursor: string | null;
           };
         };
       };

@@ -14,6 +14,7 @@ import { NewProject } from './NewProject';
 import { NewThread } from './NewThread';
 import { NotifyButton } from './NotifyButton';
 import { QuickOpen } from './QuickOpen';
+import { SearchBox } from './SearchBox';
 import { Sidebar } from './Sidebar';
 import { SignIn } from './SignIn';
 import { ThemeToggle } from './ThemeToggle';
@@ -124,6 +125,7 @@ export function App() {
         <FilePreview />
       </main>
       <QuickOpen />
+      <SearchBox />
     </div>
   );
 }
