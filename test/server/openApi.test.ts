@@ -98,6 +98,8 @@ describe('server: GET /api/v1/openapi.json, generated from the routes’ own sch
     expect((events.parameters as Array<{ name: string; in: string }>).map((p) => `${p.in}:${p.name}`)).to.deep.equal([
       'path:id',
       'query:afterSeq',
+      'query:beforeSeq',
+      'query:tail',
       'query:limit',
     ]);
     const createThread = doc.paths['/api/v1/threads']!['post']!.requestBody as {
