@@ -63,7 +63,8 @@ describe('paths CLI (npm run -s paths -- ROOT …)', function () {
   describe('bad usage', () => {
     // Child processes are slow to start (ts-node); run them side by side, then check each.
     let outcomes: Array<Awaited<ReturnType<typeof runPaths>>> = [];
-    before(async () => {
+    before(async function () {
+      this.timeout(120_000); // several ts-node starts at once: ~6 s each alone, far more on a loaded machine
       outcomes = await Promise.all(usageErrors.map(([, args]) => runPaths(args())));
     });
     usageErrors.forEach(([what, , mentions], index) => {
