@@ -6,7 +6,13 @@ import type { SegmentHead } from './segments/segmentIndex';
 import { segmentId } from './segments/segmentLayout';
 import type { ThreadSegment } from './segments/threadSegment';
 
-/** Pages up to this many rows are read from the file or by `_id` lookups; a larger window (or no limit) scans the thread. */
+/**
+ * Pages up to this many rows of a thread not in memory are read from its file. A larger page opens the thread:
+ * re-reading and parsing hundreds of rows from disk for each page costs more than holding them (an SSE reader
+ * reset again and again while it catches up reads the same long page each time).
+ */
+const FROM_FILE_MAX_ROWS = 200;
+/** Pages up to this many rows are read by `_id` lookups; a larger window (or no limit) scans the thread. */
 const PAGE_BY_ID_MAX_ROWS = 5_000;
 /** nedb matches `$in` against each candidate, linear in the list, so ids go in chunks to keep a page linear. */
 const ID_LOOKUP_CHUNK = 100;
@@ -39,7 +45,7 @@ export function createReadPage({ index, segmentOf, open }: ReadPageDeps) {
 
   return async (threadId: string, { afterSeq = 0, limit }: ListEventsOptions = {}): Promise<EventDocument[]> => {
     const segment = segmentOf(threadId);
-    if (!segment.datastore && limit !== undefined && limit <= PAGE_BY_ID_MAX_ROWS) {
+    if (!segment.datastore && limit !== undefined && limit <= FROM_FILE_MAX_ROWS) {
       const page = await pageFromFile(segment, index, afterSeq, limit);
       if (page) return page;
     }
