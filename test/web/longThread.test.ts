@@ -1,13 +1,13 @@
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { lastValueFrom, from } from 'rxjs';
 import type { NewThreadEvent } from '../../src/protocol/threadEvents';
-import { startTestServer, TEST_TOKEN, type TestServer } from '../helpers/server/harness';
-import { buildPage, catalogProvider, rowWriter, WAIT } from './approvalPage';
-import { ARTIFACTS, launchBrowser, requireBrowser, type Browser } from './browser';
+import type { TestServer } from '../helpers/server/harness';
+import { catalogProvider, rowWriter, WAIT } from './approvalPage';
+import { ARTIFACTS } from './browser';
+import { startPageSuite, type PageSuite } from './pageSuite';
 
 const TURNS = 2000;
 /** Rows per stored turn (below): turn/started, the prompt, a streamed answer (started, 2 deltas, completed), turn/completed. */
@@ -39,38 +39,27 @@ function turnRows(threadId: string, turn: number): NewThreadEvent[] {
  */
 describe('the web page in a real browser: a thread of 2,000 turns opens at its end, virtualized (issue 31)', function () {
   this.timeout(180_000);
+  let suite: PageSuite;
   let t: TestServer;
-  let folder: string;
-  let browser: Browser | undefined;
   let page: Page;
   let threadId: string;
 
   before(async function () {
-    requireBrowser(this);
-    buildPage();
-    folder = mkdtempSync(path.join(os.tmpdir(), 'ats-web-long-'));
-    t = await startTestServer({ providers: [catalogProvider('pi', 'fake/pi-model')] });
-    const project = await t.json<{ id: string }>('/projects', {
-      body: { name: 'long', source: { type: 'local_path', path: folder, hostId: t.server.hostId } },
-    });
+    suite = await startPageSuite(this, 'long', [catalogProvider('pi', 'fake/pi-model')]);
+    t = suite.t;
     threadId = (
-      await t.json<{ id: string }>('/threads', { body: { projectId: project.id, provider: 'pi', model: 'fake/pi-model', title: 'Long' } })
+      await t.json<{ id: string }>('/threads', {
+        body: { projectId: suite.projectId, provider: 'pi', model: 'fake/pi-model', title: 'Long' },
+      })
     ).id;
     for (let first = 1; first <= TURNS; first += 200) {
       const rows = Array.from({ length: 200 }, (_, k) => turnRows(threadId, first + k)).flat();
       await lastValueFrom(from(t.server.store.append(rows)));
     }
     mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    await page.goto(`${t.server.url}/#token=${TEST_TOKEN}`);
-    await page.getByRole('heading', { name: 'Hosts' }).waitFor(WAIT);
+    page = await suite.signIn();
   });
-  after(async () => {
-    await browser?.close();
-    await t?.close();
-    if (folder) rmSync(folder, { recursive: true, force: true });
-  });
+  after(() => suite?.close());
 
   const log = () => page.getByRole('log');
   const answer = (turn: number) => log().getByText(`Answer to turn ${turn}.`, { exact: true });

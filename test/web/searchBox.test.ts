@@ -1,48 +1,34 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { startTestServer, TEST_TOKEN, type TestServer } from '../helpers/server/harness';
+import type { TestServer } from '../helpers/server/harness';
 import { turnRows } from '../server/search/searchRows';
-import { buildPage, catalogProvider, WAIT } from './approvalPage';
-import { ARTIFACTS, launchBrowser, requireBrowser, type Browser } from './browser';
+import { catalogProvider, WAIT } from './approvalPage';
+import { ARTIFACTS } from './browser';
+import { startPageSuite, type PageSuite } from './pageSuite';
 
 /** Issue 31's search box in Debian's Chromium: Ctrl+Shift+F, hits with marked words, Enter opens the thread. */
 describe('the web page in a real browser: search across threads (issue 31)', function () {
   this.timeout(120_000);
+  let suite: PageSuite;
   let t: TestServer;
-  let folder: string;
-  let browser: Browser | undefined;
   let page: Page;
   let threadId: string;
 
   before(async function () {
-    requireBrowser(this);
-    buildPage();
-    folder = mkdtempSync(path.join(os.tmpdir(), 'ats-web-search-'));
-    t = await startTestServer({ providers: [catalogProvider('pi', 'fake/pi-model')] });
-    const project = await t.json<{ id: string }>('/projects', {
-      body: { name: 'work', source: { type: 'local_path', path: folder, hostId: t.server.hostId } },
-    });
+    suite = await startPageSuite(this, 'work', [catalogProvider('pi', 'fake/pi-model')]);
+    t = suite.t;
     const create = (title: string) =>
-      t.json<{ id: string }>('/threads', { body: { projectId: project.id, provider: 'pi', model: 'fake/pi-model', title } });
+      t.json<{ id: string }>('/threads', { body: { projectId: suite.projectId, provider: 'pi', model: 'fake/pi-model', title } });
     threadId = (await create('Fix the login')).id;
     await create('Something else');
     await t.server.store.append(
       turnRows(threadId, 1, { user: 'why does the flamingo test fail', agent: 'The flamingo fixture is stale.', command: 'npm test' }),
     );
     await t.server.search.flushed();
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    await page.goto(`${t.server.url}/#token=${TEST_TOKEN}`);
-    await page.getByRole('heading', { name: 'Hosts' }).waitFor(WAIT);
+    page = await suite.signIn();
   });
-  after(async () => {
-    await browser?.close();
-    await t?.close();
-    if (folder) rmSync(folder, { recursive: true, force: true });
-  });
+  after(() => suite?.close());
 
   it('Ctrl+Shift+F opens the search, lists hits with the word marked, and Enter opens the hit’s thread', async () => {
     await page.keyboard.press('Control+Shift+F');
