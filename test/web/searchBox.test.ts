@@ -14,6 +14,7 @@ describe('the web page in a real browser: search across threads (issue 31)', fun
   let t: TestServer;
   let page: Page;
   let threadId: string;
+  let otherId: string;
 
   before(async function () {
     suite = await startPageSuite(this, 'work', [catalogProvider('pi', 'fake/pi-model')]);
@@ -21,10 +22,11 @@ describe('the web page in a real browser: search across threads (issue 31)', fun
     const create = (title: string) =>
       t.json<{ id: string }>('/threads', { body: { projectId: suite.projectId, provider: 'pi', model: 'fake/pi-model', title } });
     threadId = (await create('Fix the login')).id;
-    await create('Something else');
+    otherId = (await create('Something else')).id;
     await t.server.store.append(
       turnRows(threadId, 1, { user: 'why does the flamingo test fail', agent: 'The flamingo fixture is stale.', command: 'npm test' }),
     );
+    await t.server.store.append(turnRows(otherId, 1, { user: 'rename the pelican module', agent: 'Renamed.', command: 'git mv a b' }));
     await t.server.search.flushed();
     page = await suite.signIn();
   });
@@ -43,5 +45,33 @@ describe('the web page in a real browser: search across threads (issue 31)', fun
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached', ...WAIT });
     expect(await page.evaluate(() => location.hash)).to.equal(`#/threads/${threadId}`);
+  });
+
+  it('arrows move the highlight and Enter opens the highlighted hit; Escape closes; Tab leaves the box for its filter', async () => {
+    const dialog = page.getByRole('dialog', { name: 'Search threads' });
+    const box = dialog.getByRole('combobox', { name: 'Search threads' });
+    const threadOf = async (index: number) =>
+      (await dialog.getByRole('option').nth(index).textContent())!.includes('Fix the login') ? threadId : otherId;
+
+    await page.keyboard.press('Control+Shift+F');
+    await box.fill('module');
+    await dialog.getByRole('option').first().waitFor(WAIT);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached', ...WAIT });
+
+    await page.keyboard.press('Control+Shift+F');
+    await box.fill('the');
+    await dialog.getByRole('option').nth(1).waitFor(WAIT);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).to.equal('checkbox');
+    await box.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowUp');
+    expect(await dialog.getByRole('option').nth(1).getAttribute('aria-selected')).to.equal('true');
+    const second = await threadOf(1);
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached', ...WAIT });
+    expect(await page.evaluate(() => location.hash)).to.equal(`#/threads/${second}`);
   });
 });

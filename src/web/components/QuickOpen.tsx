@@ -1,8 +1,10 @@
 import { Search } from 'lucide-preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { answerOf, client, messageOf } from '../api/http';
+import { answerOf, client } from '../api/http';
 import type { PathEntry } from '../api/types';
 import { closeQuickOpen, quickOpen } from '../state/quickOpen';
+import { useLatestAnswer } from './combobox/useLatestAnswer';
+import { useListbox } from './combobox/useListbox';
 import { FileIcon } from './icons/FileIcon';
 
 const LIMIT = 30;
@@ -16,47 +18,32 @@ const DEBOUNCE_MS = 60;
 export function QuickOpen() {
   const request = quickOpen.value;
   const [query, setQuery] = useState('');
-  const [results, setResults] = useState<PathEntry[]>([]);
-  /** The query `results` answer; Enter typed before the answer to the latest query picks once it comes. */
-  const [answered, setAnswered] = useState<string | null>(null);
+  const {
+    answer: results,
+    answered,
+    version,
+    error,
+    clear,
+  } = useLatestAnswer<PathEntry[]>(
+    query,
+    (typed) =>
+      request && {
+        later: async () =>
+          (
+            await answerOf(
+              client.GET('/api/v1/projects/{id}/paths', {
+                params: { path: { id: request.project.id }, query: { query: typed, limit: String(LIMIT) } },
+              }),
+            )
+          ).paths,
+      },
+    [],
+    DEBOUNCE_MS,
+    [request],
+  );
+  /** Enter typed before the answer to the latest query picks once it comes. */
   const enterPending = useRef(false);
-  const [active, setActive] = useState(0);
-  const [error, setError] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
-  const asked = useRef(0);
-
-  // Before the dialog paints, not after: a person (or a test) typing at once would have the first letters wiped
-  // by a reset that landed late, and see the answer to an empty query.
-  useLayoutEffect(() => {
-    setQuery('');
-    setResults([]);
-    setAnswered(null);
-    enterPending.current = false;
-    setActive(0);
-    input.current?.focus();
-  }, [request]);
-
-  useEffect(() => {
-    if (!request) return;
-    const ticket = ++asked.current;
-    const timer = setTimeout(async () => {
-      try {
-        const answer = await answerOf(
-          client.GET('/api/v1/projects/{id}/paths', {
-            params: { path: { id: request.project.id }, query: { query, limit: String(LIMIT) } },
-          }),
-        );
-        if (ticket !== asked.current) return; // a later keystroke's answer wins
-        setResults(answer.paths);
-        setAnswered(query);
-        setActive(0);
-        setError(null);
-      } catch (failure) {
-        if (ticket === asked.current) setError(messageOf(failure));
-      }
-    }, DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [query, request]);
 
   const pick = (entry: PathEntry | undefined) => {
     if (!entry || !request) return;
@@ -64,9 +51,27 @@ export function QuickOpen() {
     closeQuickOpen();
     request.pick(entry);
   };
+  const { active, onKeyDown, setActive } = useListbox(results, version, {
+    onEnter: (entry) => {
+      if (answered === query) pick(entry);
+      else enterPending.current = true;
+    },
+    close: closeQuickOpen,
+    holdTab: true, // focus stays in the dialog while it is open
+  });
   useEffect(() => {
     if (enterPending.current && answered === query) pick(results[0]);
   }, [answered, results]);
+
+  // Before the dialog paints, not after: a person (or a test) typing at once would have the first letters wiped
+  // by a reset that landed late, and see the answer to an empty query.
+  useLayoutEffect(() => {
+    setQuery('');
+    clear();
+    enterPending.current = false;
+    setActive(0);
+    input.current?.focus();
+  }, [request]);
 
   if (!request) return null;
   const optionId = (index: number) => `quick-open-option-${index}`;
@@ -89,24 +94,7 @@ export function QuickOpen() {
             autocomplete="off"
             spellcheck={false}
             onInput={(event) => setQuery(event.currentTarget.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'ArrowDown') {
-                event.preventDefault();
-                setActive((index) => Math.min(results.length - 1, index + 1));
-              } else if (event.key === 'ArrowUp') {
-                event.preventDefault();
-                setActive((index) => Math.max(0, index - 1));
-              } else if (event.key === 'Enter') {
-                event.preventDefault();
-                if (answered === query) pick(results[active]);
-                else enterPending.current = true;
-              } else if (event.key === 'Escape') {
-                event.preventDefault();
-                closeQuickOpen();
-              } else if (event.key === 'Tab') {
-                event.preventDefault(); // focus stays in the dialog while it is open
-              }
-            }}
+            onKeyDown={onKeyDown}
           />
         </div>
         <ul id="quick-open-results" role="listbox" aria-label="Files">

@@ -1,10 +1,13 @@
 import { TextSearch } from 'lucide-preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { messageOf } from '../api/http';
-import { searchThreads, type SearchHit } from '../api/search';
+import { searchThreads, type SearchHit, type SearchPage } from '../api/search';
 import { go, threadHref } from '../state/route';
+import { useLatestAnswer } from './combobox/useLatestAnswer';
+import { useListbox } from './combobox/useListbox';
 
 const DEBOUNCE_MS = 120;
+const NO_HITS: SearchPage = { hits: [], nextCursor: null };
 const KIND_LABEL: Record<SearchHit['kind'], string> = { title: 'Title', user: 'You', agent: 'Agent', command: 'Command' };
 
 /**
@@ -16,13 +19,15 @@ export function SearchBox() {
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
   const [archived, setArchived] = useState(false);
-  const [hits, setHits] = useState<SearchHit[]>([]);
-  const [nextCursor, setNextCursor] = useState<string | null>(null);
-  const [active, setActive] = useState(0);
-  const [error, setError] = useState<string | null>(null);
-  const [answered, setAnswered] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
-  const asked = useRef(0);
+  const { answer, answered, version, error, setAnswer, setError } = useLatestAnswer<SearchPage>(
+    query,
+    (typed) => (!open ? null : typed.trim() === '' ? { now: NO_HITS } : { later: () => searchThreads(typed, { archived }) }),
+    NO_HITS,
+    DEBOUNCE_MS,
+    [archived, open],
+  );
+  const { hits, nextCursor } = answer;
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -36,37 +41,11 @@ export function SearchBox() {
     return () => removeEventListener('keydown', onKey);
   }, []);
 
-  useEffect(() => {
-    if (!open) return;
-    const ticket = ++asked.current;
-    if (query.trim() === '') {
-      setHits([]);
-      setNextCursor(null);
-      setAnswered(query);
-      return;
-    }
-    const timer = setTimeout(async () => {
-      try {
-        const page = await searchThreads(query, { archived });
-        if (ticket !== asked.current) return; // a later keystroke's answer wins
-        setHits(page.hits);
-        setNextCursor(page.nextCursor);
-        setAnswered(query);
-        setActive(0);
-        setError(null);
-      } catch (failure) {
-        if (ticket === asked.current) setError(messageOf(failure));
-      }
-    }, DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [query, archived, open]);
-
   const more = async () => {
     if (!nextCursor) return;
     try {
       const page = await searchThreads(query, { archived, cursor: nextCursor });
-      setHits((before) => [...before, ...page.hits]);
-      setNextCursor(page.nextCursor);
+      setAnswer((before) => ({ hits: [...before.hits, ...page.hits], nextCursor: page.nextCursor }));
     } catch (failure) {
       setError(messageOf(failure));
     }
@@ -76,6 +55,10 @@ export function SearchBox() {
     setOpen(false);
     go(threadHref(hit.threadId));
   };
+  const { active, setActive, onKeyDown } = useListbox(hits, version, {
+    onEnter: (hit) => answered === query && pick(hit),
+    close: () => setOpen(false),
+  });
 
   if (!open) return null;
   const optionId = (index: number) => `search-option-${index}`;
@@ -98,21 +81,7 @@ export function SearchBox() {
             spellcheck={false}
             autoFocus
             onInput={(event) => setQuery(event.currentTarget.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'ArrowDown') {
-                event.preventDefault();
-                setActive((index) => Math.min(hits.length - 1, index + 1));
-              } else if (event.key === 'ArrowUp') {
-                event.preventDefault();
-                setActive((index) => Math.max(0, index - 1));
-              } else if (event.key === 'Enter') {
-                event.preventDefault();
-                if (answered === query) pick(hits[active]);
-              } else if (event.key === 'Escape') {
-                event.preventDefault();
-                setOpen(false);
-              }
-            }}
+            onKeyDown={onKeyDown}
           />
         </div>
         <label class="search-archived">
