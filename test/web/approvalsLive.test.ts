@@ -1,11 +1,10 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { startTestServer, TEST_TOKEN, type TestServer } from '../helpers/server/harness';
-import { askingProvider, buildPage, WAIT } from './approvalPage';
-import { ARTIFACTS, launchBrowser, requireBrowser, type Browser } from './browser';
+import type { TestServer } from '../helpers/server/harness';
+import { askingProvider, WAIT } from './approvalPage';
+import { ARTIFACTS } from './browser';
+import { startPageSuite, type PageSuite } from './pageSuite';
 
 /**
  * The whole round of issue 27 with no row written by the test: an agent asks through the daemon
@@ -14,34 +13,22 @@ import { ARTIFACTS, launchBrowser, requireBrowser, type Browser } from './browse
  */
 describe('the web page in a real browser: an agent asks, the list says so, a click answers it through the server (issue 27)', function () {
   this.timeout(120_000);
+  let suite: PageSuite;
   let t: TestServer;
-  let folder: string;
-  let browser: Browser | undefined;
   let page: Page;
   let threadId: string;
 
   before(async function () {
-    requireBrowser(this);
-    buildPage();
-    folder = mkdtempSync(path.join(os.tmpdir(), 'ats-web-asks-'));
-    t = await startTestServer({ providers: [askingProvider('claude', 'anthropic/sonnet', 'npm test')] });
-    const project = await t.json<{ id: string }>('/projects', {
-      body: { name: 'asks', source: { type: 'local_path', path: folder, hostId: t.server.hostId } },
-    });
+    suite = await startPageSuite(this, 'asks', [askingProvider('claude', 'anthropic/sonnet', 'npm test')]);
+    t = suite.t;
     const thread = await t.json<{ id: string }>('/threads', {
-      body: { projectId: project.id, provider: 'claude', model: 'anthropic/sonnet', title: 'Ask me', permissionMode: 'ask' },
+      body: { projectId: suite.projectId, provider: 'claude', model: 'anthropic/sonnet', title: 'Ask me', permissionMode: 'ask' },
     });
     threadId = thread.id;
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    await page.goto(`${t.server.url}/#token=${TEST_TOKEN}`);
+    page = await suite.signIn();
     await page.getByRole('link', { name: /Ask me/ }).waitFor(WAIT);
   });
-  after(async () => {
-    await browser?.close();
-    await t?.close();
-    if (folder) rmSync(folder, { recursive: true, force: true });
-  });
+  after(() => suite?.close());
 
   it('a thread whose agent asks is marked in the list and counted in the title, with the thread closed', async () => {
     await t.json(`/threads/${threadId}/messages`, { body: { prompt: 'Run the tests' } });

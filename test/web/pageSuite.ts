@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { AgentProvider } from '../../src/daemon/providers/agentProvider';
 import { startTestServer, TEST_TOKEN, type TestServer } from '../helpers/server/harness';
 import { buildPage, WAIT } from './approvalPage';
@@ -11,8 +11,13 @@ import { launchBrowser, requireBrowser, type Browser } from './browser';
 export interface PageSuite {
   t: TestServer;
   projectId: string;
-  /** A browser signed in to the server once `signIn` ran; closed by `close`. */
-  signIn(): Promise<Page>;
+  /**
+   * A browser signed in to the server; closed by `close`. `beforeSignIn` runs on its context first (e.g. to
+   * answer some routes at the page's edge).
+   */
+  signIn(beforeSignIn?: (context: BrowserContext) => Promise<void>): Promise<Page>;
+  /** Another tab of the signed-in browser (the sign-in cookie is shared). */
+  newPage(): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -33,12 +38,17 @@ export async function startPageSuite(context: Mocha.Context, name: string, provi
   return {
     t,
     projectId: project.id,
-    async signIn() {
+    async signIn(beforeSignIn) {
       browser = await launchBrowser();
+      await beforeSignIn?.(browser.context);
       const page = await browser.context.newPage();
       await page.goto(`${t.server.url}/#token=${TEST_TOKEN}`);
       await page.getByRole('heading', { name: 'Hosts' }).waitFor(WAIT);
       return page;
+    },
+    newPage() {
+      if (!browser) throw new Error('signIn first');
+      return browser.context.newPage();
     },
     async close() {
       await browser?.close();

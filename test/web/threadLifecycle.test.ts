@@ -1,12 +1,11 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { publishingStore } from '../../src/server/sse/publishingStore';
-import { startTestServer, TEST_TOKEN, type TestServer } from '../helpers/server/harness';
-import { buildPage, catalogProvider, rowWriter, WAIT } from './approvalPage';
-import { ARTIFACTS, launchBrowser, requireBrowser, type Browser } from './browser';
+import type { TestServer } from '../helpers/server/harness';
+import { catalogProvider, rowWriter, WAIT } from './approvalPage';
+import { ARTIFACTS } from './browser';
+import { startPageSuite, type PageSuite } from './pageSuite';
 import { appendThreadUpdated, holdStreamUntilDeleted, serveLifecycle, type SeenCall } from './lifecycleRoutes';
 
 /**
@@ -17,9 +16,8 @@ import { appendThreadUpdated, holdStreamUntilDeleted, serveLifecycle, type SeenC
  */
 describe('the web page in a real browser: rename, archive, keep-running, delete (issue 28)', function () {
   this.timeout(120_000);
+  let suite: PageSuite;
   let t: TestServer;
-  let folder: string;
-  let browser: Browser | undefined;
   let page: Page;
   let seen: SeenCall[];
   let setAgent: (threadId: string, state: 'stopped' | 'starting' | 'running') => void;
@@ -37,31 +35,20 @@ describe('the web page in a real browser: rename, archive, keep-running, delete 
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
 
   before(async function () {
-    requireBrowser(this);
-    buildPage();
-    folder = mkdtempSync(path.join(os.tmpdir(), 'ats-web-lifecycle-'));
-    t = await startTestServer({ providers: [catalogProvider('pi', 'fake/pi-model')] });
-    const project = await t.json<{ id: string }>('/projects', {
-      body: { name: 'work', source: { type: 'local_path', path: folder, hostId: t.server.hostId } },
-    });
+    suite = await startPageSuite(this, 'work', [catalogProvider('pi', 'fake/pi-model')]);
+    t = suite.t;
     const create = (title: string) =>
-      t.json<{ id: string }>('/threads', { body: { projectId: project.id, provider: 'pi', model: 'fake/pi-model', title } });
+      t.json<{ id: string }>('/threads', { body: { projectId: suite.projectId, provider: 'pi', model: 'fake/pi-model', title } });
     threadId = (await create('Fix the login')).id;
     otherId = (await create('Changed elsewhere')).id;
     awayId = (await create('Gone while away')).id;
-    browser = await launchBrowser();
-    ({ seen, setAgent, forget } = await serveLifecycle(browser.context, t.server));
-    page = await browser.context.newPage();
-    await page.goto(`${t.server.url}/#token=${TEST_TOKEN}`);
-    await page.getByRole('heading', { name: 'Hosts' }).waitFor(WAIT);
+    page = await suite.signIn(async (context) => {
+      ({ seen, setAgent, forget } = await serveLifecycle(context, t.server));
+    });
     await page.goto(threadUrl(threadId));
     await heading().getByText('Fix the login').waitFor(WAIT);
   });
-  after(async () => {
-    await browser?.close();
-    await t?.close();
-    if (folder) rmSync(folder, { recursive: true, force: true });
-  });
+  after(() => suite?.close());
 
   it('renames in place: Escape cancels and sends nothing, Enter saves, and the header and the list show the new title', async () => {
     await header().getByRole('button', { name: 'Rename' }).click();
@@ -196,7 +183,7 @@ describe('the web page in a real browser: rename, archive, keep-running, delete 
   });
 
   it('another tab open on a thread closes it with a notice when the stream says it was deleted', async () => {
-    const other = await browser!.context.newPage();
+    const other = await suite.newPage();
     const stream = await holdStreamUntilDeleted(other, otherId);
     await other.goto(threadUrl(otherId));
     await other.locator('.thread-head h2').getByText('Renamed in another tab').waitFor(WAIT);
@@ -209,7 +196,7 @@ describe('the web page in a real browser: rename, archive, keep-running, delete 
   });
 
   it('a tab whose stream is down learns of the delete from the 404 when it reconnects, and closes the view', async () => {
-    const away = await browser!.context.newPage();
+    const away = await suite.newPage();
     // The stream keeps failing (as while the server is unreachable): each reconnect reads the thread first.
     await away.route(`**/api/v1/threads/${awayId}/events/stream*`, (route) => route.fulfill({ status: 503, body: '' }));
     await away.goto(threadUrl(awayId));

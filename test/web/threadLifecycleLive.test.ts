@@ -1,11 +1,10 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { startTestServer, TEST_TOKEN, type TestServer } from '../helpers/server/harness';
-import { buildPage, catalogProvider, WAIT } from './approvalPage';
-import { ARTIFACTS, launchBrowser, requireBrowser, type Browser } from './browser';
+import type { TestServer } from '../helpers/server/harness';
+import { catalogProvider, WAIT } from './approvalPage';
+import { ARTIFACTS } from './browser';
+import { startPageSuite, type PageSuite } from './pageSuite';
 
 /**
  * Issue 28's page against the server's own lifecycle routes, nothing answered at the page's edge and no row
@@ -15,9 +14,8 @@ import { ARTIFACTS, launchBrowser, requireBrowser, type Browser } from './browse
  */
 describe('the web page in a real browser against the lifecycle routes: two tabs, rename, keep-running, archive, delete (issue 28)', function () {
   this.timeout(120_000);
+  let suite: PageSuite;
   let t: TestServer;
-  let folder: string;
-  let browser: Browser | undefined;
   let first: Page;
   let second: Page;
   let threadId: string;
@@ -27,32 +25,20 @@ describe('the web page in a real browser against the lifecycle routes: two tabs,
   const header = (page: Page) => page.locator('.thread-head');
 
   before(async function () {
-    requireBrowser(this);
-    buildPage();
-    folder = mkdtempSync(path.join(os.tmpdir(), 'ats-web-lifecycle-live-'));
-    t = await startTestServer({ providers: [catalogProvider('pi', 'fake/pi-model')] });
-    const project = await t.json<{ id: string }>('/projects', {
-      body: { name: 'live', source: { type: 'local_path', path: folder, hostId: t.server.hostId } },
-    });
+    suite = await startPageSuite(this, 'live', [catalogProvider('pi', 'fake/pi-model')]);
+    t = suite.t;
     threadId = (
       await t.json<{ id: string }>('/threads', {
-        body: { projectId: project.id, provider: 'pi', model: 'fake/pi-model', title: 'Tidy up' },
+        body: { projectId: suite.projectId, provider: 'pi', model: 'fake/pi-model', title: 'Tidy up' },
       })
     ).id;
-    browser = await launchBrowser();
-    first = await browser.context.newPage();
-    await first.goto(`${t.server.url}/#token=${TEST_TOKEN}`);
-    await first.getByRole('heading', { name: 'Hosts' }).waitFor(WAIT);
+    first = await suite.signIn();
     await first.goto(threadUrl());
-    second = await browser.context.newPage();
+    second = await suite.newPage();
     await second.goto(threadUrl());
     for (const page of [first, second]) await heading(page).getByText('Tidy up').waitFor(WAIT);
   });
-  after(async () => {
-    await browser?.close();
-    await t?.close();
-    if (folder) rmSync(folder, { recursive: true, force: true });
-  });
+  after(() => suite?.close());
 
   it('a rename in one tab is stored and shows live in the other', async () => {
     await header(first).getByRole('button', { name: 'Rename' }).click();
