@@ -1,6 +1,7 @@
 import type { HostHandlers } from '../hostDispatcher';
 import { HostCommandError } from '../../protocol/hostErrors';
 import { storedProviderThreadId } from '../../store/storedProviderThreadId';
+import { deleteSessionThroughAgent } from './deleteSessionThroughAgent';
 import { removeProviderSession, type RemoveSessionDeps } from './removeProviderSession';
 import { stopOpenTurn, type StopTurnDeps } from './stopOpenTurn';
 import type { ThreadSession } from './threadSession';
@@ -24,11 +25,15 @@ type LifecycleHandlers = Pick<HostHandlers, 'thread.keep_running' | 'thread.clos
  * idleness, close it now (an archive), forget the thread and its session files (a delete). All idempotent.
  */
 export function createLifecycleHandlers(deps: LifecycleDeps): LifecycleHandlers {
-  /** Stops an open turn (stored before this answers) and disposes the agent; the thread stays open. */
-  const closeAgent = async (threadId: string, reason: string): Promise<number[]> => {
+  /**
+   * Stops an open turn (stored before this answers) and disposes the agent; the thread stays open. `beforeClose`
+   * runs between the two, with the agent still there.
+   */
+  const closeAgent = async (threadId: string, reason: string, beforeClose?: (session: ThreadSession | undefined) => Promise<void>) => {
     const session = deps.sessions.get(threadId);
     const seqs = await stopOpenTurn(deps, threadId, session, reason);
     session?.idle.cancel();
+    await beforeClose?.(session);
     await session?.agent.close();
     return seqs;
   };
@@ -56,13 +61,20 @@ export function createLifecycleHandlers(deps: LifecycleDeps): LifecycleHandlers 
       const providerThreadId =
         deps.providerThreadIds.get(threadId) ?? named.providerThreadId ?? (await storedProviderThreadId(deps.store, threadId));
       const provider = session?.provider ?? (named.provider === undefined ? undefined : deps.providers.get(named.provider));
-      const seqs = await closeAgent(threadId, THREAD_DELETED);
+      // A running agent that deletes its own session does so before it closes; the others' go after the close.
+      let deletedByAgent = false;
+      const seqs = await closeAgent(threadId, THREAD_DELETED, async (open) => {
+        deletedByAgent = await deleteSessionThroughAgent(open, threadId, deps.log);
+      });
       // Forgotten before the files go: a later prompt is refused (thread_not_open) instead of starting again.
       deps.sessions.delete(threadId);
-      await removeProviderSession(deps, threadId, {
-        ...(provider ? { provider } : {}),
-        ...(providerThreadId === undefined ? {} : { providerThreadId }),
-      });
+      if (!deletedByAgent) {
+        await removeProviderSession(deps, threadId, {
+          ...(provider ? { provider } : {}),
+          ...(providerThreadId === undefined ? {} : { providerThreadId }),
+          ...(session ? { cwd: session.params.cwd } : {}),
+        });
+      }
       deps.providerThreadIds.delete(threadId);
       deps.providerIds?.delete(threadId);
       // A prompt that was already starting the agent when the delete began: that agent goes too.

@@ -13,15 +13,16 @@ export interface RemoveSessionDeps {
 }
 
 /**
- * Removes the session files a deleted thread's agent kept on this host. A thread this daemon never opened
- * (a delete right after a restart) is named by its newest stored row, and every provider that keeps files
+ * Removes the session a deleted thread's agent kept on this host, once the agent is closed: pi's session files,
+ * an ACP agent's session through an agent started for that (`session/delete`). A thread this daemon never opened
+ * (a delete right after a restart) is named by its newest stored row, and every provider that keeps sessions
  * is asked, since only the registry knows which one ran it; a session id names one session only. Providers
- * without `deleteSession` (ACP agents keep their sessions in the agent's own home) leave theirs.
+ * without `deleteSession` leave theirs.
  */
 export async function removeProviderSession(
   deps: RemoveSessionDeps,
   threadId: string,
-  known: { provider?: AgentProvider; providerThreadId?: string },
+  known: { provider?: AgentProvider; providerThreadId?: string; cwd?: string },
 ): Promise<void> {
   const providerThreadId = known.providerThreadId ?? (await storedProviderThreadId(deps.store, threadId));
   // A thread whose agent never started has its own id for a session: there is nothing to remove.
@@ -30,7 +31,7 @@ export async function removeProviderSession(
   await Promise.all(
     providers.map((provider) =>
       provider
-        .deleteSession?.(providerThreadId, path.join(deps.dataDir, 'providers', provider.id))
+        .deleteSession?.(providerThreadId, path.join(deps.dataDir, 'providers', provider.id), known.cwd)
         .catch((error: unknown) => deps.log(`thread ${threadId}: the ${provider.id} session was not removed: ${String(error)}`)),
     ),
   );

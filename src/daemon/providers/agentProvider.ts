@@ -27,11 +27,12 @@ export interface AgentProvider {
    */
   listModels?(): Promise<AgentModel[]>;
   /**
-   * Optional: removes what the agent keeps of a session on this host (`thread.delete`), given the thread's
-   * `providerThreadId` and the `dataDir` its threads were opened with. Resolves when nothing is left (also
-   * when nothing was there). Without it a deleted thread's session stays where the agent keeps it.
+   * Optional: removes what the agent keeps of a session on this host (`thread.delete`, once the thread's agent
+   * is closed), given the thread's `providerThreadId`, the `dataDir` its threads were opened with and the
+   * thread's folder when the daemon knows it. Resolves when nothing is left (also when nothing was there).
+   * Without it a deleted thread's session stays where the agent keeps it.
    */
-  deleteSession?(providerThreadId: string, dataDir: string): Promise<void>;
+  deleteSession?(providerThreadId: string, dataDir: string, cwd?: string): Promise<void>;
 }
 
 export interface OpenThreadOptions {
@@ -77,4 +78,11 @@ export interface AgentThread {
   setPermissionMode?(mode: PermissionMode): Promise<void>;
   /** Optional: the model's context window in tokens, from the agent's model catalog. */
   contextWindow?(): number | undefined;
+  /**
+   * Optional: a thread delete, after its turn was stopped and before the dispose, asks the running agent to
+   * delete its own session (an ACP agent's `session/delete`). Resolves `false` when no agent runs now: the
+   * provider's `deleteSession` then removes it after the dispose. Rejects when the agent failed or gave no
+   * answer in time; the session is not asked for again.
+   */
+  deleteSession?(): Promise<boolean>;
 }

@@ -6,10 +6,13 @@
 // IN_REPO_AGENT_MODES=1: the session offers Claude Code's modes, and each session/set_mode is told back as a
 // current_mode_update.
 import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 
 const cancels = new Map();
+// IN_REPO_AGENT_DELETE=record|hang: the agent advertises session/delete (see its handler).
+const deleteCapability = process.env.IN_REPO_AGENT_DELETE ? { delete: {} } : {};
 let sessions = 0;
 
 const chunk = (text, messageId = 'm1') => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text }, messageId });
@@ -20,7 +23,9 @@ acp
     protocolVersion: acp.PROTOCOL_VERSION,
     // IN_REPO_AGENT_RESUME=load: the agent can only load a session, replaying its history as updates.
     agentCapabilities:
-      process.env.IN_REPO_AGENT_RESUME === 'load' ? { loadSession: true } : { loadSession: false, sessionCapabilities: { resume: {} } },
+      process.env.IN_REPO_AGENT_RESUME === 'load'
+        ? { loadSession: true, sessionCapabilities: deleteCapability }
+        : { loadSession: false, sessionCapabilities: { resume: {}, ...deleteCapability } },
     authMethods: [],
   }))
   .onRequest(acp.methods.agent.session.new, () => ({
@@ -58,6 +63,13 @@ acp
     const update = (u) => client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: u });
     await update({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'say hi' } });
     await update(chunk('Hi there (replayed)'));
+    return {};
+  })
+  // Told only when advertised: "record" writes `<sessionId> <pid> <cwd>` to the file IN_REPO_AGENT_DELETED names,
+  // "hang" never answers.
+  .onRequest(acp.methods.agent.session.delete, async ({ params }) => {
+    if (process.env.IN_REPO_AGENT_DELETE === 'hang') return new Promise(() => undefined);
+    appendFileSync(process.env.IN_REPO_AGENT_DELETED, `${params.sessionId} ${process.pid} ${process.cwd()}\n`);
     return {};
   })
   .onNotification(acp.methods.agent.session.cancel, ({ params }) => cancels.get(params.sessionId)?.())

@@ -3,6 +3,7 @@ import type { SessionModeState } from '@agentclientprotocol/sdk';
 import type { AgentThread } from '../agentProvider';
 import type { AcpThreadOptions } from './acpThreadOptions';
 import { applyAgentMode } from './agentModes';
+import { deleteAcpSession, withinDeleteTimeout } from './deleteAcpSession';
 import type { AcpAgentProcess } from './spawnAcpAgent';
 import { startAgentSession } from './startAgentSession';
 
@@ -26,6 +27,7 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
   let agent: AcpAgentProcess | undefined;
   let sessionId = options.resumeSessionId;
   let modes: SessionModeState | null | undefined;
+  let canDelete = false;
   let permissionMode = options.permissionMode;
   /** Aborted by a stop or the close: ACP wants a cancelled prompt's open questions answered `cancelled`. */
   let questions = new AbortController();
@@ -63,7 +65,7 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
       permissionMode: () => permissionMode,
       questionSignal: () => questions.signal,
     });
-    ({ sessionId, modes } = started);
+    ({ sessionId, modes, canDelete } = started);
     agent = started.agent;
     return started.agent;
   };
@@ -139,6 +141,21 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
       }
     },
     contextWindow: () => contextWindow,
+    async deleteSession() {
+      if (!agent || !sessionId) return false;
+      await withinDeleteTimeout(
+        deleteAcpSession({
+          sdk: options.sdk,
+          connection: agent.connection,
+          sessionId,
+          canDelete,
+          who: `${options.name} thread ${threadId}`,
+          log,
+        }),
+        options.deleteTimeoutMs,
+      );
+      return true;
+    },
     async dispose() {
       if (disposed) return;
       disposed = true;

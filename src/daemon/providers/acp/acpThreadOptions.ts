@@ -20,6 +20,8 @@ export interface AcpThreadOptions {
   /** Where the agent's permission requests go; absent, each is refused. */
   askUser?: AskUser;
   emit(frame: unknown): void;
+  /** How long a thread's delete waits for the running agent's `session/delete`. */
+  deleteTimeoutMs: number;
   /** The models the agent offered for the session just opened (its `model` config option), for the picker. */
   modelsReported?(models: ReportedModel[]): void;
   log(message: string): void;

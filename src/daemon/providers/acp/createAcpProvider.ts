@@ -1,3 +1,4 @@
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_PERMISSION_MODE } from '../../../protocol/approvals';
 import type { AgentModel } from '../../../protocol/hostModelCommands';
@@ -5,6 +6,8 @@ import type { AgentProvider, AgentThread, OpenThreadOptions } from '../agentProv
 import { acpModelIdOf, DEFAULT_ACP_MODEL } from './acpModel';
 import type { AcpAgentSpec } from './acpAgentSpecs';
 import { startAcpThread } from './acpThread';
+import { DEFAULT_DELETE_TIMEOUT_MS } from './deleteAcpSession';
+import { deleteWithBriefAgent } from './deleteWithBriefAgent';
 import { explainAcpStartFailure, missingAgentError } from './explainAcpError';
 import { findAgentCommand } from './findAgentCommand';
 import { loadAcpSdk } from './loadAcpSdk';
@@ -21,6 +24,8 @@ export interface AcpProviderOptions {
   env?: NodeJS.ProcessEnv;
   /** Folders searched after PATH for the command. Default: the project's node_modules/.bin (PROJECT_BIN_DIRS). */
   binDirs?: readonly string[];
+  /** How long a thread's delete waits for the agent to delete its session (DEFAULT_DELETE_TIMEOUT_MS). */
+  deleteTimeoutMs?: number;
   log?(message: string): void;
 }
 
@@ -41,6 +46,7 @@ export function createAcpProvider(options: AcpProviderOptions): AgentProvider {
   const env = { ...(options.env ?? process.env), ...spec.env };
   const find = () => findAgentCommand(spec.command, { path: env['PATH'], binDirs: options.binDirs ?? PROJECT_BIN_DIRS });
 
+  const deleteTimeoutMs = options.deleteTimeoutMs ?? DEFAULT_DELETE_TIMEOUT_MS;
   let reported: ReportedModel[] = [];
 
   return {
@@ -72,9 +78,33 @@ export function createAcpProvider(options: AcpProviderOptions): AgentProvider {
         askUser: thread.askUser,
         emit: thread.emit,
         log,
+        deleteTimeoutMs,
         modelsReported: (models) => (reported = models),
         explainStartFailure: (error, stderr) => explainAcpStartFailure(name, spec, error, stderr),
       });
     },
+    // A thread whose agent runs asks that agent (AgentThread.deleteSession); this starts one for the others.
+    async deleteSession(sessionId, dataDir, cwd) {
+      const executable = find();
+      if (executable === undefined) throw missingAgentError(name, spec);
+      await deleteWithBriefAgent({
+        sdk: await loadAcpSdk(),
+        name,
+        executable,
+        args: spec.args,
+        env,
+        cwd: await folderToStartIn(cwd, dataDir),
+        sessionId,
+        timeoutMs: deleteTimeoutMs,
+        log,
+      });
+    },
   };
+}
+
+/** The thread's folder while it exists (its project may be gone by now), else the provider's own data folder. */
+async function folderToStartIn(cwd: string | undefined, dataDir: string): Promise<string> {
+  if (cwd !== undefined && (await stat(cwd).catch(() => undefined))?.isDirectory()) return cwd;
+  await mkdir(dataDir, { recursive: true });
+  return dataDir;
 }

@@ -1,4 +1,5 @@
 import type { ClientConnection, SessionConfigOption, SessionModeState } from '@agentclientprotocol/sdk';
+import { canDeleteSessions, initializeAgent } from './initializeAgent';
 import type { AcpSdk } from './loadAcpSdk';
 
 export interface AcpSessionRequest {
@@ -18,6 +19,8 @@ export interface OpenedAcpSession {
   modes: SessionModeState | null | undefined;
   /** The values of the session's `model` config option, with their names (empty when the agent has none). */
   models: ReportedModel[];
+  /** The agent deletes sessions over ACP (`session/delete`): a thread delete asks it to. */
+  canDelete: boolean;
 }
 
 export interface ReportedModel {
@@ -31,14 +34,7 @@ export interface ReportedModel {
  */
 export async function openAcpSession(sdk: AcpSdk, connection: ClientConnection, request: AcpSessionRequest): Promise<OpenedAcpSession> {
   const agent = connection.agent;
-  const init = await agent.request(sdk.methods.agent.initialize, {
-    protocolVersion: sdk.PROTOCOL_VERSION,
-    clientCapabilities: {},
-    clientInfo: { name: 'agent-thread-service', version: '0.1.0' },
-  });
-  if (init.protocolVersion !== sdk.PROTOCOL_VERSION) {
-    throw new Error(`the agent speaks ACP version ${init.protocolVersion}; this service speaks version ${sdk.PROTOCOL_VERSION}`);
-  }
+  const init = await initializeAgent(sdk, connection);
   const { cwd, resumeSessionId } = request;
   let sessionId: string | undefined;
   let configOptions: SessionConfigOption[] | null | undefined;
@@ -69,7 +65,7 @@ export async function openAcpSession(sdk: AcpSdk, connection: ClientConnection, 
     ({ sessionId, configOptions, modes } = created);
   }
   if (request.modelId !== undefined) await selectModel(sdk, connection, sessionId, request.modelId, configOptions);
-  return { sessionId, modes, models: modelChoices(modelOption(configOptions)) };
+  return { sessionId, modes, models: modelChoices(modelOption(configOptions)), canDelete: canDeleteSessions(init) };
 }
 
 const modelOption = (configOptions: SessionConfigOption[] | null | undefined) =>

@@ -1,0 +1,115 @@
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { expect } from 'chai';
+import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../../src/daemon/providers/acp';
+import { claudeAgentEnv, codexAgentEnv, describeWithAgents, TEST_AGENTS_BIN, type TestAgent } from '../../helpers/agents/acpAgents';
+import type { AgentScripts, FakeAgentModel } from '../../helpers/fakes/agentModel';
+import { startFakeAnthropicServer } from '../../helpers/fakes/anthropicServer';
+import { startFakeResponsesServer } from '../../helpers/fakes/responsesServer';
+import { eventually } from '../../helpers/server/eventually';
+import { startTestServer, type TestServer } from '../../helpers/server/harness';
+import { completedTurns, eventsUntil } from '../../helpers/server/threadRows';
+import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
+
+const SCRIPTS: AgentScripts = { 'Say hello': [{ kind: 'text', chunks: ['Hello', ' there'] }] };
+
+/**
+ * What each agent leaves of a deleted session in its home. Claude Code deletes the transcript. codex-acp archives
+ * on `session/delete` from a client without JetBrains AIR's `sessionIndex` extension (ours): the rollout moves
+ * from CODEX_HOME/sessions to CODEX_HOME/archived_sessions, out of Codex's session list (docs/agents.md).
+ */
+const AGENTS: Array<{
+  agent: TestAgent;
+  startModel: (scripts: AgentScripts) => Promise<FakeAgentModel>;
+  envOf: typeof claudeAgentEnv;
+  left: RegExp[];
+}> = [
+  { agent: 'claude', startModel: startFakeAnthropicServer, envOf: claudeAgentEnv, left: [] },
+  {
+    agent: 'codex',
+    startModel: startFakeResponsesServer,
+    envOf: codexAgentEnv,
+    left: [/^\.codex\/archived_sessions\/rollout-[^/]+\.jsonl$/],
+  },
+];
+
+/** Every file under `folder` whose path names `sessionId`, relative to it. */
+async function filesNaming(folder: string, sessionId: string): Promise<string[]> {
+  const entries = await readdir(folder, { recursive: true }).catch(() => [] as string[]);
+  return entries.filter((entry) => entry.includes(sessionId)).sort();
+}
+
+for (const { agent, startModel, envOf, left } of AGENTS) {
+  describeWithAgents(`${agent}: a thread delete deletes the agent's session (session/delete, issue 28)`, function () {
+    this.timeout(120_000);
+    let model: FakeAgentModel;
+    let t: TestServer;
+    let projectId: string;
+    let home: string;
+    let root: string;
+    const logs: string[] = [];
+    after(async () => {
+      await t?.close();
+      await model?.close();
+    });
+    const tempDir = suiteTempDirs();
+    // The agents may still write into their HOME while their process trees end: remove it once settled.
+    after(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      if (root) await rm(root, { recursive: true, force: true, maxRetries: 3 });
+    });
+
+    before(async () => {
+      root = await tempDir(`ats-${agent}-delete-`);
+      home = path.join(root, 'home');
+      const projectDir = path.join(root, 'project');
+      await mkdir(projectDir);
+      model = await startModel(SCRIPTS);
+      const provider = createAcpProvider({
+        name: agent,
+        spec: BUILT_IN_ACP_AGENTS[agent],
+        env: envOf(home, model.origin),
+        binDirs: [TEST_AGENTS_BIN],
+        log: (message) => logs.push(message),
+      });
+      t = await startTestServer({ providers: [provider], config: { agentIdleMs: 500 }, log: (message) => logs.push(message) });
+      projectId = (
+        await t.json('/projects', {
+          body: { name: `${agent} delete`, source: { type: 'local_path', path: projectDir, hostId: t.server.hostId } },
+        })
+      ).id;
+    });
+
+    /** A thread that ran one turn, its agent closed when idle or kept running; and the session's files. */
+    async function threadAfterOneTurn(state: 'stopped' | 'running') {
+      const thread = await t.json('/threads', { body: { projectId, provider: agent, model: `${agent}/default`, title: 'delete me' } });
+      if (state === 'running') await t.json(`/threads/${thread.id}`, { method: 'PATCH', body: { keepAgentRunning: true } });
+      await t.json(`/threads/${thread.id}/messages`, { body: { prompt: 'Say hello' } });
+      const events = await eventsUntil(t, thread.id, completedTurns(1));
+      const session: string = events[0]!.data.providerThreadId;
+      await eventually(
+        async () => ((await t.json(`/threads/${thread.id}`)).agent === state ? true : undefined),
+        `the agent ${state}`,
+        30_000,
+      );
+      return { id: thread.id as string, session };
+    }
+
+    for (const state of ['stopped', 'running'] as const) {
+      it(`DELETE /threads/:id deletes the session in the agent's home (agent ${state} at the delete)${left.length ? ': codex-acp archives it' : ''}`, async () => {
+        const thread = await threadAfterOneTurn(state);
+        const before = await filesNaming(home, thread.session);
+        expect(
+          before.some((file) => file.endsWith('.jsonl')),
+          `the session's transcript before the delete: ${before.join(', ')}`,
+        ).to.equal(true);
+
+        expect((await t.api(`/threads/${thread.id}`, { method: 'DELETE' })).status).to.equal(204);
+        const after = await filesNaming(home, thread.session);
+        expect(after, logs.join('\n')).to.have.length(left.length);
+        after.forEach((file, index) => expect(file).to.match(left[index]!));
+        expect((await t.api(`/threads/${thread.id}`)).status).to.equal(404);
+      });
+    }
+  });
+}
