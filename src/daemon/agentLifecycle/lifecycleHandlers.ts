@@ -68,7 +68,11 @@ export function createLifecycleHandlers(deps: LifecycleDeps): LifecycleHandlers 
       });
       // Forgotten before the files go: a later prompt is refused (thread_not_open) instead of starting again.
       deps.sessions.delete(threadId);
-      if (!deletedByAgent) {
+      if (!provider && named.provider !== undefined) {
+        // Not every provider is asked for a session of one this host no longer offers: an ACP agent would be
+        // started for each, only to find nothing.
+        deps.log(`thread ${threadId}: this host offers no ${named.provider} agent now, so its session stays where that agent keeps it`);
+      } else if (!deletedByAgent) {
         await removeProviderSession(deps, threadId, {
           ...(provider ? { provider } : {}),
           ...(providerThreadId === undefined ? {} : { providerThreadId }),

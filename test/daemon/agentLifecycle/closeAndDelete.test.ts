@@ -91,4 +91,11 @@ describe('host daemon: thread.close_agent and thread.delete (issue 28)', () => {
       await fresh.daemon.close();
     }
   });
+
+  it('delete naming a provider this host no longer offers asks no other provider, and says the session stays', async () => {
+    await t.call('thread.ingest', { frame: agentStart('thr_gone'), providerThreadId: 'session-gone' });
+    await t.call('thread.delete', { threadId: 'thr_gone', provider: 'claude', providerThreadId: 'session-gone' });
+    expect(lifecycle.deleted).to.deep.equal([]);
+    expect(t.logs.join('\n')).to.match(/offers no claude agent now, so its session stays/);
+  });
 });
