@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { removeCodexArchivedRollouts } from './codexArchivedRollouts';
 
 /**
  * How to start an ACP agent: a command speaking ACP on stdio. Three are built in; the host's owner declares
@@ -16,6 +17,8 @@ export type AcpAgentSpec = z.infer<typeof AcpAgentSpecSchema> & {
   install?: string;
   /** What the agent needs to log in or find its model, said when it fails to start. */
   setup?: string;
+  /** Removes what the agent leaves of a session it was asked to delete (in its home, found through `env`). */
+  afterDelete?: (sessionId: string, env: NodeJS.ProcessEnv) => Promise<void>;
 };
 
 /** Agent names are thread `provider` values and prefixes of their frames' methods: a plain word. */
@@ -35,6 +38,7 @@ export const BUILT_IN_ACP_AGENTS = {
     env: {},
     install: 'npm i -g @agentclientprotocol/codex-acp (or npm run agents:install for the pinned test copy)',
     setup: 'OPENAI_API_KEY in the daemon environment, or a Codex login (codex login) of the user the daemon runs as',
+    afterDelete: removeCodexArchivedRollouts,
   },
   gemini: {
     command: 'gemini',

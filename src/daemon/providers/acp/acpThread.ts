@@ -143,6 +143,7 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
     contextWindow: () => contextWindow,
     async deleteSession() {
       if (!agent || !sessionId) return false;
+      const deleted = sessionId;
       await withinDeleteTimeout(
         deleteAcpSession({
           sdk: options.sdk,
@@ -151,6 +152,7 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
           canDelete,
           who: `${options.name} thread ${threadId}`,
           log,
+          ...(options.afterDelete ? { afterDelete: () => options.afterDelete!(deleted) } : {}),
         }),
         options.deleteTimeoutMs,
       );

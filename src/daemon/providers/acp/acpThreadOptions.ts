@@ -22,6 +22,8 @@ export interface AcpThreadOptions {
   emit(frame: unknown): void;
   /** How long a thread's delete waits for the running agent's `session/delete`. */
   deleteTimeoutMs: number;
+  /** Removes what the agent leaves of a deleted session (AcpAgentSpec.afterDelete). */
+  afterDelete?: (sessionId: string) => Promise<void>;
   /** The models the agent offered for the session just opened (its `model` config option), for the picker. */
   modelsReported?(models: ReportedModel[]): void;
   log(message: string): void;

@@ -44,6 +44,7 @@ export function createAcpProvider(options: AcpProviderOptions): AgentProvider {
   const { name, spec } = options;
   const log = options.log ?? ((message: string) => console.error(message));
   const env = { ...(options.env ?? process.env), ...spec.env };
+  const afterDelete = spec.afterDelete && ((sessionId: string) => spec.afterDelete!(sessionId, env));
   const find = () => findAgentCommand(spec.command, { path: env['PATH'], binDirs: options.binDirs ?? PROJECT_BIN_DIRS });
 
   const deleteTimeoutMs = options.deleteTimeoutMs ?? DEFAULT_DELETE_TIMEOUT_MS;
@@ -79,6 +80,7 @@ export function createAcpProvider(options: AcpProviderOptions): AgentProvider {
         emit: thread.emit,
         log,
         deleteTimeoutMs,
+        ...(afterDelete ? { afterDelete } : {}),
         modelsReported: (models) => (reported = models),
         explainStartFailure: (error, stderr) => explainAcpStartFailure(name, spec, error, stderr),
       });
@@ -95,6 +97,7 @@ export function createAcpProvider(options: AcpProviderOptions): AgentProvider {
         env,
         cwd: await folderToStartIn(cwd, dataDir),
         sessionId,
+        ...(afterDelete ? { afterDelete: () => afterDelete(sessionId) } : {}),
         timeoutMs: deleteTimeoutMs,
         log,
       });

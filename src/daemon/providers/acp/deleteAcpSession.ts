@@ -15,6 +15,8 @@ export interface AcpSessionDelete {
   canDelete: boolean;
   /** Prefixes the log line, e.g. `codex thread thr_1`. */
   who: string;
+  /** Removes what the agent leaves of a deleted session (AcpAgentSpec.afterDelete). */
+  afterDelete?: () => Promise<void>;
   log(message: string): void;
 }
 
@@ -29,6 +31,7 @@ export async function deleteAcpSession(request: AcpSessionDelete): Promise<void>
     return;
   }
   await request.connection.agent.request(sdk.methods.agent.session.delete, { sessionId });
+  await request.afterDelete?.();
 }
 
 /** `work` within `timeoutMs`, else a rejection saying so: a hung agent never holds a thread's delete. */

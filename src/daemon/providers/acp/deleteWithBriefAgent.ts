@@ -14,6 +14,8 @@ export interface BriefAgentDelete {
   /** The thread's folder: an agent may keep its sessions by the folder they ran in. */
   cwd: string;
   sessionId: string;
+  /** Removes what the agent leaves of a deleted session (AcpAgentSpec.afterDelete). */
+  afterDelete?: () => Promise<void>;
   timeoutMs: number;
   log(message: string): void;
 }
@@ -45,6 +47,7 @@ export async function deleteWithBriefAgent(request: BriefAgentDelete): Promise<v
       canDelete: canDeleteSessions(init),
       who: request.name,
       log: request.log,
+      ...(request.afterDelete ? { afterDelete: request.afterDelete } : {}),
     });
   })();
   try {
