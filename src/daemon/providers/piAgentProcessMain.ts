@@ -10,6 +10,7 @@ import { loadPiSdk } from './pi/loadPiSdk';
  * The command line carries the same factory ref; only its options are read.
  */
 const { options } = ProviderFactoryRefSchema.parse(JSON.parse(process.argv[2] ?? '{}'));
-// Loading starts now, while the daemon's `open` command is still on its way: opening the thread needs it.
-loadPiSdk().catch(() => undefined); // a failed load is retried, and reported, by the open that needs it
 serveAgentProcess((log) => createPiProvider({ ...(options as Omit<PiProviderOptions, 'log'>), log }));
+// Loading starts now (after the provider set the process up, e.g. PI_OFFLINE), while the daemon's `open`
+// command is still on its way: opening the thread needs it. A failed load is retried, and reported, by that open.
+loadPiSdk().catch(() => undefined);
