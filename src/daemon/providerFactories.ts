@@ -2,6 +2,7 @@ import { BUILT_IN_ACP_AGENTS, createAcpProvider, declaredAcpAgents } from './pro
 import { isolateProvider } from './providers/isolated';
 import { createPiProvider, deletePiSession, listPiModels, PI_PROVIDER_ID, piProviderModule, type PiProviderOptions } from './providers/pi';
 import type { AgentProvider } from './providers/agentProvider';
+import { bundledPiAgentEntry } from './providers/bundledPiAgent';
 
 /**
  * Where each thread's agent runs: `process` (default) gives every thread a process of its own, so one agent's
@@ -55,10 +56,16 @@ export function knownProviderIds(env: NodeJS.ProcessEnv = process.env): string[]
  * pi with each thread's agent in a process of its own (issue 12: one agent's crash ends only its thread's
  * run). Options must survive JSON: each agent process builds its own `createPiProvider` from them.
  */
-export function createIsolatedPiProvider(options: Omit<PiProviderOptions, 'log'>, log: (message: string) => void): AgentProvider {
+export function createIsolatedPiProvider(
+  options: Omit<PiProviderOptions, 'log'>,
+  log: (message: string) => void,
+  /** The agent process's script: by default the bundle the build made, when the daemon runs compiled. */
+  entry: string | undefined = bundledPiAgentEntry(),
+): AgentProvider {
   const isolated = isolateProvider({
     id: PI_PROVIDER_ID,
     factory: { ...piProviderModule, options: { ...options } },
+    ...(entry ? { entry } : {}),
     listModels: () => listPiModels({ agentDir: options.agentDir }),
     log,
   });

@@ -23,6 +23,8 @@ export interface AgentProcess {
 
 export interface AgentProcessOptions {
   factory: ProviderFactoryRef;
+  /** A script that serves the agent by itself (the bundled pi agent); default `agentProcessMain`, which loads `factory`. */
+  entry?: string;
   threadId: string;
   onFrame(frame: unknown, facts: AgentFacts): void;
   /** Where the agent's questions go; without it each is answered `cancelled`. */
@@ -37,12 +39,13 @@ const ENTRY = path.join(__dirname, `agentProcessMain${path.extname(__filename)}`
  * one; a compiled build forks plain JavaScript. Measured: the loader costs each agent process ~65 MB RSS and
  * ~0.45 s at start (docs/pi.md "Isolation").
  */
-const LOADER = ENTRY.endsWith('.ts') ? ['-r', require.resolve('ts-node/register/transpile-only')] : [];
+const loaderFor = (entry: string) => (entry.endsWith('.ts') ? ['-r', require.resolve('ts-node/register/transpile-only')] : []);
 
 export function spawnAgentProcess(options: AgentProcessOptions): AgentProcess {
   const { threadId, log } = options;
-  const child = fork(ENTRY, [JSON.stringify(options.factory)], {
-    execArgv: LOADER,
+  const entry = options.entry ?? ENTRY;
+  const child = fork(entry, [JSON.stringify(options.factory)], {
+    execArgv: loaderFor(entry),
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     serialization: 'json',
   });

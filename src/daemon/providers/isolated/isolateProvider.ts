@@ -11,6 +11,8 @@ export interface IsolateProviderOptions {
   id: string;
   /** The provider each agent process builds for itself. */
   factory: ProviderFactoryRef;
+  /** A script that serves one agent by itself (a bundle of the provider); default the generic entry loading `factory`. */
+  entry?: string;
   disposeTimeoutMs?: number;
   /**
    * Reads the agent's model catalog in the daemon itself: it runs no extension, so it needs no process of its
@@ -31,6 +33,7 @@ export function isolateProvider(options: IsolateProviderOptions): AgentProvider 
   return {
     id: options.id,
     ...(options.listModels ? { listModels: options.listModels } : {}),
-    openThread: (thread) => openIsolatedThread({ providerId: options.id, factory: options.factory, disposeTimeoutMs, log }, thread),
+    openThread: (thread) =>
+      openIsolatedThread({ providerId: options.id, factory: options.factory, entry: options.entry, disposeTimeoutMs, log }, thread),
   };
 }

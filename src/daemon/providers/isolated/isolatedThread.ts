@@ -6,6 +6,8 @@ import type { ProviderFactoryRef } from './providerFactoryRef';
 export interface IsolatedThreadOptions {
   providerId: string;
   factory: ProviderFactoryRef;
+  /** See `AgentProcessOptions.entry`. */
+  entry?: string;
   disposeTimeoutMs: number;
   log(message: string): void;
 }
@@ -65,6 +67,7 @@ export async function openIsolatedThread(options: IsolatedThreadOptions, thread:
       expectedEnd: false,
       process: spawnAgentProcess({
         factory: options.factory,
+        ...(options.entry ? { entry: options.entry } : {}),
         threadId,
         log,
         ...(thread.askUser ? { askUser: thread.askUser } : {}),
