@@ -115,13 +115,31 @@ describeWithPostgres('search on PostgreSQL and the embedded store (issue 31)', (
         await threadWith(t, { title: 'zoo wombat' }, WORDS);
         await threadWith(t, { title: 'other' }, [
           { user: 'nothing here', agent: 'Wombat-shaped rocks, 3 wombat', command: 'echo WOMBAT_42 wombat' },
+          { user: 'Die GRÖSSE der École, naïve; 東京 wombat', agent: 'x²+y² über Ärger', command: 'cat ÉCOLE.md' },
         ]);
       }
-      for (const q of ['wombat', 'wombat+config', 'etc', 'numbat', 'rocks+wombat', 'absent']) {
+      // Words outside ASCII too: both engines cut them the same way (wordsOf), whatever their Unicode tables.
+      const queries = [
+        'wombat',
+        'wombat+config',
+        'etc',
+        'numbat',
+        'rocks+wombat',
+        'absent',
+        'école',
+        'grösse',
+        'naïve',
+        'naive',
+        '東京',
+        'über+ärger',
+      ];
+      for (const q of queries.map(encodeURIComponent)) {
         const [a, b] = [await found(embedded, q), await found(postgres, q)];
         expect(b, q).to.deep.equal(a);
       }
-      expect(await found(embedded, 'wombat')).to.have.length(7);
+      expect(await found(embedded, 'wombat')).to.have.length(8);
+      expect(await found(embedded, encodeURIComponent('école'))).to.have.length(2);
+      expect(await found(embedded, encodeURIComponent('東京'))).to.have.length(1);
     } finally {
       await embedded.close();
       await postgres.close();

@@ -10,8 +10,8 @@ export interface SearchWorkerThread {
   /** Hands the worker a message that needs no answer (queued rows); kept in order with `ask`. */
   tell(request: Extract<SearchWorkerRequest, { op: 'add' }>): void;
   ask(request: Request): Promise<unknown>;
-  /** Where the worker's log lines about `file` go. */
-  listen(file: string, log: (message: string) => void): void;
+  /** Where the worker's log lines about `file` go, until the returned function is called. */
+  listen(file: string, log: (message: string) => void): () => void;
 }
 
 let shared: ReturnType<typeof startWorker> | undefined;
@@ -33,6 +33,7 @@ export const searchWorkerThread: SearchWorkerThread = {
   },
   listen(file, log) {
     logs.set(file, log);
+    return () => logs.delete(file);
   },
 };
 
@@ -60,7 +61,9 @@ function startWorker() {
     if (waiting.size === 0) worker.unref();
   });
   const fail = (error: Error) => {
-    if (shared === self) shared = undefined;
+    if (shared !== self) return;
+    shared = undefined;
+    for (const log of new Set(logs.values())) log(`search worker stopped (${error.message}); the next request starts another`);
     for (const asked of waiting.values()) asked.reject(error);
     waiting.clear();
   };
@@ -75,6 +78,8 @@ function startWorker() {
 function workerOf(entry: string): Worker {
   if (existsSync(`${entry}.js`)) return new Worker(`${entry}.js`);
   const tsNode = require.resolve('ts-node');
-  const source = `require(${JSON.stringify(tsNode)}).register({ transpileOnly: true }); require(${JSON.stringify(`${entry}.ts`)});`;
+  const project = path.resolve(__dirname, '..', '..', '..', '..', 'tsconfig.json');
+  const options = JSON.stringify({ transpileOnly: true, project });
+  const source = `require(${JSON.stringify(tsNode)}).register(${options}); require(${JSON.stringify(`${entry}.ts`)});`;
   return new Worker(source, { eval: true });
 }

@@ -21,7 +21,7 @@ export interface SqliteSearchIndexOptions {
 export async function openSqliteSearchIndex(options: SqliteSearchIndexOptions): Promise<SearchIndex> {
   const file = path.resolve(options.dataDir, SEARCH_INDEX_FILE);
   await mkdir(path.dirname(file), { recursive: true });
-  searchWorkerThread.listen(file, options.log);
+  const unlisten = searchWorkerThread.listen(file, options.log);
   let docs: SearchDoc[] = [];
   const heads = new Map<string, number>();
   let scheduled = false;
@@ -59,6 +59,7 @@ export async function openSqliteSearchIndex(options: SqliteSearchIndexOptions): 
     },
     async close() {
       await ask({ file, op: 'close' });
+      unlisten();
     },
   };
 }
