@@ -169,6 +169,7 @@ async function main() {
     await server.searchCaughtUp;
     await server.search.flushed();
     const startRss = process.memoryUsage().rss;
+    const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
     if (seeded) {
       console.log(`reused ${KEPT_DIR}: index open and caught up ${((performance.now() - opening) / 1000).toFixed(1)} s after the start`);
       const threadIds = await registeredThreads(server, `thr_bench${run}i`);
@@ -192,7 +193,7 @@ async function main() {
     await registerBenchThread(server, freshThread);
     await timeFreshRows(server, freshThread);
     console.log(
-      `rss after the run: ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB (the server, its search worker and the bench in one process)`,
+      `rss: ${mb(startRss)} once started, ${mb(process.memoryUsage().rss)} after the run (the server, its search worker and the bench in one process)`,
     );
   } finally {
     await server.close();

@@ -5,30 +5,30 @@ import { wordsOf, type SearchDoc } from '../searchableText';
 import { threadFilterOf, type ThreadFilter } from './threadFilter';
 
 /** Bumped when the schema changes: a file of another format reads as torn and is rebuilt from the store. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /**
- * Matching rows are ranked by BM25 within windows of this many, newest first (docs/search.md): a common word
- * matches most rows, and scoring all of them was what made a query slow; the first window is where a page
- * of hits almost always comes from.
+ * Matching rows are ranked within windows of this many, newest first (docs/search.md): a common word matches
+ * most rows of a large index, and scoring all of them was what made a query slow.
  */
 export const RANK_WINDOW_ROWS = 1_000;
 
 /**
- * The schema: the texts (for excerpts) with their thread and seq, how far each thread is indexed, and an FTS5
- * index of their words. FTS5 is given the words already cut by `wordsOf` (joined by spaces) and splits them
- * with its `ascii` tokenizer, which keeps every non-ASCII character inside a token: so the words it finds are
- * exactly the ones PostgreSQL finds (same `wordsOf` cut), whatever FTS5's own Unicode tables say. The index
- * keeps no copy of the text (`content=''`); `contentless_delete` lets a thread's rows be removed. The second
- * column holds a token naming the thread (`§` never occurs in a word), so a query keeps to some threads
- * inside FTS5 instead of reading every match; BM25 gives it no weight.
+ * The schema: the texts (for excerpts) with their thread, seq and length in words, how far each thread is
+ * indexed, and an FTS5 index of their words. FTS5 is given the words already cut by `wordsOf` (joined by
+ * spaces) and splits them with its `ascii` tokenizer, which keeps every non-ASCII character inside a token:
+ * so the words it finds are exactly the ones PostgreSQL finds (same `wordsOf` cut), whatever FTS5's own
+ * Unicode tables say. The index keeps no copy of the text (`content=''`) and no positions (`detail=none`:
+ * no phrase is ever asked); `contentless_delete` lets a thread's rows be removed. Each row's words end with a
+ * token naming its thread (`§12`: `§` never occurs in a word), so a query keeps to some threads inside FTS5
+ * instead of reading every match.
  */
 const SCHEMA = `
   CREATE TABLE threads (key INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, head INTEGER NOT NULL);
   CREATE TABLE removed (since INTEGER NOT NULL);
   CREATE TABLE docs (rowid INTEGER PRIMARY KEY, thread INTEGER NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL,
-                     text TEXT NOT NULL, UNIQUE (thread, seq));
-  CREATE VIRTUAL TABLE word_index USING fts5(words, thread, content='', contentless_delete=1, tokenize='ascii');
+                     text TEXT NOT NULL, length INTEGER NOT NULL, UNIQUE (thread, seq));
+  CREATE VIRTUAL TABLE word_index USING fts5(words, content='', contentless_delete=1, detail=none, tokenize='ascii');
   INSERT INTO word_index (word_index, rank) VALUES ('secure-delete', 1);
   PRAGMA user_version = ${FORMAT};
 `;
@@ -107,8 +107,8 @@ function operationsOn(db: Database.Database): SearchDatabase {
   for (const row of db.prepare('SELECT key, id FROM threads').all() as { key: number; id: string }[]) keys.set(row.id, row.key);
   const insertThread = db.prepare('INSERT INTO threads (id, head) VALUES (?, 0)');
   const raiseHead = db.prepare('UPDATE threads SET head = max(head, ?) WHERE key = ?');
-  const insertDoc = db.prepare('INSERT OR IGNORE INTO docs (thread, seq, kind, text) VALUES (?, ?, ?, ?)');
-  const insertWords = db.prepare('INSERT INTO word_index (rowid, words, thread) VALUES (?, ?, ?)');
+  const insertDoc = db.prepare('INSERT OR IGNORE INTO docs (thread, seq, kind, text, length) VALUES (?, ?, ?, ?, ?)');
+  const insertWords = db.prepare('INSERT INTO word_index (rowid, words) VALUES (?, ?)');
   const keyOf = (threadId: string) => {
     let key = keys.get(threadId);
     if (key === undefined) keys.set(threadId, (key = Number(insertThread.run(threadId).lastInsertRowid)));
@@ -117,8 +117,9 @@ function operationsOn(db: Database.Database): SearchDatabase {
   const add = db.transaction((docs: readonly SearchDoc[], heads: readonly (readonly [string, number])[]) => {
     for (const doc of docs) {
       const key = keyOf(doc.threadId);
-      const { changes, lastInsertRowid } = insertDoc.run(key, doc.seq, doc.kind, doc.text);
-      if (changes === 1) insertWords.run(lastInsertRowid, wordsOf(doc.text).join(' '), threadToken(key));
+      const words = wordsOf(doc.text);
+      const { changes, lastInsertRowid } = insertDoc.run(key, doc.seq, doc.kind, doc.text, words.length);
+      if (changes === 1) insertWords.run(lastInsertRowid, `${words.join(' ')} ${threadToken(key)}`);
     }
     for (const [threadId, seq] of heads) raiseHead.run(seq, keyOf(threadId));
   });
@@ -129,7 +130,8 @@ function operationsOn(db: Database.Database): SearchDatabase {
     db.prepare('INSERT INTO removed (since) SELECT unixepoch() WHERE NOT EXISTS (SELECT 1 FROM removed)').run();
   });
   const windowOf = db.prepare(
-    'SELECT rowid, bm25(word_index, 1.0, 0.0) AS score FROM word_index WHERE word_index MATCH ? ORDER BY rowid DESC LIMIT ? OFFSET ?',
+    `SELECT d.rowid, d.length FROM (SELECT rowid FROM word_index WHERE word_index MATCH ? ORDER BY rowid DESC LIMIT ? OFFSET ?) AS m
+     JOIN docs AS d ON d.rowid = m.rowid`,
   );
   const docOf = db.prepare(
     'SELECT t.id AS threadId, d.seq, d.kind, d.text FROM docs d JOIN threads t ON t.key = d.thread WHERE d.rowid = ?',
@@ -151,12 +153,13 @@ function operationsOn(db: Database.Database): SearchDatabase {
       const threads = threadFilterOf(threadIds, keys);
       if (words.length === 0 || threads === 'none') return [];
       const match = `(${words.map((word) => `"${word}"`).join(' ')})${matchOf(threads)}`;
-      const ranked: { rowid: number; score: number }[] = [];
+      const ranked: { rowid: number; length: number }[] = [];
       // The windows that hold [offset, offset + limit) of the ranked list, each ranked on its own.
       for (let window = Math.floor(offset / RANK_WINDOW_ROWS); window * RANK_WINDOW_ROWS < offset + limit; window++) {
-        const rows = windowOf.all(match, RANK_WINDOW_ROWS, window * RANK_WINDOW_ROWS) as { rowid: number; score: number }[];
-        // bm25() is lower for better rows; equal scores go newest first.
-        ranked.push(...rows.sort((a, b) => a.score - b.score || b.rowid - a.rowid));
+        const rows = windowOf.all(match, RANK_WINDOW_ROWS, window * RANK_WINDOW_ROWS) as { rowid: number; length: number }[];
+        // What FTS5's bm25() says without positions: every hit holds every query word (each counted once), so
+        // the shorter row is the better one; equal lengths go newest first.
+        ranked.push(...rows.sort((a, b) => a.length - b.length || b.rowid - a.rowid));
         if (rows.length < RANK_WINDOW_ROWS) break;
       }
       const from = offset % RANK_WINDOW_ROWS;
@@ -169,7 +172,7 @@ function operationsOn(db: Database.Database): SearchDatabase {
   };
 }
 
-/** The token naming thread `key` in the index's `thread` column. */
+/** The token naming thread `key`, last among each of its rows' words. */
 const threadToken = (key: number) => `§${key}`;
 
 /** The part of an FTS5 query that keeps to some threads: the shorter of the list to keep and the list to leave out. */
