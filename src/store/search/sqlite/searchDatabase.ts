@@ -75,9 +75,9 @@ function dropRemovedWords(db: Database.Database, file: string, log: (message: st
 }
 
 function configured(db: Database.Database): Database.Database {
-  // The file is a copy of the store: a write lost to a power cut is caught up at the next start, so commits
-  // are not fsynced (WAL keeps the file whole across a process crash). Freed pages are zeroed, so a deleted
-  // thread's texts do not linger in the file.
+  // The file is a copy of the store, so commits are not fsynced: WAL keeps it whole across a process crash,
+  // and what a power cut loses or tears is caught by the check at the next start and rebuilt from the store.
+  // Freed pages are zeroed, so a deleted thread's texts do not linger in the file.
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
   db.pragma('secure_delete = ON');
