@@ -33,6 +33,7 @@ const KEPT_DIR = POSTGRES_URL ? undefined : process.env.BENCH_SEARCH_DIR;
 const INTAKE_ROWS = Number(process.env.INTAKE_ROWS ?? 100_000);
 /** Rows appended one turn at a time to time a row's way to the search, on a quiet server. */
 const FRESH_TURNS = 20;
+const FRESH_GIVE_UP_MS = 10_000;
 const TOKEN = 'bench-token-0123456789abcdef';
 
 let seed = 42;
@@ -132,6 +133,8 @@ async function timeFreshRows(server: RunningServer, threadId: string) {
     for (;;) {
       const response = await fetch(`${server.url}/api/v1/search?q=${word}`, { headers: { authorization: `Bearer ${TOKEN}` } });
       if (((await response.json()) as { hits: unknown[] }).hits.length > 0) break;
+      if (performance.now() - started > FRESH_GIVE_UP_MS)
+        return console.log(`a row stored → not found over HTTP within ${FRESH_GIVE_UP_MS} ms`);
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
     times.push(performance.now() - started);
