@@ -8,7 +8,7 @@ import type { FsyncMode } from '../../store/fsyncMode';
 import { openPostgresDatabase, type PostgresDatabase } from '../../store/postgres/openPostgres';
 import { createPostgresEventStore, type PostgresEventStore } from '../../store/postgres/postgresEventStore';
 import { redactedUrl } from '../../store/postgres/postgresPool';
-import { openFileSearchIndex } from '../../store/search/fileSearchIndex';
+import { openSqliteSearchIndex } from '../../store/search/sqlite/sqliteSearchIndex';
 import { indexedStore } from '../../store/search/indexedStore';
 import { createPostgresSearchIndex } from '../../store/search/postgresSearchIndex';
 import type { SearchIndex } from '../../store/search/searchIndex';
@@ -43,7 +43,7 @@ export interface StorageOptions {
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   if (!options.databaseUrl) {
     const { dataDir, fsync, storeOpenThreads: openThreads, storeOpenMb: openMb, log } = options;
-    const search = await openFileSearchIndex({ dataDir, log });
+    const search = await openSqliteSearchIndex({ dataDir, log });
     const store = indexedStore(await openNedbEventStore({ dataDir, fsync, openThreads, openMb, log }), search);
     const registry = await openRegistry({ dataDir, fsync });
     return { store, registry, search, close: async () => {} };
