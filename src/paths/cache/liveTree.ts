@@ -20,6 +20,16 @@ export const FOLD_CHANGES_AFTER_MS = 20;
  */
 export const STALE_WHILE_WATCH_STARTS_MS = 500;
 
+/**
+ * A searched root's watch starts once calls on it pause this long, not with the keystroke that asked: its start
+ * crawls the whole tree on a thread of its own (1–2 s of a core for 135k entries), and with a word being typed
+ * into quick-open that crawl took a core from the keystrokes on a 2-core machine (issue 26). Until then calls are
+ * answered from the last listing, revalidated by stamps in the background, as while a watch starts.
+ */
+export const WATCH_AFTER_PAUSE_MS = 300;
+/** Calls that never pause (a script polling a root) start the watch this long after they asked for it. */
+export const WATCH_AT_LATEST_MS = 10_000;
+
 const ANSWERED = {
   watch: 'from the watched listing',
   stamps: 'by revalidating stamps',
@@ -38,6 +48,11 @@ export interface LiveTreeOptions {
    * stamps, and the first call once the watch is up is that revalidation (as before issue 26).
    */
   staleWhileWatchStartsMs?: number;
+  /**
+   * How long calls on a root must pause before its watch starts (default `WATCH_AFTER_PAUSE_MS`); only where calls
+   * are answered from the last listing meanwhile (`staleWhileWatchStartsMs` above 0).
+   */
+  watchAfterPauseMs?: number;
   /** Whether `root` is on a file system whose changes a local watch cannot see (default: by `statfs`). */
   isNetworkFileSystem?: (root: string) => Promise<boolean>;
 }
@@ -59,7 +74,7 @@ export interface LiveTree {
  * cannot start (inotify's watch limit, a network file system) and once it ended for idleness, calls
  * revalidate by stamps as before: the answer is the same either way, only its cost differs.
  *
- * The watch starts with the second call (after the first answer with `staleWhileWatchStartsMs` 0). A change before the watch was in place is found by the first
+ * The watch is wanted from the second call and starts once calls pause (after the first answer with `staleWhileWatchStartsMs` 0). A change before the watch was in place is found by the first
  * full revalidation that starts after it; from then on only directories the watcher named are read again.
  */
 export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOptions, options: LiveTreeOptions): LiveTree {
@@ -86,6 +101,9 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
   let trusting = false;
   /** A call was answered: the next one starts the watch. */
   let listed = false;
+  /** Starts the watch once calls pause (`WATCH_AFTER_PAUSE_MS`), and since when one was wanted. */
+  let watchTimer: NodeJS.Timeout | null = null;
+  let watchWantedAt: number | null = null;
   /** The `.git` and `node_modules` folders the current watch leaves out. */
   let unwatched = new Set<string>();
 
@@ -105,7 +123,8 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
     if (watch === null || untrusted) {
       // Under load one revalidation takes longer than `staleMs`: while one runs, the last listing still answers.
       const age = latest === null ? Infinity : performance.now() - latest.at;
-      if (staleMs > 0 && (starting !== null || trusting) && (age < staleMs || background !== null)) {
+      const watchComing = starting !== null || watchWantedAt !== null;
+      if (staleMs > 0 && (watchComing || trusting) && (age < staleMs || background !== null)) {
         // Only once the listing is half its allowed age: revalidations back to back took the two cores from
         // the keystrokes and from the watch's own start (keystrokes p50 39 ms, the watch not up after 16 s).
         if (!trusting && age >= staleMs / 2) revalidateInBackground();
@@ -217,6 +236,25 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
     })();
   };
 
+  /** Starts the watch when calls pause, or at the latest `WATCH_AT_LATEST_MS` after the first call that wanted it. */
+  const startWatchingOncePaused = (): void => {
+    if (options.watcher === null || watch !== null || starting !== null || unwatchable || closed) return;
+    const now = performance.now();
+    watchWantedAt ??= now;
+    if (watchTimer !== null) clearTimeout(watchTimer);
+    watchTimer = null;
+    const start = (): void => {
+      watchTimer = null;
+      watchWantedAt = null;
+      startWatching();
+    };
+    if (now - watchWantedAt >= WATCH_AT_LATEST_MS) start();
+    else {
+      watchTimer = setTimeout(start, options.watchAfterPauseMs ?? WATCH_AFTER_PAUSE_MS);
+      watchTimer.unref();
+    }
+  };
+
   const stopWatching = async (): Promise<void> => {
     const ending = watch;
     watch = null;
@@ -242,12 +280,12 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
   return {
     async refresh() {
       keepAlive();
-      // The watch starts with a root's second call, before it is answered (from the listing the first left): a
-      // root listed once and not searched is not crawled. Four 135k-entry roots registered in a minute crawled
-      // at once on two cores, beside the keystrokes typed into one of them (issue 26). The strict way
-      // (`staleMs` 0), where each call before the watch is trusted waits for a revalidation, starts it after the
-      // first answer, as before.
-      if (listed && staleMs > 0) startWatching();
+      // The watch is wanted from a root's second call on, and starts once calls pause (`WATCH_AFTER_PAUSE_MS`);
+      // meanwhile calls are answered from the listing the first left: a root listed once and not searched is not
+      // crawled, and a word typed into quick-open does not share two cores with the crawl (issue 26). The strict
+      // way (`staleMs` 0), where each call before the watch is trusted waits for a revalidation, starts it after
+      // the first answer, as before.
+      if (listed && staleMs > 0) startWatchingOncePaused();
       const [how, refreshed] = refreshNow();
       const listing = await refreshed;
       const servedBy = how === 'watch' ? 'watch' : 'stamps';
@@ -263,7 +301,8 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
         debug(`paths: ${root} has a new .git or node_modules folder; watching it anew without it`);
         void stopWatching(); // the answer does not wait for the old watch to end
       }
-      if (listed || staleMs <= 0) startWatching();
+      if (staleMs <= 0) startWatching();
+      else if (listed) startWatchingOncePaused();
       if (!listed) {
         listed = true;
         // The listing just given is as old as its walk, and under load its answer reached the client more than
@@ -283,6 +322,7 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
     async close() {
       closed = true;
       if (idleTimer !== null) clearTimeout(idleTimer);
+      if (watchTimer !== null) clearTimeout(watchTimer);
       await starting;
       await stopWatching();
     },
