@@ -3,7 +3,7 @@ import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPathLister, type PathLister } from '../../src/daemon/pathLister';
 import { pathListerOptionsOf } from '../../src/daemon/localHostFiles';
-import { WATCH_AFTER_PAUSE_MS } from '../../src/paths/cache/liveTree';
+import { WATCH_AFTER_PAUSE_MS } from '../../src/paths/cache/startOncePaused';
 import { createTempTree, removeTempTree, type TreeSpec } from '../helpers/temp/tree';
 
 /**

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPathLister, type PathLister, type PathListerOptions } from '../../src/daemon/pathLister';
-import { WATCH_AFTER_PAUSE_MS } from '../../src/paths/cache/liveTree';
+import { WATCH_AFTER_PAUSE_MS } from '../../src/paths/cache/startOncePaused';
 import type { TreeWatchListener, TreeWatcherFactory } from '../../src/paths/cache/treeWatcher';
 import { sharedDirectoryReader, type DirectoryReader } from '../../src/paths/walk/directoryReader';
 import type { ListPathsRequest } from '../../src/protocol/hostFiles';

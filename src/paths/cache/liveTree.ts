@@ -1,6 +1,7 @@
 import { createTreeSnapshot, type TreeSnapshotOptions } from '../walk/treeSnapshot';
 import type { Listing } from '../walk/walkEntry';
 import { isNetworkFileSystem } from './networkFileSystem';
+import { startOncePaused } from './startOncePaused';
 import type { TreeWatch, TreeWatcherFactory } from './treeWatcher';
 
 const EXCLUDED_NAME = /\/(\.git|node_modules)$/;
@@ -20,16 +21,6 @@ export const FOLD_CHANGES_AFTER_MS = 20;
  */
 export const STALE_WHILE_WATCH_STARTS_MS = 500;
 
-/**
- * A searched root's watch starts once calls on it pause this long, not with the keystroke that asked: its start
- * crawls the whole tree on a thread of its own (1–2 s of a core for 135k entries), and with a word being typed
- * into quick-open that crawl took a core from the keystrokes on a 2-core machine (issue 26). Until then calls are
- * answered from the last listing, revalidated by stamps in the background, as while a watch starts.
- */
-export const WATCH_AFTER_PAUSE_MS = 300;
-/** Calls that never pause (a script polling a root) start the watch this long after they asked for it. */
-export const WATCH_AT_LATEST_MS = 10_000;
-
 const ANSWERED = {
   watch: 'from the watched listing',
   stamps: 'by revalidating stamps',
@@ -48,10 +39,7 @@ export interface LiveTreeOptions {
    * stamps, and the first call once the watch is up is that revalidation (as before issue 26).
    */
   staleWhileWatchStartsMs?: number;
-  /**
-   * How long calls on a root must pause before its watch starts (default `WATCH_AFTER_PAUSE_MS`); only where calls
-   * are answered from the last listing meanwhile (`staleWhileWatchStartsMs` above 0).
-   */
+  /** How long calls must pause before the watch starts (default `WATCH_AFTER_PAUSE_MS`; with `staleWhileWatchStartsMs` > 0). */
   watchAfterPauseMs?: number;
   /** Whether `root` is on a file system whose changes a local watch cannot see (default: by `statfs`). */
   isNetworkFileSystem?: (root: string) => Promise<boolean>;
@@ -101,9 +89,6 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
   let trusting = false;
   /** A call was answered: the next one starts the watch. */
   let listed = false;
-  /** Starts the watch once calls pause (`WATCH_AFTER_PAUSE_MS`), and since when one was wanted. */
-  let watchTimer: NodeJS.Timeout | null = null;
-  let watchWantedAt: number | null = null;
   /** The `.git` and `node_modules` folders the current watch leaves out. */
   let unwatched = new Set<string>();
 
@@ -123,7 +108,7 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
     if (watch === null || untrusted) {
       // Under load one revalidation takes longer than `staleMs`: while one runs, the last listing still answers.
       const age = latest === null ? Infinity : performance.now() - latest.at;
-      const watchComing = starting !== null || watchWantedAt !== null;
+      const watchComing = starting !== null || pausedStart.wanted;
       if (staleMs > 0 && (watchComing || trusting) && (age < staleMs || background !== null)) {
         // Only once the listing is half its allowed age: revalidations back to back took the two cores from
         // the keystrokes and from the watch's own start (keystrokes p50 39 ms, the watch not up after 16 s).
@@ -236,23 +221,10 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
     })();
   };
 
-  /** Starts the watch when calls pause, or at the latest `WATCH_AT_LATEST_MS` after the first call that wanted it. */
+  /** The watch starts once calls on the root pause (`startOncePaused.ts`), not with the call that wants it. */
+  const pausedStart = startOncePaused(() => startWatching(), options.watchAfterPauseMs);
   const startWatchingOncePaused = (): void => {
-    if (options.watcher === null || watch !== null || starting !== null || unwatchable || closed) return;
-    const now = performance.now();
-    watchWantedAt ??= now;
-    if (watchTimer !== null) clearTimeout(watchTimer);
-    watchTimer = null;
-    const start = (): void => {
-      watchTimer = null;
-      watchWantedAt = null;
-      startWatching();
-    };
-    if (now - watchWantedAt >= WATCH_AT_LATEST_MS) start();
-    else {
-      watchTimer = setTimeout(start, options.watchAfterPauseMs ?? WATCH_AFTER_PAUSE_MS);
-      watchTimer.unref();
-    }
+    if (options.watcher !== null && watch === null && starting === null && !unwatchable && !closed) pausedStart.want();
   };
 
   const stopWatching = async (): Promise<void> => {
@@ -280,20 +252,16 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
   return {
     async refresh() {
       keepAlive();
-      // The watch is wanted from a root's second call on, and starts once calls pause (`WATCH_AFTER_PAUSE_MS`);
-      // meanwhile calls are answered from the listing the first left: a root listed once and not searched is not
-      // crawled, and a word typed into quick-open does not share two cores with the crawl (issue 26). The strict
-      // way (`staleMs` 0), where each call before the watch is trusted waits for a revalidation, starts it after
-      // the first answer, as before.
+      // The watch is wanted from a root's second call on and starts once calls pause, answered meanwhile from the
+      // listing the first left: a root listed once is not crawled, nor one while a word is typed (issue 26). The
+      // strict way (`staleMs` 0) starts it after the first answer, as before.
       if (listed && staleMs > 0) startWatchingOncePaused();
       const [how, refreshed] = refreshNow();
       const listing = await refreshed;
       const servedBy = how === 'watch' ? 'watch' : 'stamps';
       lastServedBy = servedBy;
-      // A revalidation by stamps finds folders whose events a previous watch took with it when it ended. Only
-      // after one this call made: an answer from the last listing read nothing, and walking the 29k folders for
-      // it took 3–8 ms of every keystroke while the watch was being trusted (issue 26; a background
-      // revalidation checks when it ends).
+      // A revalidation by stamps finds folders whose events a previous watch took with it when it ended; only
+      // one this call made (walking 29k folders per answer from the last listing cost 3–8 ms a keystroke, issue 26).
       if (how === 'stamps' && watch !== null && snapshot.excludedDirectories().some((path) => !unwatched.has(path))) rewatch = true;
       debug(`paths: ${root} answered ${ANSWERED[how]}`);
       if (rewatch && watch !== null) {
@@ -322,7 +290,7 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
     async close() {
       closed = true;
       if (idleTimer !== null) clearTimeout(idleTimer);
-      if (watchTimer !== null) clearTimeout(watchTimer);
+      pausedStart.cancel();
       await starting;
       await stopWatching();
     },
