@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastValueFrom, of } from 'rxjs';
 import { createPathLister } from '../src/daemon/pathLister';
+import { WATCH_AFTER_PAUSE_MS } from '../src/paths/cache/startOncePaused';
 import { rankByQuery } from '../src/paths/rank/rankByQuery';
 import { truncateTo } from '../src/paths/rank/truncateTo';
 import { walk$ } from '../src/paths/walk/walk';
@@ -152,7 +153,8 @@ async function keystrokes(root: string): Promise<void> {
       while (!watched.log.some((line) => line.endsWith(' answered from the watched listing'))) {
         if (performance.now() - started > WATCH_DEADLINE_MS)
           throw new Error(`not watched after ${WATCH_DEADLINE_MS} ms: ${watched.log.join('; ')}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        // Longer than `WATCH_AFTER_PAUSE_MS`: a root's watch starts once calls on it pause, as a person's do.
+        await new Promise((resolve) => setTimeout(resolve, WATCH_AFTER_PAUSE_MS + 50));
         await watched.paths({ limit: '1' });
       }
     });

@@ -6,6 +6,7 @@ import { buildPathsBenchTree } from './pathsBenchTree';
 import { collectGarbage } from './collectGarbage';
 import { startPathsServer, type PathsProject, type PathsServer } from './pathsHttp';
 import { median, ms, percentile, timeIt } from './pathsStats';
+import { sampleThreadTimes, threadTimesBetween, type ThreadTimesBetween } from './threadTimes';
 
 /** 40 keystrokes: each word typed letter by letter into a fresh quick-open, as a person looks for files. */
 export const COLD_WORDS = ['configts', 'index', 'readme', 'parser', 'utils', 'server', 'test'];
@@ -63,22 +64,53 @@ export async function coldKeystrokes(): Promise<ColdRoundResult> {
     const typed = await server.project(typedRoot);
     const firstListing = await timeIt(() => typed.paths({}));
     const prefixes = COLD_WORDS.flatMap((word) => Array.from({ length: word.length }, (_, i) => word.slice(0, i + 1)));
-    const timed = async (): Promise<Array<{ query: string; at: number; ms: number }>> => {
-      const calls: Array<{ query: string; at: number; ms: number }> = [];
+    type Call = { query: string; at: number; ms: number; threads: ThreadTimesBetween };
+    const timed = async (): Promise<Call[]> => {
+      const calls: Call[] = [];
       for (const query of prefixes) {
+        // Sampled outside the timed span (reading ~15 small /proc files costs ~0.5 ms).
+        const before = sampleThreadTimes();
         const at = performance.now();
-        calls.push({ query, at, ms: (await timeIt(() => typed.paths({ query }))).ms });
+        const took = (await timeIt(() => typed.paths({ query }))).ms;
+        calls.push({ query, at, ms: took, threads: threadTimesBetween(before, sampleThreadTimes()) });
       }
       return calls;
     };
     const firstCalls = await timed();
-    const againCalls: typeof firstCalls = [];
+    const againCalls: Call[] = [];
     for (let round = 0; round < AGAIN_ROUNDS; round += 1) againCalls.push(...(await timed()));
     const tookAll = performance.now() - started;
 
     const log = server.log;
     const logAt = server.logAt;
-    const explain = (call: { query: string; at: number; ms: number }): string => {
+    // What ran in the background, from the lister's debug log: each root's watch starting (its crawl on a thread
+    // of its own) and each revalidation by stamps nobody waited for (asked for → ended).
+    const spans: Array<{ what: string; from: number; to: number }> = [];
+    const openSpan = new Map<string, number>();
+    log.forEach((said, i) => {
+      const rootIndex = roots.findIndex((root) => said.startsWith(`paths: ${root} `));
+      const who = rootIndex === OTHER_ROOTS ? 'typed root' : `root ${rootIndex}`;
+      const rest = said.replace(/^paths: \S+ /, '');
+      const open = (what: string) => openSpan.set(`${who}'s ${what}`, logAt[i]!);
+      const close = (what: string) => {
+        const key = `${who}'s ${what}`;
+        if (openSpan.has(key)) spans.push({ what: key, from: openSpan.get(key)!, to: logAt[i]! });
+        openSpan.delete(key);
+      };
+      if (rest.startsWith('starting its watch')) open('watch start');
+      else if (rest.startsWith('is watched') || rest.startsWith('cannot be watched')) close('watch start');
+      else if (rest.startsWith('revalidating by stamps in the background')) open('background revalidation');
+      else if (rest.startsWith('background revalidation ended')) close('background revalidation');
+    });
+    for (const [what, from] of openSpan) spans.push({ what, from, to: Infinity });
+    const rankedMs = (call: Call): number => {
+      const end = call.at + call.ms;
+      const index = log.findIndex(
+        (said, i) => logAt[i]! >= call.at && logAt[i]! <= end && said.startsWith(`paths: ${typedRoot} ranked in`),
+      );
+      return index < 0 ? Number.NaN : Number(/ranked in ([\d.]+) ms/.exec(log[index]!)![1]);
+    };
+    const explain = (call: Call): string => {
       const end = call.at + call.ms;
       const gc = gcPauses.filter((pause) => pause.at < end && pause.at + pause.ms > call.at);
       const gcMs = gc.reduce((sum, pause) => sum + pause.ms, 0);
@@ -86,20 +118,34 @@ export async function coldKeystrokes(): Promise<ColdRoundResult> {
       const said = log
         .filter((_, i) => logAt[i]! >= call.at && logAt[i]! <= end)
         .map((line) => line.replace(/^paths: \S+ /, '').replace(/;.*$/, ''))
-        .filter((line) => line !== 'answered from the watched listing');
-      const waits = [gcMs > 0 ? `GC ${ms(gcMs)} (${kinds})` : '', ...said.map((line) => `"${line}"`)].filter(Boolean);
-      return `"${call.query}" ${ms(call.ms)} [${waits.length > 0 ? waits.join(', ') : 'no GC, nothing logged: scoring/JIT'}]`;
+        .filter(
+          (line) =>
+            !/^(answered from the (watched|last) listing|ranked in|revalidating by stamps in the background|background revalidation ended)/.test(
+              line,
+            ),
+        );
+      const during = spans.filter((span) => span.from < end && span.to > call.at).map((span) => span.what);
+      const { mainRunMs, mainWaitMs, othersRunMs, busiest } = call.threads;
+      const parts = [
+        `ranking ${ms(rankedMs(call))}`,
+        `main thread ran ${ms(mainRunMs)}, waited for a core ${ms(mainWaitMs)}`,
+        gcMs > 0 ? `GC ${ms(gcMs)} (${kinds})` : 'no GC',
+        `other threads ran ${ms(othersRunMs)}${busiest !== null && busiest.runMs > 1 ? ` (most: thread ${busiest.tid}, ${ms(busiest.runMs)})` : ''}`,
+        `during: ${during.length > 0 ? during.join(', ') : 'no background work'}`,
+        ...said.map((line) => `"${line}"`),
+      ];
+      return `"${call.query}" ${ms(call.ms)} [${parts.join('; ')}]`;
     };
-    const line = (calls: typeof firstCalls): string => {
+    const line = (calls: Call[]): string => {
       const times = calls.map((call) => call.ms);
       return `p50 ${ms(median(times))}, p99 ${ms(percentile(times, 99))}, worst ${ms(Math.max(...times))}`;
     };
-    const slowest = (calls: typeof firstCalls, count: number): string =>
+    const slowest = (calls: Call[], count: number): string =>
       [...calls]
         .sort((a, b) => b.ms - a.ms)
         .slice(0, count)
         .map(explain)
-        .join('; ');
+        .join('\n      ');
     const gcIn = (from: number, to: number) => gcPauses.filter((pause) => pause.at >= from && pause.at < to);
     const majorMs = (pauses: typeof gcPauses) => pauses.filter((p) => p.kind === 'major').reduce((sum, p) => sum + p.ms, 0);
     const firstGc = gcIn(firstCalls[0]!.at, againCalls[0]!.at);
@@ -119,10 +165,29 @@ export async function coldKeystrokes(): Promise<ColdRoundResult> {
       .map(({ said, at }) => `${said.replace(/^.* in /, '')} ending at ${(at - typingFrom).toFixed(0)} ms`);
     console.log(`  the typed root's names packed while idle, from the first keystroke: ${packed.join(', ') || 'never'}`);
     console.log(`  first 40 keystrokes: ${line(firstCalls)} (targets p99 ≤ 40 ms, worst ≤ 80 ms)`);
-    console.log(`    slowest, with what they overlapped: ${slowest(firstCalls, 5)}`);
-    console.log(`    per keystroke: ${firstCalls.map((call) => `${call.query} ${call.ms.toFixed(0)}`).join(', ')}`);
+    console.log(`    slowest, with what they overlapped:\n      ${slowest(firstCalls, 5)}`);
+    console.log(
+      `    per keystroke, ms (ranking/main thread waiting for a core): ` +
+        firstCalls
+          .map((call) => `${call.query} ${call.ms.toFixed(0)} (${rankedMs(call).toFixed(0)}/${call.threads.mainWaitMs.toFixed(0)})`)
+          .join(', '),
+    );
     console.log(`  the same words again (${againCalls.length} calls): ${line(againCalls)} (target p99 ≤ 40 ms)`);
-    console.log(`    slowest: ${slowest(againCalls, 3)}`);
+    console.log(`    slowest:\n      ${slowest(againCalls, 3)}`);
+    const sum = (calls: Call[], of: (call: Call) => number) => calls.reduce((total, call) => total + of(call), 0);
+    for (const [label, calls] of [
+      ['first 40', firstCalls],
+      ['again', againCalls],
+    ] as const) {
+      console.log(
+        `  ${label}, summed over the calls: wall ${ms(sum(calls, (c) => c.ms))}, ranking ${ms(sum(calls, rankedMs))}, ` +
+          `main thread ran ${ms(sum(calls, (c) => c.threads.mainRunMs))} and waited for a core ${ms(sum(calls, (c) => c.threads.mainWaitMs))}, ` +
+          `other threads ran ${ms(sum(calls, (c) => c.threads.othersRunMs))}`,
+      );
+    }
+    console.log(
+      `  background work (from the first keystroke): ${spans.map((span) => `${span.what} ${((span.from - typingFrom) / 1000).toFixed(2)}–${span.to === Infinity ? 'end' : ((span.to - typingFrom) / 1000).toFixed(2)} s`).join(', ')}`,
+    );
     return { first: firstCalls.map((call) => call.ms), again: againCalls.map((call) => call.ms) };
   } finally {
     observer.disconnect();

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { lastValueFrom } from 'rxjs';
+import { lastValueFrom, tap } from 'rxjs';
 import { searchPaths$, type PathSearch } from '../../pipelines/path-search';
 import { HostCommandError } from '../protocol/hostErrors';
 import { type ListFilesRequest, type ListFilesResult, type ListPathsRequest, type ListPathsResult } from '../protocol/hostFiles';
@@ -34,7 +34,16 @@ export function createPathLister(options: PathListerOptions = {}): PathLister {
   const cached = options.cache === false ? null : createCachedWalks(options);
   const listingOf = (root: string) => (cached === null ? walk$(root, options) : cached.walk$(root));
 
-  const run = (root: string, search: PathSearch): Promise<ListPathsResult> => lastValueFrom(searchPaths$(listingOf(resolve(root)), search));
+  const run = async (root: string, search: PathSearch): Promise<ListPathsResult> => {
+    const debug = options.debug;
+    if (debug === undefined) return lastValueFrom(searchPaths$(listingOf(resolve(root)), search));
+    // The debug log says how long the ranking took once the listing was there (a slow keystroke: ranking or waiting?).
+    let listedAt = 0;
+    const listing$ = listingOf(resolve(root)).pipe(tap(() => (listedAt = performance.now())));
+    const result = await lastValueFrom(searchPaths$(listing$, search));
+    debug(`paths: ${resolve(root)} ranked in ${(performance.now() - listedAt).toFixed(1)} ms`);
+    return result;
+  };
 
   return {
     async listPaths(request) {

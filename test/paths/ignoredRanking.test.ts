@@ -3,6 +3,7 @@ import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPathLister, type PathLister } from '../../src/daemon/pathLister';
 import { pathListerOptionsOf } from '../../src/daemon/localHostFiles';
+import { WATCH_AFTER_PAUSE_MS } from '../../src/paths/cache/startOncePaused';
 import { createTempTree, removeTempTree, type TreeSpec } from '../helpers/temp/tree';
 
 /**
@@ -206,19 +207,20 @@ describe('quick-open ranks ignored paths last (issue 29)', () => {
   });
 });
 
+/** The calls pause longer than `WATCH_AFTER_PAUSE_MS`: a watch starts once calls on its root pause. */
 async function untilWatched(lister: PathLister, root: string): Promise<void> {
   await until(async () => {
     await lister.listPaths({ path: root, limit: 1 });
     return lister.servedBy(root) === 'watch' ? true : undefined;
-  });
+  }, WATCH_AFTER_PAUSE_MS + 50);
 }
 
-async function until<T>(probe: () => Promise<T | undefined>): Promise<T> {
+async function until<T>(probe: () => Promise<T | undefined>, every = 20): Promise<T> {
   const started = Date.now();
   while (Date.now() - started < DEADLINE_MS) {
     const value = await probe();
     if (value !== undefined) return value;
-    await pause(20);
+    await pause(every);
   }
   throw new Error(`not within ${DEADLINE_MS} ms`);
 }

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPathLister, type PathLister, type PathListerOptions } from '../../src/daemon/pathLister';
+import { WATCH_AFTER_PAUSE_MS } from '../../src/paths/cache/startOncePaused';
 import type { TreeWatchListener, TreeWatcherFactory } from '../../src/paths/cache/treeWatcher';
 import { sharedDirectoryReader, type DirectoryReader } from '../../src/paths/walk/directoryReader';
 import type { ListPathsRequest } from '../../src/protocol/hostFiles';
@@ -33,13 +34,16 @@ async function answers(lister: PathLister, root: string): Promise<unknown[]> {
   return all;
 }
 
-/** Calls until the watched listing serves (the watch is up and one revalidation by stamps has started since). */
+/**
+ * Calls until the watched listing serves (the watch is up and one revalidation by stamps has started since). The
+ * calls pause longer than `WATCH_AFTER_PAUSE_MS`: a watch starts once calls on its root pause.
+ */
 async function untilWatched(lister: PathLister, root: string): Promise<void> {
   const started = Date.now();
   while (Date.now() - started < DEADLINE_MS) {
     await lister.listPaths({ path: root, limit: 1 });
     if (lister.servedBy(root) === 'watch') return;
-    await pause(20);
+    await pause(WATCH_AFTER_PAUSE_MS + 50);
   }
   throw new Error(`no watched answer within ${DEADLINE_MS} ms`);
 }
@@ -237,7 +241,7 @@ describe('live listings (a watched root)', () => {
     const started = Date.now();
     while (ignored.at(-1)?.length !== 4 && Date.now() - started < DEADLINE_MS) {
       await lister.listPaths({ path: root });
-      await pause(20);
+      await pause(WATCH_AFTER_PAUSE_MS + 50); // the new watch starts once calls pause
     }
     expect(logs.join('\n'), logs.join('\n')).to.include('has a new .git or node_modules folder; watching it anew');
     expect(ignored.at(-1)).to.deep.equal([at('.git'), at('docs/.git'), at('node_modules'), at('src/node_modules')]);
@@ -305,7 +309,22 @@ describe('live listings: while the watch starts (issue 26)', () => {
     expect(lister.servedBy(root)).to.equal('watch');
   });
 
-  it('a root listed once is not watched; its second call starts the watch and is answered from the listing the first left', async () => {
+  it('starts the watch once calls on the root pause, not while a word is being typed (issue 26)', async () => {
+    root = createTempTree({ src: { 'index.ts': '' }, 'README.md': '' });
+    const watcher = scriptedWatcher();
+    lister = createPathLister({ watcher: watcher.factory, isNetworkFileSystem: async () => false, watchAfterPauseMs: 1_000 });
+    await lister.listPaths({ path: root });
+    for (const query of ['c', 'co', 'con', 'conf', 'confi', 'config']) {
+      await lister.listPaths({ path: root, query });
+      await pause(20);
+    }
+    expect(watcher.opened, 'no watch while the calls keep coming').to.equal(0);
+    await pause(1_200);
+    expect(watcher.opened, 'the watch started in the pause').to.equal(1);
+    expect(await untilFresh(lister, root)).to.equal('watch');
+  });
+
+  it('a root listed once is not watched; its second call wants the watch and is answered from the listing the first left', async () => {
     root = createTempTree({ src: { 'index.ts': '' }, 'README.md': '' });
     const logs: string[] = [];
     const watcher = scriptedWatcher();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { loadDaemonConfig } from '../../src/config/daemonConfig';
 import { configWith, loadConfig } from '../../src/config/serverConfig';
 import { pathListerOptionsOf } from '../../src/daemon/localHostFiles';
+import { WATCH_AFTER_PAUSE_MS } from '../../src/paths/cache/startOncePaused';
 import { startServer, type RunningServer } from '../../src/server/startServer';
 import { suiteTempDirs } from '../helpers/temp/suiteDirs';
 
@@ -71,7 +72,8 @@ describe('live listings: settings (pathWatchIdleMs, debug)', () => {
       const started = Date.now();
       while (!logs.some((line) => line.endsWith(' answered from the watched listing')) && Date.now() - started < 10_000) {
         expect(await paths('readme')).to.have.nested.property('paths[0].path', 'readme.md');
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        // Longer than `WATCH_AFTER_PAUSE_MS`: the watch starts once calls on the root pause.
+        await new Promise((resolve) => setTimeout(resolve, WATCH_AFTER_PAUSE_MS + 50));
       }
       expect(logs.join('\n')).to.include('is watched');
       expect(logs.some((line) => line.endsWith(' answered from the watched listing'))).to.equal(true);

@@ -32,6 +32,7 @@ export function createCachedWalks(options: CachedWalksOptions = {}): CachedWalks
     debug: options.debug,
     isNetworkFileSystem: options.isNetworkFileSystem,
     staleWhileWatchStartsMs: options.staleWhileWatchStartsMs,
+    watchAfterPauseMs: options.watchAfterPauseMs,
   };
   // Map iteration order is insertion order: re-inserting on use makes the first key the least recent.
   const trees = new Map<string, LiveTree>();

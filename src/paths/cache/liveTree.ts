@@ -1,6 +1,7 @@
 import { createTreeSnapshot, type TreeSnapshotOptions } from '../walk/treeSnapshot';
 import type { Listing } from '../walk/walkEntry';
 import { isNetworkFileSystem } from './networkFileSystem';
+import { startOncePaused } from './startOncePaused';
 import type { TreeWatch, TreeWatcherFactory } from './treeWatcher';
 
 const EXCLUDED_NAME = /\/(\.git|node_modules)$/;
@@ -38,6 +39,8 @@ export interface LiveTreeOptions {
    * stamps, and the first call once the watch is up is that revalidation (as before issue 26).
    */
   staleWhileWatchStartsMs?: number;
+  /** How long calls must pause before the watch starts (default `WATCH_AFTER_PAUSE_MS`; with `staleWhileWatchStartsMs` > 0). */
+  watchAfterPauseMs?: number;
   /** Whether `root` is on a file system whose changes a local watch cannot see (default: by `statfs`). */
   isNetworkFileSystem?: (root: string) => Promise<boolean>;
 }
@@ -59,7 +62,7 @@ export interface LiveTree {
  * cannot start (inotify's watch limit, a network file system) and once it ended for idleness, calls
  * revalidate by stamps as before: the answer is the same either way, only its cost differs.
  *
- * The watch starts with the second call (after the first answer with `staleWhileWatchStartsMs` 0). A change before the watch was in place is found by the first
+ * The watch is wanted from the second call and starts once calls pause (after the first answer with `staleWhileWatchStartsMs` 0). A change before the watch was in place is found by the first
  * full revalidation that starts after it; from then on only directories the watcher named are read again.
  */
 export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOptions, options: LiveTreeOptions): LiveTree {
@@ -105,7 +108,8 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
     if (watch === null || untrusted) {
       // Under load one revalidation takes longer than `staleMs`: while one runs, the last listing still answers.
       const age = latest === null ? Infinity : performance.now() - latest.at;
-      if (staleMs > 0 && (starting !== null || trusting) && (age < staleMs || background !== null)) {
+      const watchComing = starting !== null || pausedStart.wanted;
+      if (staleMs > 0 && (watchComing || trusting) && (age < staleMs || background !== null)) {
         // Only once the listing is half its allowed age: revalidations back to back took the two cores from
         // the keystrokes and from the watch's own start (keystrokes p50 39 ms, the watch not up after 16 s).
         if (!trusting && age >= staleMs / 2) revalidateInBackground();
@@ -145,9 +149,12 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
     const trusts = trusting;
     if (!trusts) untrusted = false;
     named = new Set();
+    const began = performance.now();
+    debug(`paths: ${root} revalidating by stamps in the background${trusts ? ' (to trust the watch)' : ''}`);
     background = kept(snapshot.refresh(undefined, 'background'))
       .catch(() => undefined)
       .finally(() => {
+        debug(`paths: ${root} background revalidation ended after ${(performance.now() - began).toFixed(0)} ms`);
         background = null;
         // It may have found a `.git` or `node_modules` folder made before the watch was up, which the watch then
         // took in whole and sends no event for: the next call watches anew without it.
@@ -171,6 +178,7 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
     const factory = options.watcher;
     starting = (async () => {
       try {
+        debug(`paths: ${root} starting its watch`);
         unwatched = new Set(snapshot.excludedDirectories());
         if (await (options.isNetworkFileSystem ?? isNetworkFileSystem)(root)) {
           throw new Error('a network file system: a local watch does not see changes made elsewhere');
@@ -213,6 +221,12 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
     })();
   };
 
+  /** The watch starts once calls on the root pause (`startOncePaused.ts`), not with the call that wants it. */
+  const pausedStart = startOncePaused(() => startWatching(), options.watchAfterPauseMs);
+  const startWatchingOncePaused = (): void => {
+    if (options.watcher !== null && watch === null && starting === null && !unwatchable && !closed) pausedStart.want();
+  };
+
   const stopWatching = async (): Promise<void> => {
     const ending = watch;
     watch = null;
@@ -238,25 +252,25 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
   return {
     async refresh() {
       keepAlive();
-      // The watch starts with a root's second call, before it is answered (from the listing the first left): a
-      // root listed once and not searched is not crawled. Four 135k-entry roots registered in a minute crawled
-      // at once on two cores, beside the keystrokes typed into one of them (issue 26). The strict way
-      // (`staleMs` 0), where each call before the watch is trusted waits for a revalidation, starts it after the
-      // first answer, as before.
-      if (listed && staleMs > 0) startWatching();
+      // The watch is wanted from a root's second call on and starts once calls pause, answered meanwhile from the
+      // listing the first left: a root listed once is not crawled, nor one while a word is typed (issue 26). The
+      // strict way (`staleMs` 0) starts it after the first answer, as before.
+      if (listed && staleMs > 0) startWatchingOncePaused();
       const [how, refreshed] = refreshNow();
       const listing = await refreshed;
       const servedBy = how === 'watch' ? 'watch' : 'stamps';
       lastServedBy = servedBy;
-      // A revalidation by stamps finds folders whose events a previous watch took with it when it ended.
-      if (servedBy === 'stamps' && watch !== null && snapshot.excludedDirectories().some((path) => !unwatched.has(path))) rewatch = true;
+      // A revalidation by stamps finds folders whose events a previous watch took with it when it ended; only
+      // one this call made (walking 29k folders per answer from the last listing cost 3–8 ms a keystroke, issue 26).
+      if (how === 'stamps' && watch !== null && snapshot.excludedDirectories().some((path) => !unwatched.has(path))) rewatch = true;
       debug(`paths: ${root} answered ${ANSWERED[how]}`);
       if (rewatch && watch !== null) {
         rewatch = false;
         debug(`paths: ${root} has a new .git or node_modules folder; watching it anew without it`);
         void stopWatching(); // the answer does not wait for the old watch to end
       }
-      if (listed || staleMs <= 0) startWatching();
+      if (staleMs <= 0) startWatching();
+      else if (listed) startWatchingOncePaused();
       if (!listed) {
         listed = true;
         // The listing just given is as old as its walk, and under load its answer reached the client more than
@@ -276,6 +290,7 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
     async close() {
       closed = true;
       if (idleTimer !== null) clearTimeout(idleTimer);
+      pausedStart.cancel();
       await starting;
       await stopWatching();
     },

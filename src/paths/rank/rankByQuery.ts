@@ -4,6 +4,7 @@ import { nameIndexOf } from '../score/nameIndex';
 import { positionsOfUnits, prepareQuery, type PreparedQuery } from '../score/scoreEntry';
 import { scoreListing } from '../score/scoreListing';
 import { selectTop } from './selectTop';
+import { topScoreCandidates } from './topScoreCandidates';
 import type { Listing, WalkEntry } from '../walk/walkEntry';
 
 export interface RankedHit {
@@ -52,17 +53,42 @@ function unranked(listing: Listing): Ranking {
   };
 }
 
+/**
+ * The scores and matching slots of the latest ranking, reused by the next one: two arrays of a listing's size
+ * (1 MB for 134k entries) per keystroke were garbage the collector swept while people typed (issue 26). A
+ * ranking whose arrays a later one took scores its listing again if asked for its top after that.
+ */
+const scratch = { scores: new Int32Array(0), slots: new Int32Array(0), owner: null as object | null };
+
 function ranked(query: PreparedQuery, entries: readonly WalkEntry[]): Ranking {
   const index = nameIndexOf(entries);
-  const scores = new Int32Array(entries.length);
-  const slots = new Int32Array(entries.length);
+  const owner = {};
+  if (scratch.scores.length < entries.length) {
+    scratch.scores = new Int32Array(entries.length);
+    scratch.slots = new Int32Array(entries.length);
+  }
+  scratch.owner = owner;
+  let scores = scratch.scores;
+  let slots = scratch.slots;
   const count = scoreListing(query, entries, index, scores, slots);
+  const own = (): void => {
+    if (scratch.owner === owner || scores !== scratch.scores) return;
+    scores = new Int32Array(entries.length);
+    slots = new Int32Array(entries.length);
+    scoreListing(query, entries, index, scores, slots);
+  };
   const byScore = (a: number, b: number): number =>
     scores[b] - scores[a] || entries[a].name.length - entries[b].name.length || comparePaths(entries[a], entries[b]);
   return {
     count,
-    top: (limit) =>
-      selectTop(slots.subarray(0, count), limit, byScore).map((slot) => ({ entry: entries[slot], score: scores[slot], slot })),
+    top: (limit) => {
+      own();
+      return selectTop(topScoreCandidates(scores, slots, count, limit), limit, byScore).map((slot) => ({
+        entry: entries[slot],
+        score: scores[slot],
+        slot,
+      }));
+    },
     positionsOf: (hit) => {
       const start = index.start[hit.slot];
       return positionsOfUnits(query, hit.entry, index, start, index.start[hit.slot + 1] - start);
