@@ -45,4 +45,19 @@ describe('group commit: the next group is prepared while the one before waits fo
     // The next file was created ahead of need; unused, it is removed at close.
     expect(await journalFilesIn(temp.dir)).to.deep.equal([file]);
   });
+
+  it('has the file a checkpoint switches to created before the checkpoint, so the commit that starts one waits for no file', async () => {
+    const journal = await Journal.open(temp.dir);
+    await journal.append('before\n');
+    const [current] = await journalFilesIn(temp.dir);
+    // The next file is created (and synced) while the current one is written, not when the seal needs it.
+    while ((await journalFilesIn(temp.dir)).length < 2) await new Promise((resolve) => setImmediate(resolve));
+    const [, next] = await journalFilesIn(temp.dir);
+    expect(await journal.seal()).to.equal(current);
+    await journal.append('after\n');
+    expect(await fs.readFile(next!, 'utf8')).to.equal('after\n');
+    await journal.close();
+    // Files created ahead and never written are removed at close.
+    expect(await journalFilesIn(temp.dir)).to.deep.equal([current, next]);
+  });
 });

@@ -25,10 +25,15 @@ export class Journal {
   private current: string;
   /**
    * The current file, created and made durable (with its folder entry) before any commit needs it: the first
-   * fsync into a new file also commits its creation, ~10 ms on ext4 against <1 ms for an append, and every
-   * checkpoint starts a new file, so without this each checkpoint stalled the commits queued behind it.
+   * fsync into a new file also commits its creation, ~10 ms on ext4 against <1 ms for an append.
    */
   private created: Promise<fs.FileHandle | undefined> | undefined;
+  /**
+   * The file after the current one, created the same way while the current one is written. A checkpoint
+   * switches to it at once: created only at the switch, the commit that started the checkpoint waited for its
+   * creation and two fsyncs (a stall of the ack path every checkpoint, issue 27's `bench:acp` tail).
+   */
+  private spare: { file: string; created: Promise<fs.FileHandle | undefined> };
   /** Bytes in the current journal file. */
   bytes = 0;
 
@@ -38,7 +43,8 @@ export class Journal {
     private readonly coalesce: boolean,
   ) {
     this.current = journalPath(eventsDir, sequence);
-    this.createAhead();
+    this.created = this.createAhead(this.current);
+    this.spare = this.spareAfter(sequence);
   }
 
   /**
@@ -88,8 +94,8 @@ export class Journal {
       await this.handle.close().catch(() => undefined);
       this.handle = undefined;
       this.bytes = 0;
-      this.current = journalPath(this.eventsDir, ++this.sequence);
-      this.createAhead();
+      await this.takeCreated().then((unused) => unused?.close()); // never written: replayed empty
+      this.switchToSpare();
       throw error;
     }
     this.bytes += bytes.length;
@@ -104,15 +110,15 @@ export class Journal {
     while (this.writing) await this.writing; // appends already called belong to this file
     if (!this.handle) return undefined;
     const sealed = this.current;
-    await this.handle.close();
+    const handle = this.handle;
     this.handle = undefined;
     this.bytes = 0;
-    this.current = journalPath(this.eventsDir, ++this.sequence);
-    this.createAhead();
+    this.switchToSpare();
+    await handle.close();
     return sealed;
   }
 
-  /** Closes the journal once nothing appends any more: a file created ahead and never written is removed. */
+  /** Closes the journal once nothing appends any more: files created ahead and never written are removed. */
   async close(): Promise<void> {
     while (this.writing) await this.writing;
     const unused = await this.takeCreated();
@@ -122,11 +128,25 @@ export class Journal {
       await unused.close();
       await fs.rm(this.current, { force: true });
     }
+    const spare = await this.spare.created;
+    await spare?.close();
+    await fs.rm(this.spare.file, { force: true });
   }
 
-  private createAhead(): void {
-    const file = this.current;
-    this.created = (async () => {
+  /** The next file becomes the current one (its creation likely done), and the one after it the spare. */
+  private switchToSpare(): void {
+    this.current = this.spare.file;
+    this.created = this.spare.created;
+    this.spare = this.spareAfter(++this.sequence);
+  }
+
+  private spareAfter(sequence: number): { file: string; created: Promise<fs.FileHandle | undefined> } {
+    const file = journalPath(this.eventsDir, sequence + 1);
+    return { file, created: this.createAhead(file) };
+  }
+
+  private createAhead(file: string): Promise<fs.FileHandle | undefined> {
+    return (async () => {
       const handle = await fs.open(file, 'a');
       try {
         await handle.sync();

@@ -7,6 +7,7 @@ import { fsyncPath } from '../../fsyncPath';
 import { documentsIn, type ThreadSegment } from './threadSegment';
 
 export interface ReplayReport {
+  /** Journal files that held rows (an empty one, created ahead of need, is only removed). */
   journals: number;
   /** Rows the journals held that their thread files had lost (a power cut before a checkpoint). */
   restoredRows: number;
@@ -21,10 +22,12 @@ export interface ReplayReport {
 export async function replayJournals(eventsDir: string, segmentOf: (threadId: string) => ThreadSegment): Promise<ReplayReport> {
   const journals = await journalFilesIn(eventsDir);
   let restoredRows = 0;
+  let withRows = 0;
   for (const journal of journals) {
     const byThread = new Map<string, EventDocument[]>();
     for await (const document of documentsIn(journal))
       byThread.get(document.threadId)?.push(document) ?? byThread.set(document.threadId, [document]);
+    if (byThread.size > 0) withRows++;
     const outcomes = await mapWithLimit([...byThread], 16, ([threadId, documents]) => {
       const segment = segmentOf(threadId);
       return segment.exclusive(async () => {
@@ -49,5 +52,5 @@ export async function replayJournals(eventsDir: string, segmentOf: (threadId: st
     if (failure) throw failure.reason;
     await fs.rm(journal, { force: true });
   }
-  return { journals: journals.length, restoredRows };
+  return { journals: withRows, restoredRows };
 }
