@@ -7,6 +7,8 @@
  *     store; rows/s of each and their ratio (the index queues, so the appends alone are what intake waits
  *     for), and when the index had caught up.
  * Words are drawn Zipf-like from a vocabulary of VOCABULARY made-up words, so a query hits few or many rows.
+ * PostgreSQL at 1,000,000 rows: SEARCH_BENCH_REUSE=1 keeps the threads (named by ROWS and THREADS) in the
+ * database, and a later run with the same sizes finds them stored and only searches (no intake measured).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -27,6 +29,7 @@ const BATCH = Number(process.env.BATCH ?? 200);
 const QUERIES = Number(process.env.QUERIES ?? 200);
 const VOCABULARY = Number(process.env.VOCABULARY ?? 20_000);
 const POSTGRES_URL = process.env.ATS_BENCH_POSTGRES_URL;
+const REUSE = POSTGRES_URL !== undefined && process.env.SEARCH_BENCH_REUSE === '1';
 const TOKEN = 'bench-token-0123456789abcdef';
 const ROWS_PER_TURN = 7;
 
@@ -94,15 +97,37 @@ async function main() {
   const engine = POSTGRES_URL ? 'PostgreSQL' : 'embedded';
   console.log(`bench:search on ${engine}: ${ROWS.toLocaleString('en')} rows in ${THREADS} threads, batches of ${BATCH}`);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-search-'));
-  const plainDir = await mkdtemp(path.join(os.tmpdir(), 'bench-search-plain-'));
   const server = await startServer({
     config: configWith({ port: 0, token: TOKEN, dataDir, agentProviders: 'none', ...(POSTGRES_URL ? { databaseUrl: POSTGRES_URL } : {}) }),
     log: (message) => console.error(message),
   });
   try {
-    const run = Date.now().toString(36);
+    const run = REUSE ? `r${ROWS}t${THREADS}` : Date.now().toString(36);
     const threadIds = Array.from({ length: THREADS }, (_, i) => `thr_bench${run}n${i}`);
-    for (const threadId of threadIds) await registerBenchThread(server, threadId);
+    for (const threadId of threadIds) if (!(await server.registry.threads.get(threadId))) await registerBenchThread(server, threadId);
+    if (REUSE && (await seededRows(server, threadIds)) === ROWS) {
+      await server.searchCaughtUp;
+      await server.search.flushed();
+      console.log(`reusing the ${ROWS.toLocaleString('en')} rows an earlier run stored (SEARCH_BENCH_REUSE=1): intake not measured`);
+    } else await measureIntake(server, threadIds);
+    await timeAllQueries(server);
+    await timeFreshRows(server, `thr_bench${Date.now().toString(36)}fresh`);
+  } finally {
+    await server.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Rows the threads hold already (a run with SEARCH_BENCH_REUSE=1 before this one). */
+async function seededRows(server: RunningServer, threadIds: readonly string[]): Promise<number> {
+  let rows = 0;
+  for (const threadId of threadIds) rows += await server.store.lastSeq(threadId);
+  return rows;
+}
+
+async function measureIntake(server: RunningServer, threadIds: readonly string[]) {
+  const plainDir = await mkdtemp(path.join(os.tmpdir(), 'bench-search-plain-'));
+  try {
     const indexedBatches = batches(threadIds);
 
     // Intake with the index off: a plain store of the same engine, other thread ids.
@@ -125,19 +150,39 @@ async function main() {
     const rate = (ms: number) => Math.round(ROWS / (ms / 1000)).toLocaleString('en');
     console.log(`intake: index off ${rate(offMs)} rows/s, index on ${rate(onMs)} rows/s: ratio ${(offMs / onMs).toFixed(2)}×`);
     console.log(`index: every row searchable ${lagMs.toFixed(0)} ms after the last append`);
-
-    console.log(`search over HTTP (${QUERIES} queries each, ${ROWS.toLocaleString('en')} rows stored):`);
-    await timeQueries(server, 'a common word', () => wordAt(Math.floor(random() * 3)));
-    await timeQueries(server, 'a mid-frequency word', () => wordAt(50 + Math.floor(random() * 200)));
-    await timeQueries(server, 'a rare word', () => wordAt(5000 + Math.floor(random() * 10_000)));
-    await timeQueries(server, 'two words', () => `${wordAt(Math.floor(random() * 30))} ${wordAt(100 + Math.floor(random() * 300))}`);
-    await timeQueries(server, 'a word no row holds', () => `nothing${Math.floor(random() * 1e6)}`);
-    console.log(`rss after the run: ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB`);
   } finally {
-    await server.close();
-    await rm(dataDir, { recursive: true, force: true });
     await rm(plainDir, { recursive: true, force: true });
   }
+}
+
+async function timeAllQueries(server: RunningServer) {
+  console.log(`search over HTTP (${QUERIES} queries each, ${ROWS.toLocaleString('en')} rows stored):`);
+  await timeQueries(server, 'a common word', () => wordAt(Math.floor(random() * 3)));
+  await timeQueries(server, 'a mid-frequency word', () => wordAt(50 + Math.floor(random() * 200)));
+  await timeQueries(server, 'a rare word', () => wordAt(5000 + Math.floor(random() * 10_000)));
+  await timeQueries(server, 'two words', () => `${wordAt(Math.floor(random() * 30))} ${wordAt(100 + Math.floor(random() * 300))}`);
+  await timeQueries(server, 'a word no row holds', () => `nothing${Math.floor(random() * 1e6)}`);
+  console.log(`rss after the run: ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB`);
+}
+
+/** A row's way to the search on a server not otherwise busy: a turn appended at a time, searched for over HTTP until found. */
+async function timeFreshRows(server: RunningServer, threadId: string) {
+  await registerBenchThread(server, threadId);
+  const times: number[] = [];
+  for (let turn = 1; turn <= 20; turn++) {
+    const word = `fresh${turn}x${threadId.slice(-12)}`;
+    await server.store.append(turnRows(threadId, turn, { user: `look for ${word}`, agent: 'ok', command: 'true' }));
+    const started = performance.now();
+    for (;;) {
+      const response = await fetch(`${server.url}/api/v1/search?q=${word}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      if (((await response.json()) as { hits: unknown[] }).hits.length > 0) break;
+    }
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  console.log(
+    `a row stored → found over HTTP (20 turns, one at a time): p50 ${percentile(times, 50).toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -7,6 +7,12 @@ import { searchDocOf } from './searchableText';
 
 /** Stored rows written in one statement at most (about 40% of them searchable): bounds a statement's size. */
 export const INDEX_WRITE_MAX_ROWS = 5_000;
+/**
+ * Connections a batch is written on side by side, each with its own threads. One is starved under a
+ * saturated intake (the appends hold the other connections and PostgreSQL shares the CPU by backend);
+ * more take CPU from the appends (docs/search.md has both figures).
+ */
+export const INDEX_WRITERS = Number(process.env.ATS_SEARCH_INDEX_WRITERS ?? 2);
 
 /**
  * The PostgreSQL engine: `search_docs` (migrations 005, 006) with a generated `tsvector` under a GIN index.
@@ -17,7 +23,11 @@ export const INDEX_WRITE_MAX_ROWS = 5_000;
  * batches, docs and heads together, and the next start's catch-up reads those rows again.
  * Queries: `postgresSearchQuery.ts`; planner statistics: `postgresSearchStatistics.ts`.
  */
-export function createPostgresSearchIndex(pool: Pool, log: (message: string) => void): SearchIndex {
+export function createPostgresSearchIndex(
+  pool: Pool,
+  log: (message: string) => void,
+  options: { /** `NEWEST_WALK_ROWS` unless a test needs its GIN path with few rows. */ walkRows?: number } = {},
+): SearchIndex {
   let pending: StoredThreadEvent[] = [];
   /** A write is queued and has not started: rows added now go in it. */
   let writeQueued = false;
@@ -36,10 +46,12 @@ export function createPostgresSearchIndex(pool: Pool, log: (message: string) => 
     writeQueued = false;
     const rows = pending;
     pending = [];
-    for (let start = 0; start < rows.length; start += INDEX_WRITE_MAX_ROWS) {
-      const written = await writeRows(pool, rows.slice(start, start + INDEX_WRITE_MAX_ROWS));
-      statistics.written(written);
-    }
+    await Promise.all(
+      byThreadGroups(rows, INDEX_WRITERS).map(async (group) => {
+        for (let start = 0; start < group.length; start += INDEX_WRITE_MAX_ROWS)
+          statistics.written(await writeRows(pool, group.slice(start, start + INDEX_WRITE_MAX_ROWS)));
+      }),
+    );
   };
 
   return {
@@ -65,13 +77,25 @@ export function createPostgresSearchIndex(pool: Pool, log: (message: string) => 
       const { rows } = await pool.query<{ thread_id: string; last_seq: number }>('SELECT thread_id, last_seq FROM search_heads');
       return new Map(rows.map((row) => [row.thread_id, row.last_seq]));
     },
-    search: (query) => searchNewestRanked(pool, query),
+    search: (query) => searchNewestRanked(pool, query, options.walkRows),
     flushed: () => work,
     async close() {
       await work;
       await statistics.close();
     },
   };
+}
+
+/** Rows split in up to `count` groups, a thread's rows all in one (so writers never touch the same head). */
+function byThreadGroups(rows: readonly StoredThreadEvent[], count: number): StoredThreadEvent[][] {
+  const groups: StoredThreadEvent[][] = Array.from({ length: count }, () => []);
+  const groupOf = new Map<string, number>();
+  for (const row of rows) {
+    let group = groupOf.get(row.threadId);
+    if (group === undefined) groupOf.set(row.threadId, (group = groupOf.size % count));
+    groups[group]!.push(row);
+  }
+  return groups.filter((group) => group.length > 0);
 }
 
 /** One batch in one transaction (docs and heads together); resolves with the number of docs written. */
