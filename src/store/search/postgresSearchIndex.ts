@@ -12,13 +12,14 @@ export const INDEX_WRITE_MAX_ROWS = 5_000;
  * saturated intake (the appends hold the other connections and PostgreSQL shares the CPU by backend);
  * more take CPU from the appends (docs/search.md has both figures).
  */
-export const INDEX_WRITERS = Number(process.env.ATS_SEARCH_INDEX_WRITERS ?? 2);
+export const INDEX_WRITERS = 2;
 
 /**
  * The PostgreSQL engine: `search_docs` (migrations 005, 006) with a generated `tsvector` under a GIN index.
- * Stored rows are queued (an append never waits for them) and written by one writer, one batch at a time:
- * rows that arrive while a batch is being written all go in the next one, so a burst of appends becomes a
- * few large statements instead of one per append, and a thread's delete comes after its rows. A batch
+ * Stored rows are queued (an append never waits for them) and written one batch at a time (each split by
+ * thread over `INDEX_WRITERS` connections): rows that arrive while a batch is being written all go in the
+ * next one, so a burst of appends becomes a few large statements instead of one per append, and a
+ * thread's delete comes after its rows. A batch
  * commits without waiting for its WAL flush (`synchronous_commit = off`): a crash may lose the last few
  * batches, docs and heads together, and the next start's catch-up reads those rows again.
  * Queries: `postgresSearchQuery.ts`; planner statistics: `postgresSearchStatistics.ts`.
