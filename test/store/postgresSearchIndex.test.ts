@@ -101,3 +101,31 @@ describeWithPostgres('PostgreSQL search index over a database indexed before mig
     }
   });
 });
+
+describeWithPostgres('PostgreSQL search index statistics (issue 31)', (db) => {
+  it('analyzes a table that holds rows but no statistics (a restore, an older version), so common words walk', async () => {
+    const pool = openPostgresPool({ url: db().url, max: 4 });
+    try {
+      await migrate(pool);
+      const client = await pool.connect();
+      try {
+        await client.query(
+          `INSERT INTO search_docs (thread_id, seq, kind, text)
+           SELECT 'thr_restored', n, 'agent', 'common words ' || n FROM generate_series(1, 3000) AS n`,
+        );
+        // Counters reach pg_stat_user_tables when a session flushes them; this one does so at once.
+        await client.query('SELECT pg_stat_force_next_flush()');
+      } finally {
+        client.release();
+      }
+      const statistics = () =>
+        pool.query(`SELECT 1 FROM pg_stats WHERE tablename = 'search_docs' AND attname = 'tsv' AND most_common_elems IS NOT NULL`);
+      expect((await statistics()).rowCount).to.equal(0);
+      const index = createPostgresSearchIndex(pool, () => {});
+      await index.close();
+      expect((await statistics()).rowCount).to.equal(1);
+    } finally {
+      await pool.end();
+    }
+  });
+});
