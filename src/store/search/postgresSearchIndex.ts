@@ -8,11 +8,12 @@ import { searchDocOf } from './searchableText';
 /** Stored rows written in one statement at most (about 40% of them searchable): bounds a statement's size. */
 export const INDEX_WRITE_MAX_ROWS = 5_000;
 /**
- * Connections a batch is written on side by side, each with its own threads. One is starved under a
- * saturated intake (the appends hold the other connections and PostgreSQL shares the CPU by backend);
- * more take CPU from the appends (docs/search.md has both figures).
+ * Connections a batch is written on side by side, each with its own threads. Under a saturated intake one
+ * falls behind the appends (they hold the other connections and PostgreSQL shares its CPU by backend), but
+ * two took the intake from 0.89× to 0.64× and the lag only from 75 s to 68 s at 1,000,000 rows
+ * (docs/search.md).
  */
-export const INDEX_WRITERS = 2;
+export const INDEX_WRITERS = 1;
 
 /**
  * The PostgreSQL engine: `search_docs` (migrations 005, 006) with a generated `tsvector` under a GIN index.
