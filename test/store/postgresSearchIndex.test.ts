@@ -22,47 +22,43 @@ async function allHits(index: SearchIndex, words: string[], threadIds: string[],
   }
 }
 
-for (const [how, walkRows] of [
-  ['within the newest rows walked', undefined],
-  ['through the GIN index past them', 30],
-] as const)
-  describeWithPostgres(`PostgreSQL search index, the window found ${how} (issue 31)`, (db) => {
-    let pool: Pool;
-    let index: SearchIndex;
-    beforeEach(async () => {
-      pool = openPostgresPool({ url: db().url, max: 4 });
-      await migrate(pool);
-      index = createPostgresSearchIndex(pool, () => {}, { walkRows });
-    });
-    afterEach(async () => {
-      await index.close();
-      await pool.end();
-    });
-
-    it('ranks the newest matches by score, then gives older ones newest first, each hit once across pages', async () => {
-      const store = indexedStore(createPostgresEventStore({ pool, origin: 'test', ownsPool: false }), index);
-      const threadId = `thr_window${Date.now()}`;
-      // Turn 1 says "okapi" three times but is older than the ranked window; the newest turn says it twice.
-      const turns = Array.from({ length: RANKED_WINDOW + 30 }, (_, i) => turn(i === 0 ? 'okapi okapi okapi' : `okapi number ${i}`));
-      turns[turns.length - 5] = turn('okapi and okapi again');
-      for (let i = 0; i < turns.length; i += 50)
-        await store.append(turns.slice(i, i + 50).flatMap((words, j) => turnRows(threadId, i + j + 1, words)));
-      await index.flushed();
-      const userSeq = (turnNumber: number) => `${threadId}:${(turnNumber - 1) * 8 + 2}`;
-
-      // Pages of 45: one of them holds the window's end and the first older matches.
-      const hits = await allHits(index, ['okapi'], [threadId], 45);
-      expect(hits).to.have.length(turns.length);
-      expect(new Set(hits).size).to.equal(turns.length);
-      // The twice-said one leads the window; the window's others follow newest first (equal scores).
-      expect(hits[0]).to.equal(userSeq(turns.length - 4));
-      expect(hits[1]).to.equal(userSeq(turns.length));
-      // Past the window, age decides, not the score: the three-times-said first turn comes last.
-      expect(hits.at(-1)).to.equal(userSeq(1));
-      expect(hits.at(-2)).to.equal(userSeq(2));
-      expect(hits[RANKED_WINDOW]).to.equal(userSeq(turns.length - RANKED_WINDOW));
-    });
+describeWithPostgres('PostgreSQL search index (issue 31)', (db) => {
+  let pool: Pool;
+  let index: SearchIndex;
+  beforeEach(async () => {
+    pool = openPostgresPool({ url: db().url, max: 4 });
+    await migrate(pool);
+    index = createPostgresSearchIndex(pool, () => {});
   });
+  afterEach(async () => {
+    await index.close();
+    await pool.end();
+  });
+
+  it('ranks the newest matches by score, then gives older ones newest first, each hit once across pages', async () => {
+    const store = indexedStore(createPostgresEventStore({ pool, origin: 'test', ownsPool: false }), index);
+    const threadId = `thr_window${Date.now()}`;
+    // Turn 1 says "okapi" three times but is older than the ranked window; the newest turn says it twice.
+    const turns = Array.from({ length: RANKED_WINDOW + 30 }, (_, i) => turn(i === 0 ? 'okapi okapi okapi' : `okapi number ${i}`));
+    turns[turns.length - 5] = turn('okapi and okapi again');
+    for (let i = 0; i < turns.length; i += 50)
+      await store.append(turns.slice(i, i + 50).flatMap((words, j) => turnRows(threadId, i + j + 1, words)));
+    await index.flushed();
+    const userSeq = (turnNumber: number) => `${threadId}:${(turnNumber - 1) * 8 + 2}`;
+
+    // Pages of 45: one of them holds the window's end and the first older matches.
+    const hits = await allHits(index, ['okapi'], [threadId], 45);
+    expect(hits).to.have.length(turns.length);
+    expect(new Set(hits).size).to.equal(turns.length);
+    // The twice-said one leads the window; the window's others follow newest first (equal scores).
+    expect(hits[0]).to.equal(userSeq(turns.length - 4));
+    expect(hits[1]).to.equal(userSeq(turns.length));
+    // Past the window, age decides, not the score: the three-times-said first turn comes last.
+    expect(hits.at(-1)).to.equal(userSeq(1));
+    expect(hits.at(-2)).to.equal(userSeq(2));
+    expect(hits[RANKED_WINDOW]).to.equal(userSeq(turns.length - RANKED_WINDOW));
+  });
+});
 
 describeWithPostgres('PostgreSQL search index over a database indexed before migration 006 (issue 31)', (db) => {
   it('keeps finding the rows indexed before, and ranks rows indexed after as newer', async () => {

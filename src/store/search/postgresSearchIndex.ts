@@ -25,11 +25,7 @@ export const INDEX_WRITERS = 1;
  * batches, docs and heads together, and the next start's catch-up reads those rows again.
  * Queries: `postgresSearchQuery.ts`; planner statistics: `postgresSearchStatistics.ts`.
  */
-export function createPostgresSearchIndex(
-  pool: Pool,
-  log: (message: string) => void,
-  options: { /** `NEWEST_WALK_ROWS` unless a test needs its GIN path with few rows. */ walkRows?: number } = {},
-): SearchIndex {
+export function createPostgresSearchIndex(pool: Pool, log: (message: string) => void): SearchIndex {
   let pending: StoredThreadEvent[] = [];
   /** A write is queued and has not started: rows added now go in it. */
   let writeQueued = false;
@@ -79,7 +75,7 @@ export function createPostgresSearchIndex(
       const { rows } = await pool.query<{ thread_id: string; last_seq: number }>('SELECT thread_id, last_seq FROM search_heads');
       return new Map(rows.map((row) => [row.thread_id, row.last_seq]));
     },
-    search: (query) => searchNewestRanked(pool, query, options.walkRows),
+    search: (query) => searchNewestRanked(pool, query),
     flushed: () => work,
     async close() {
       await work;
