@@ -9,6 +9,8 @@
  * Words are drawn Zipf-like from a vocabulary of VOCABULARY made-up words, so a query hits few or many rows.
  * Embedded store at ROWS=1000000: BENCH_SEARCH_DIR=/some/dir keeps the seeded data dir, so the next run reuses
  * it (the catch-up checks the index, the intake is measured with INTAKE_ROWS more rows in new threads).
+ * PostgreSQL at 1,000,000 rows: SEARCH_BENCH_REUSE=1 keeps the threads (named by ROWS and THREADS) in the
+ * database, and a later run with the same sizes finds them stored and only searches (no intake measured).
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -30,6 +32,7 @@ const QUERIES = Number(process.env.QUERIES ?? 200);
 const VOCABULARY = Number(process.env.VOCABULARY ?? 20_000);
 const POSTGRES_URL = process.env.ATS_BENCH_POSTGRES_URL;
 const KEPT_DIR = POSTGRES_URL ? undefined : process.env.BENCH_SEARCH_DIR;
+const REUSE_POSTGRES = POSTGRES_URL !== undefined && process.env.SEARCH_BENCH_REUSE === '1';
 const INTAKE_ROWS = Number(process.env.INTAKE_ROWS ?? 100_000);
 /** Rows appended one turn at a time to time a row's way to the search, on a quiet server. */
 const FRESH_TURNS = 20;
@@ -92,11 +95,20 @@ async function timeQueries(server: RunningServer, label: string, queries: () => 
   );
 }
 
-/** Threads `prefix`0…THREADS-1 registered on the server. */
+const threadIdsOf = (prefix: string) => Array.from({ length: THREADS }, (_, i) => `${prefix}n${i}`);
+
+/** Threads `prefix`0…THREADS-1 registered on the server (those a reused database holds already are kept). */
 async function registeredThreads(server: RunningServer, prefix: string): Promise<string[]> {
-  const threadIds = Array.from({ length: THREADS }, (_, i) => `${prefix}n${i}`);
-  for (const threadId of threadIds) await registerBenchThread(server, threadId);
+  const threadIds = threadIdsOf(prefix);
+  for (const threadId of threadIds) if (!(await server.registry.threads.get(threadId))) await registerBenchThread(server, threadId);
   return threadIds;
+}
+
+/** Rows the threads `prefix`0…THREADS-1 hold already (a run with SEARCH_BENCH_REUSE=1 before this one). */
+async function seededRows(server: RunningServer, prefix: string): Promise<number> {
+  let rows = 0;
+  for (const threadId of threadIdsOf(prefix)) rows += await server.store.lastSeq(threadId);
+  return rows;
 }
 
 /** Intake of `rows` rows through the server's indexed store and through a plain store of the same engine, in one run. */
@@ -179,8 +191,11 @@ async function main() {
       await measureIntake(server, plainDir, threadIds, INTAKE_ROWS);
       stored += INTAKE_ROWS;
       await writeFile(marker, JSON.stringify({ ...seeded, rows: stored } satisfies Seeded));
+    } else if (REUSE_POSTGRES && (await seededRows(server, `thr_benchr${ROWS}t${THREADS}`)) === ROWS) {
+      console.log(`reusing the ${ROWS.toLocaleString('en')} rows an earlier run stored (SEARCH_BENCH_REUSE=1): intake not measured`);
+      stored = ROWS;
     } else {
-      const threadIds = await registeredThreads(server, `thr_bench${run}`);
+      const threadIds = await registeredThreads(server, REUSE_POSTGRES ? `thr_benchr${ROWS}t${THREADS}` : `thr_bench${run}`);
       await measureIntake(server, plainDir, threadIds, ROWS);
       stored = ROWS;
       if (KEPT_DIR) await writeFile(marker, JSON.stringify({ rows: ROWS, threadIds, vocabulary: VOCABULARY } satisfies Seeded));
