@@ -20,6 +20,17 @@ export const now = signal(Date.now());
 
 const REFRESH_MS = 1500;
 let timer: ReturnType<typeof setTimeout> | undefined;
+let polled: Promise<void> | undefined;
+
+/**
+ * The poll's read: one still under way is joined, not asked again (the entry reads the lists the moment
+ * sign-in answers, and the poll's first beat comes at about that time). After a change of its own the page
+ * calls `refreshDirectory`, which always asks.
+ */
+export function pollDirectory(): Promise<void> {
+  polled ??= refreshDirectory().finally(() => (polled = undefined));
+  return polled;
+}
 
 export async function refreshDirectory(): Promise<void> {
   try {
@@ -66,7 +77,7 @@ export function startDirectory(): () => void {
     if (stopped || polling) return;
     polling = true;
     try {
-      if (signedIn.value) await refreshDirectory();
+      if (signedIn.value) await pollDirectory();
     } finally {
       polling = false;
     }
