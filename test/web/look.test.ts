@@ -114,6 +114,13 @@ describe('the web page through npm start: first screen, themes, preview beside t
       return (window as unknown as { __listsAt: number }).__listsAt - signIn.responseEnd;
     });
     console.log(`      lists shown ${delay.toFixed(0)} ms after sign-in answered`);
+    // The lists are asked beside the token's trade for the cookie, not a round trip after it.
+    const order = await first.evaluate(() => {
+      const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const of = (pathname: string) => entries.find((entry) => new URL(entry.name).pathname === pathname)!;
+      return { signInAnswered: of('/api/v1/session').responseEnd, listsAsked: of('/api/v1/hosts').startTime };
+    });
+    expect(order.listsAsked, 'the host list asked before sign-in answered').to.be.below(order.signInAnswered);
     expect(await first.getByRole('button', { name: /Quick open/ }).isEnabled()).to.equal(true);
     // The home page offers the next step: a thread in the newest projects.
     await first.getByRole('link', { name: 'Start a thread in demo' }).waitFor(WAIT);
