@@ -1,14 +1,11 @@
 import { expect } from 'chai';
-import { readFileSync, rmSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { scriptByPrompt, startFakeModelServer, type FakeModelServer } from '../helpers/fakes/modelServer';
 import { eventually } from '../helpers/server/eventually';
-import { npmStart, type StartedProcess } from '../helpers/server/process';
 import { createPiSandbox, FAKE_MODEL, type PiSandbox } from '../providers/pi/piSandbox';
-import { ARTIFACTS, launchBrowser, requireBrowser, type Browser } from './browser';
+import { ARTIFACTS, requireBrowser } from './browser';
+import { startService, type StartedService } from './startedService';
 
 const WAIT = { timeout: 60_000 };
 const KEYLESS_MODEL = 'anthropic/claude-sonnet-4-5';
@@ -22,11 +19,8 @@ describe('the page on a first run: a prompt the agent could not take, and the co
   this.timeout(180_000);
   let model: FakeModelServer;
   let sandbox: PiSandbox;
-  let dataDir: string;
-  let running: StartedProcess | undefined;
-  let browser: Browser | undefined;
+  let service: StartedService | undefined;
   let page: Page;
-  let api: (pathname: string, body?: unknown) => Promise<any>;
   let keylessId: string;
   let fakeId: string;
 
@@ -39,41 +33,27 @@ describe('the page on a first run: a prompt the agent could not take, and the co
       }),
     );
     sandbox = createPiSandbox({ baseUrl: model.baseUrl });
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'ats-first-run-'));
-    running = await npmStart(['--port', '0', '--data-dir', dataDir], {
+    service = await startService({
       ATS_AGENT_PROVIDERS: 'pi',
       ATS_TURN_GRACE_MS: '500',
       PI_CODING_AGENT_DIR: sandbox.agentDir,
       ANTHROPIC_API_KEY: '',
       ANTHROPIC_OAUTH_TOKEN: '',
     });
-    const { url } = running;
-    const token = readFileSync(path.join(dataDir, 'token'), 'utf8').trim();
-    api = async (pathname, body) => {
-      const response = await fetch(`${url}/api/v1${pathname}`, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return response.json();
-    };
-    const hostId = (await api('/hosts'))[0].id;
-    const project = await api('/projects', { name: 'first run', source: { type: 'local_path', path: sandbox.projectDir, hostId } });
+    const project = await service.api('/projects', {
+      name: 'first run',
+      source: { type: 'local_path', path: sandbox.projectDir, hostId: service.hostId },
+    });
     const thread = (title: string, modelId: string, prompt?: string) =>
-      api('/threads', { projectId: project.id, provider: 'pi', model: modelId, title, ...(prompt ? { prompt } : {}) });
+      service!.api('/threads', { projectId: project.id, provider: 'pi', model: modelId, title, ...(prompt ? { prompt } : {}) });
     keylessId = (await thread('no key here', KEYLESS_MODEL, 'What does this repo do?')).id;
     fakeId = (await thread('a local model', FAKE_MODEL)).id;
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    await page.goto(`${url}/#token=${encodeURIComponent(token)}`);
-    await page.getByRole('heading', { name: 'Hosts' }).waitFor(WAIT);
+    ({ page } = await service.signIn());
   });
   after(async () => {
-    await browser?.close();
-    await running?.stop();
+    await service?.stop();
     await model?.close();
     sandbox?.remove();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: false });

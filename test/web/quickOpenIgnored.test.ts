@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { eventually } from '../helpers/server/eventually';
-import { npmStart, type StartedProcess } from '../helpers/server/process';
-import { ARTIFACTS, launchBrowser, requireBrowser, type Browser } from './browser';
+import { ARTIFACTS, requireBrowser } from './browser';
+import { startService, type StartedService } from './startedService';
 
 const WAIT = { timeout: 60_000 };
 
@@ -16,10 +16,8 @@ const WAIT = { timeout: 60_000 };
  */
 describe('quick-open in a real browser ranks the READMEs above a built dist/ (issue 29)', function () {
   this.timeout(180_000);
-  let dataDir: string;
   let project: string;
-  let running: StartedProcess | undefined;
-  let browser: Browser | undefined;
+  let service: StartedService | undefined;
   let page: Page;
 
   before(async function () {
@@ -35,35 +33,13 @@ describe('quick-open in a real browser ranks the READMEs above a built dist/ (is
     write('src/index.ts', 'export {};\n');
     write('dist/a/readme.js', 'export {};\n');
     write('dist/a/readme.js.map', '{"version":3}\n');
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'ats-web-ignored-'));
-    running = await npmStart(['--port', '0', '--data-dir', dataDir], { ATS_AGENT_PROVIDERS: 'none' });
-    const started = running;
-    const signInUrl = await eventually(
-      () => started.lines.map((line) => /^open (http:\/\/\S+#token=\S+)$/.exec(line)?.[1]).find(Boolean),
-      'the sign-in URL on stdout',
-      30_000,
-    );
-    const token = readFileSync(path.join(dataDir, 'token'), 'utf8').trim();
-    const api = async (pathname: string, body?: unknown) => {
-      const response = await fetch(`${started.url}/api/v1${pathname}`, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      expect(response.ok, `${pathname} → ${response.status}`).to.equal(true);
-      return response.json() as Promise<any>;
-    };
-    const [host] = await api('/hosts');
-    await api('/projects', { name: 'clone', source: { type: 'local_path', path: project, hostId: host.id } });
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    await page.goto(signInUrl);
+    service = await startService({ ATS_AGENT_PROVIDERS: 'none' });
+    await service.api('/projects', { name: 'clone', source: { type: 'local_path', path: project, hostId: service.hostId } });
+    ({ page } = await service.signIn());
     await page.getByRole('region', { name: 'Project clone' }).waitFor(WAIT);
   });
   after(async () => {
-    await browser?.close();
-    await running?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await service?.stop();
     if (project) rmSync(project, { recursive: true, force: true });
   });
 

@@ -5,10 +5,8 @@ import { answerOf, client, signedIn } from './http';
  * server's logs) is traded for the HttpOnly session cookie and taken out of the address bar at once, so it
  * is neither bookmarked nor shared by accident. Without a fragment, an existing cookie may still hold.
  */
-export async function signIn(): Promise<void> {
-  const token = new URLSearchParams(location.hash.replace(/^#/, '')).get('token');
+export async function signIn(token = takeToken()): Promise<void> {
   if (token) {
-    history.replaceState(null, '', location.pathname + location.search);
     await signInWith(token);
     return;
   }
@@ -16,6 +14,13 @@ export async function signIn(): Promise<void> {
     () => true,
     () => false,
   );
+}
+
+/** The `#token=…` of the address, taken out of the address bar at once; null without one. */
+export function takeToken(): string | null {
+  const token = new URLSearchParams(location.hash.replace(/^#/, '')).get('token');
+  if (token) history.replaceState(null, '', location.pathname + location.search);
+  return token;
 }
 
 export async function signInWith(token: string): Promise<void> {

@@ -20,13 +20,26 @@ export const now = signal(Date.now());
 
 const REFRESH_MS = 1500;
 let timer: ReturnType<typeof setTimeout> | undefined;
+let polled: Promise<void> | undefined;
 
-export async function refreshDirectory(): Promise<void> {
+/**
+ * The poll's read: one still under way is joined, not asked again (the entry reads the lists as the page
+ * loads, and the poll's first beat comes while that read may still run). After a change of its own the page
+ * calls `refreshDirectory`, which always asks.
+ */
+export function pollDirectory(token?: string): Promise<void> {
+  polled ??= refreshDirectory(token).finally(() => (polled = undefined));
+  return polled;
+}
+
+/** Reads the lists with the session cookie, or with `token` as a bearer token while it is traded for one. */
+export async function refreshDirectory(token?: string): Promise<void> {
+  const params = token ? { headers: { authorization: `Bearer ${token}` } } : {};
   try {
     const [hostList, projectList, threadList, archivedList] = await Promise.all([
-      answerOf(client.GET('/api/v1/hosts')),
-      answerOf(client.GET('/api/v1/projects')),
-      answerOf(client.GET('/api/v1/threads')),
+      answerOf(client.GET('/api/v1/hosts', params)),
+      answerOf(client.GET('/api/v1/projects', params)),
+      answerOf(client.GET('/api/v1/threads', params)),
       // A server before issue 28 refuses the query: the section then stays as it was.
       archivedShown.value ? getArchivedThreads().catch(() => archivedThreads.value) : Promise.resolve([]),
     ]);
@@ -66,7 +79,7 @@ export function startDirectory(): () => void {
     if (stopped || polling) return;
     polling = true;
     try {
-      if (signedIn.value) await refreshDirectory();
+      if (signedIn.value) await pollDirectory();
     } finally {
       polling = false;
     }
