@@ -39,7 +39,7 @@ export interface RowDemand {
  * re-reads a few rows, not a full page it drops at the pause: with 16 KiB rows, re-reading ~900 rows for each
  * resume (45–260 ms a read) left a slow reader never catching up.
  */
-export const FIRST_PAGE_ROWS = 8;
+const FIRST_PAGE_ROWS = 8;
 
 const ALWAYS: RowDemand = { paused: () => false, resumed$: NEVER };
 const START = 'start' as const;
