@@ -10,6 +10,7 @@
  *     (no re-render of the rest of the transcript).
  */
 import { registerBenchThread } from './lib/benchThread';
+import { appendRealisticThread } from './lib/realisticTurns';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,90 +29,10 @@ const LIVE_DELTAS = 300;
 const TAIL = 800;
 const TOKEN = 'bench-token-0123456789abcdef';
 const THREAD = 'thr_bench_web';
-const WORDS = [
-  'the',
-  '**build**',
-  'failed',
-  'in',
-  '`npm test`',
-  'because',
-  'a',
-  'fixture',
-  'moved;',
-  'see',
-  '[the log](https://example.com/log)',
-  'and',
-  'retry.',
-];
-
-type Row = Omit<NewThreadEvent, 'threadId'>;
-
-/** One turn's rows, as the pipeline stores them for a streamed answer and a command. */
-function turnRows(turn: number): Row[] {
-  const turnId = `turn-${turn}`;
-  const scope = { kind: 'turn' as const, turnId };
-  const row = (type: string, data: Record<string, unknown>) =>
-    ({ type, turnId, scope, data: { providerThreadId: THREAD, ...data } }) as unknown as Row;
-  const messageId = `msg-${turn}`;
-  const commandId = `cmd-${turn}`;
-  const deltas = Array.from({ length: 30 }, (_, i) => `${WORDS[(turn + i) % WORDS.length]} `);
-  const usage = { totalTokens: 100 * turn, inputTokens: 90 * turn, cachedInputTokens: 10 * turn, outputTokens: 10 * turn };
-  return [
-    row('turn/started', { origin: turn % 5 === 0 ? 'agent' : 'client' }),
-    row('item/started', {
-      item: {
-        type: 'commandExecution',
-        id: commandId,
-        command: `npm test -- --grep case${turn}`,
-        status: 'inProgress',
-        aggregatedOutput: '',
-      },
-    }),
-    row('item/commandExecution/outputDelta', { itemId: commandId, delta: `case${turn} ok\n` }),
-    row('item/commandExecution/outputDelta', { itemId: commandId, delta: `case${turn} done\n` }),
-    row('item/completed', {
-      item: {
-        type: 'commandExecution',
-        id: commandId,
-        command: `npm test -- --grep case${turn}`,
-        status: 'completed',
-        aggregatedOutput: `case${turn} ok\ncase${turn} done\n`,
-        exitCode: 0,
-      },
-    }),
-    row('item/started', { item: { type: 'agentMessage', id: messageId, text: '' } }),
-    ...deltas.map((delta) => row('item/agentMessage/delta', { itemId: messageId, delta })),
-    row('item/completed', { item: { type: 'agentMessage', id: messageId, text: deltas.join('') } }),
-    row('thread/tokenUsage/updated', { tokenUsage: { total: usage, last: usage } }),
-    row('thread/contextWindowUsage/updated', {
-      contextWindowUsage: { usedTokens: 1000 + turn, modelContextWindow: 200_000, estimated: false },
-    }),
-    row('turn/completed', { status: 'completed', providerCheckpointId: turnId }),
-  ];
-}
 
 async function seed(dataDir: string): Promise<number> {
   const store = await openNedbEventStore({ dataDir });
-  const rows: Row[] = [];
-  let turns = 0;
-  while (rows.length + 41 <= ROWS) rows.push(...turnRows(turns++));
-  // Top up with thread-scoped rows so the thread has exactly ROWS rows.
-  while (rows.length < ROWS)
-    rows.push({
-      type: 'thread/tokenUsage/updated',
-      turnId: null,
-      scope: { kind: 'thread' },
-      data: {
-        providerThreadId: THREAD,
-        tokenUsage: {
-          total: { totalTokens: 1, inputTokens: 1, cachedInputTokens: 0, outputTokens: 0 },
-          last: { totalTokens: 1, inputTokens: 1, cachedInputTokens: 0, outputTokens: 0 },
-        },
-      },
-    } as unknown as Row);
-  for (let start = 0; start < rows.length; start += 2000) {
-    await lastValueFrom(from(store.append(rows.slice(start, start + 2000).map((row) => ({ ...row, threadId: THREAD }) as NewThreadEvent))));
-  }
+  const turns = await appendRealisticThread(THREAD, ROWS, (batch) => lastValueFrom(from(store.append(batch))));
   await store.close();
   return turns;
 }

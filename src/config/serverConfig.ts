@@ -120,9 +120,11 @@ export const ConfigSchema = z.strictObject({
   // The embedded event store (docs/events.md#the-embedded-store).
   /** `always`: an fsync per append before its ack; `batch`: appends arriving together share one (group commit); `off`: no fsync. */
   fsync: z.enum(['always', 'batch', 'off']).default('batch'),
-  /** Threads whose rows are held in memory for reads at most; the least recently read are closed first. */
+  /**
+   * No longer used: the store reads every page from the thread's file and holds no thread in memory (issue
+   * 31). Still accepted, so a configuration that sets them starts as before.
+   */
   storeOpenThreads: z.coerce.number().int().positive().default(64),
-  /** MiB of thread files held in memory at most (nedb's copy of a file takes about twice its size). */
   storeOpenMb: z.coerce.number().int().positive().default(64),
   // Several servers on one PostgreSQL (docs/replicas.md).
   /** `postgres://user@host:port/db`: event store and registry in PostgreSQL, shared by replicas. Unset: nedb in `dataDir`. */

@@ -130,6 +130,32 @@ describe('threadRowsFrom with a reader that pauses (SSE backpressure)', () => {
     expect(reader.taken).to.deep.equal([1, 2, 3, 4, 5, 6, 7]);
   });
 
+  it('a reader that pauses after every row reads about what it takes, not a full page per resume', async () => {
+    const stored = Array.from({ length: 100 }, (_, i) => row(i + 1));
+    const inner = storeOf(stored);
+    let rowsRead = 0;
+    const store = {
+      list: async (threadId: string, options?: { afterSeq?: number; limit?: number }) => {
+        const rows = await inner.list(threadId, options);
+        rowsRead += rows.length;
+        return rows;
+      },
+    };
+    const reader = pausingReader(1);
+    const subscription = threadRowsFrom({ store, live$: new Subject(), pageSize: 1000 }, 'thr_a', 0, reader.demand).subscribe((r) =>
+      reader.take(r),
+    );
+    for (let turn = 0; turn < 100 && reader.taken.length < 100; turn++) {
+      await tick();
+      reader.resume(1);
+    }
+    await tick();
+    subscription.unsubscribe();
+    expect(reader.taken).to.deep.equal(stored.map((r) => r.seq));
+    // A full page per resume would read ~50 rows for each row taken (a slow SSE reader never caught up).
+    expect(rowsRead, 'rows read from the store').to.be.at.most(10 * 100);
+  });
+
   it('reads nothing on a resume when no row was missed', async () => {
     const stored = [1, 2].map(row);
     const store = countingStore(stored);

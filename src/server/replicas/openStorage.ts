@@ -34,17 +34,15 @@ export interface StorageOptions {
   databaseUrl?: string;
   databasePoolMax: number;
   fsync?: FsyncMode;
-  storeOpenThreads?: number;
-  storeOpenMb?: number;
   replicaId: string;
   log(message: string): void;
 }
 
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   if (!options.databaseUrl) {
-    const { dataDir, fsync, storeOpenThreads: openThreads, storeOpenMb: openMb, log } = options;
+    const { dataDir, fsync, log } = options;
     const search = await openSqliteSearchIndex({ dataDir, log });
-    const store = indexedStore(await openNedbEventStore({ dataDir, fsync, openThreads, openMb, log }), search);
+    const store = indexedStore(await openNedbEventStore({ dataDir, fsync, log }), search);
     const registry = await openRegistry({ dataDir, fsync });
     return { store, registry, search, close: async () => {} };
   }

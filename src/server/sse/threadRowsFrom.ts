@@ -33,6 +33,14 @@ export interface RowDemand {
   resumed$: Observable<unknown>;
 }
 
+/**
+ * Rows of the first store read after a start or a resume; each page the reader takes whole doubles the next,
+ * up to `pageSize`. A reader that pauses again at once (a slow one: a full socket after a row or two) then
+ * re-reads a few rows, not a full page it drops at the pause: with 16 KiB rows, re-reading ~900 rows for each
+ * resume (45–260 ms a read) left a slow reader never catching up.
+ */
+const FIRST_PAGE_ROWS = 8;
+
 const ALWAYS: RowDemand = { paused: () => false, resumed$: NEVER };
 const START = 'start' as const;
 const RESUME = 'resume' as const;
@@ -105,11 +113,20 @@ export function threadRowsFrom(
   });
 }
 
-/** Pages of the store from `afterSeq`; the next page is read only once this one's rows are taken. */
-function readPages(deps: ThreadRowsDeps, threadId: string, afterSeq: number): Observable<StoredThreadEvent> {
-  return from(deps.store.list(threadId, { afterSeq, limit: deps.pageSize })).pipe(
-    concatMap((rows) =>
-      concat(from(rows), rows.length < deps.pageSize ? EMPTY : defer(() => readPages(deps, threadId, rows[rows.length - 1]!.seq))),
-    ),
+/**
+ * Pages of the store from `afterSeq`, growing from FIRST_PAGE_ROWS to `pageSize` as they are taken; the next
+ * page is read only once this one's rows are taken, and a short page is the thread's end.
+ */
+function readPages(
+  deps: ThreadRowsDeps,
+  threadId: string,
+  afterSeq: number,
+  size = Math.min(FIRST_PAGE_ROWS, deps.pageSize),
+): Observable<StoredThreadEvent> {
+  return from(deps.store.list(threadId, { afterSeq, limit: size })).pipe(
+    concatMap((rows) => {
+      const next = Math.min(2 * size, deps.pageSize);
+      return concat(from(rows), rows.length < size ? EMPTY : defer(() => readPages(deps, threadId, rows[rows.length - 1]!.seq, next)));
+    }),
   );
 }

@@ -1,7 +1,6 @@
 import type { NewThreadEvent, StoredThreadEvent } from '../eventStore';
 import type { Checkpointer } from './checkpointer';
 import type { IndexSaver } from './indexSaver';
-import type { OpenSegments } from './segments/openSegments';
 import { toSegmentDocument } from './segments/segmentDocument';
 import type { SegmentHead } from './segments/segmentIndex';
 import type { ThreadSegment } from './segments/threadSegment';
@@ -14,7 +13,6 @@ export interface AppendToThreadDeps {
   /** Absent with `fsync: off`: no journal, so each commit writes its thread files itself. */
   checkpointer: Checkpointer | undefined;
   writeHandles: WriteHandles;
-  open: OpenSegments;
   newId(): string;
 }
 
@@ -26,19 +24,17 @@ export interface ThreadShare {
 
 /**
  * Stores one thread's share of a commit after its head: with a journal in memory until the next checkpoint
- * writes its file (the journal, fsynced before the ack, holds the rows meanwhile), without one in its file;
- * and in its datastore if the thread is open. Numbering and writing happen in the thread's own turn, so two
+ * writes its file (the journal, fsynced before the ack, holds the rows meanwhile), without one in its file.
+ * Numbering and writing happen in the thread's own turn, so two
  * commits never hand out one seq; a failure leaves the thread's head to be read again from its file.
  */
-export function createAppendToThread({ index, indexSaver, checkpointer, writeHandles, open, newId }: AppendToThreadDeps) {
+export function createAppendToThread({ index, indexSaver, checkpointer, writeHandles, newId }: AppendToThreadDeps) {
   return (segment: ThreadSegment, events: readonly NewThreadEvent[], createdAt: string): Promise<ThreadShare> =>
     segment.exclusive(async () => {
       try {
         let seq = (await segment.ensureHead(index.get(segment.threadId))).lastSeq;
         const rows = events.map((event) => storedRowOf(event, newId(), ++seq, createdAt));
         const documents = rows.map(toSegmentDocument);
-        // Memory first: nedb's unique `_id` refuses a seq the thread already has before the file sees it.
-        await segment.datastore?.insert(documents);
         const lines = documents.map((document) => `${JSON.stringify(document)}\n`).join('');
         const created = await segment.write(lines, seq, { defer: checkpointer !== undefined });
         if (checkpointer) checkpointer.wrote(segment, created);
@@ -50,7 +46,6 @@ export function createAppendToThread({ index, indexSaver, checkpointer, writeHan
         // file's tail tell the head again. With one, waiting lines are acked rows the head already counts.
         if (!checkpointer) segment.discardPending();
         if (!segment.hasPending) segment.head = undefined;
-        if (segment.datastore) open.close(segment);
         throw error;
       }
     });

@@ -4,7 +4,6 @@ import { fsyncPath } from '../fsyncPath';
 import type { FsyncMode } from '../fsyncMode';
 import type { Checkpointer } from './checkpointer';
 import type { IndexSaver } from './indexSaver';
-import type { OpenSegments } from './segments/openSegments';
 import type { ThreadSegment } from './segments/threadSegment';
 import type { WriteHandles } from './segments/writeHandles';
 import type { Serially } from './serially';
@@ -17,7 +16,6 @@ export interface DeleteThreadDeps {
   /** Absent with `fsync: off`. */
   checkpointer: Checkpointer | undefined;
   writeHandles: WriteHandles;
-  open: OpenSegments;
   serially: Serially;
   /** Settles once every append submitted so far is committed. */
   settled(): Promise<void>;
@@ -39,13 +37,13 @@ export function createDeleteThread(deps: DeleteThreadDeps): (threadId: string) =
         segment.discardPending();
         await segment.closeHandle();
         deps.writeHandles.forget(threadId);
-        if (segment.datastore) deps.open.close(segment);
         await fs.rm(segment.filePath, { force: true });
         if (deps.fsync !== 'off') await fsyncPath(path.dirname(segment.filePath)).catch(ignoreMissingFolder);
         // A reader queued behind this sees an empty thread; the next one gets a fresh segment.
         segment.head = { lastSeq: 0, bytes: 0 };
         segment.ackedSeq = 0;
         segment.lines.reset();
+        segment.irregular = false;
       });
       deps.indexSaver.forget(threadId);
       deps.segments.delete(threadId);

@@ -15,7 +15,6 @@ import { createReadPage } from './readPage';
 import { createGroupCommit } from './segments/groupCommit';
 import { Journal } from './segments/journal';
 import { migrateLegacyEvents, type MigrationReport } from './segments/migrateLegacyEvents';
-import { createOpenSegments } from './segments/openSegments';
 import { replayJournals, type ReplayReport } from './segments/replayJournals';
 import { readSegmentIndex, type SegmentHead } from './segments/segmentIndex';
 import { EVENTS_DIR_NAME, threadFileOf } from './segments/segmentLayout';
@@ -28,18 +27,11 @@ export { LEGACY_EVENTS_FILE_NAME } from './segments/segmentLayout';
 /** Thread files kept open for appends without a journal (`off`: each commit writes them). */
 const OPEN_WRITE_HANDLES = 256;
 
-export const DEFAULT_STORE_OPEN_THREADS = 64;
-export const DEFAULT_STORE_OPEN_MB = 64;
-
 export interface NedbEventStoreOptions {
   /** Created if missing; one process at a time (see `lockDataDir`). */
   dataDir: string;
   /** When an ack means the row is on disk (default `batch`: group commit, fsynced before the ack). */
   fsync?: FsyncMode;
-  /** Threads whose rows are held in memory for reads at most (least recently read are closed first). */
-  openThreads?: number;
-  /** MiB of thread files held in memory at most. */
-  openMb?: number;
   /** Lines a migration holds before writing them out and recording its progress (default 16 MiB). */
   migrationBufferBytes?: number;
   /** How often a checkpoint starts (default 1 s); tests set it high to keep a journal on disk. */
@@ -50,12 +42,10 @@ export interface NedbEventStoreOptions {
 }
 
 export interface NedbEventStoreStats {
-  /** Threads whose rows are in memory (read recently). */
-  openThreads: number;
-  /** Bytes of their files. */
-  openBytes: number;
-  /** Threads the index or this process knows of: a head each, rows in memory only for the open ones. */
+  /** Threads the index or this process knows of: a head each, never their rows. */
   knownThreads: number;
+  /** Line marks learnt by reads over all threads (two numbers each): what reading costs in memory between reads. */
+  lineMarks: number;
 }
 
 export interface NedbEventStore extends EventStore, ListsJson {
@@ -73,9 +63,9 @@ export interface NedbEventStore extends EventStore, ListsJson {
 }
 
 /**
- * The embedded event store: one nedb file per thread under `<dataDir>/events`, loaded into an in-memory nedb
- * datastore only while the thread is being read, and a small index so appends continue a thread without
- * reading it. Opening reads the index, never a thread: start-up time does not grow with history.
+ * The embedded event store: one nedb-format file per thread under `<dataDir>/events`, read a page at a time
+ * from line marks (never loaded whole), and a small index so appends continue a thread without reading it.
+ * Opening reads the index, never a thread: start-up time does not grow with history, nor memory with reads.
  */
 export async function openNedbEventStore(options: NedbEventStoreOptions): Promise<NedbEventStore> {
   const dataDir = path.resolve(options.dataDir);
@@ -133,10 +123,6 @@ interface StoreContext extends NedbEventStoreOptions {
  */
 function createStore(context: StoreContext): NedbEventStore {
   const { eventsDir, index, segments, segmentOf, journal, log } = context;
-  const open = createOpenSegments({
-    maxThreads: context.openThreads ?? DEFAULT_STORE_OPEN_THREADS,
-    maxBytes: (context.openMb ?? DEFAULT_STORE_OPEN_MB) * 1024 * 1024,
-  });
   const writeHandles = createWriteHandles(OPEN_WRITE_HANDLES);
   const serially = createSerially();
   const indexSaver = startIndexSaver(eventsDir, index, log);
@@ -146,14 +132,13 @@ function createStore(context: StoreContext): NedbEventStore {
     indexSaver,
     checkpointer,
     writeHandles,
-    open,
     newId: context.newId ?? randomUUID,
   });
   const commitGroup = createCommitGroup({ journal, checkpointer, appendToThread, segmentOf, now: context.now ?? (() => new Date()) });
   const commits = createGroupCommit<readonly NewThreadEvent[], StoredThreadEvent[]>(context.fsync ?? 'batch', (group) =>
     serially(() => commitGroup(group)),
   );
-  const readPage = createReadPage({ index, segmentOf, open });
+  const readPage = createReadPage({ index, segmentOf });
   const deleteThread = createDeleteThread({
     fsync: context.fsync ?? 'batch',
     segments,
@@ -161,7 +146,6 @@ function createStore(context: StoreContext): NedbEventStore {
     indexSaver,
     checkpointer,
     writeHandles,
-    open,
     serially,
     settled: () => commits.settled(),
   });
@@ -173,7 +157,10 @@ function createStore(context: StoreContext): NedbEventStore {
     migration: context.migration,
     replay: context.replay,
     threadFilePath: (threadId) => threadFileOf(eventsDir, threadId),
-    stats: () => ({ openThreads: open.size, openBytes: open.bytes(), knownThreads: new Set([...index.keys(), ...segments.keys()]).size }),
+    stats: () => ({
+      knownThreads: new Set([...index.keys(), ...segments.keys()]).size,
+      lineMarks: [...segments.values()].reduce((sum, segment) => sum + segment.lines.marks, 0),
+    }),
     append(events) {
       if (closed) return Promise.reject(new Error('The event store is closed'));
       if (events.length === 0) return Promise.resolve([]);

@@ -1,7 +1,6 @@
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import Datastore from 'nedb-promises';
 import { errorMessageOf } from '../../../protocol/errorMessages';
 import type { EventDocument } from '../eventDocument';
 import { dropTornLastLine } from '../../tornTail';
@@ -10,21 +9,24 @@ import { LineIndex } from './lineIndex';
 import type { SegmentHead } from './segmentIndex';
 
 /**
- * One thread's rows: a file of nedb documents (one JSON line each, in seq order, only ever appended to), and
- * while the thread is being read, an in-memory nedb datastore of them. Everything that touches the file runs
- * through `exclusive`, one at a time per thread, so a load never sees half an append and two appends never
- * interleave; different threads proceed in parallel.
+ * One thread's rows: a file of nedb documents (one JSON line each, in seq order, only ever appended to), read
+ * a page at a time from a line mark just before the page (issue 31: memory follows what is read, not how long
+ * the thread is). Everything that touches the file runs through `exclusive`, one at a time per thread, so a
+ * read never sees half an append and two appends never interleave; different threads proceed in parallel.
  */
 export class ThreadSegment {
   /** Known once the file was looked at (or the index vouched for it); undefined after a failed write. */
   head: SegmentHead | undefined;
   /**
-   * The last seq whose append was acked: rows are in the file (and memory) before their group's journal fsync,
-   * and readers must not see a row its writer has not been told is stored (nor one a crash could still take).
+   * The last seq whose append was acked: rows are in the file before their group's journal fsync, and readers
+   * must not see a row its writer has not been told is stored (nor one a crash could still take).
    */
   ackedSeq = 0;
-  /** Present while the thread is open (read recently); appends then go to the file and to it. */
-  datastore: Datastore<EventDocument> | undefined;
+  /**
+   * Set once a read found a line out of place (a damaged line, or one a migration wrote twice): line N no
+   * longer holds seq N + 1, so reads scan the file instead (`scanRange`). Cleared when the file is removed.
+   */
+  irregular = false;
   private queue: Promise<unknown> = Promise.resolve();
   /** Kept open between writes while the thread is written often (see writeHandles.ts); opened to append. */
   private handle: fs.FileHandle | undefined;
@@ -179,32 +181,44 @@ export class ThreadSegment {
   }
 
   /**
-   * Rows `afterSeq + 1 … lastWanted` read from the file without opening the thread: line N holds seq N + 1,
-   * and the line index starts the read at most LINES_PER_MARK lines before the page, so the cost is the page,
-   * not the thread. Undefined when they are not all there in order (a damaged line): the caller then opens
-   * the thread. Call inside `exclusive` after `ensureHead`.
+   * Rows `afterSeq + 1 … lastWanted` read from the file: line N holds seq N + 1, and the line index starts the
+   * read at most a mark's span (LINES_PER_MARK lines, BYTES_PER_MARK bytes) before the page, so the cost is the
+   * page, not the thread. A file where that does not hold (`irregular`) is scanned instead, for as many rows
+   * up to `lastSeq` (a seq a damaged line took leaves a gap the page reads past). Call inside `exclusive`
+   * after `ensureHead`.
    */
-  async readRange(afterSeq: number, lastWanted: number): Promise<EventDocument[] | undefined> {
+  async readRange(afterSeq: number, lastWanted: number, lastSeq = lastWanted): Promise<EventDocument[]> {
+    if (lastWanted <= afterSeq) return [];
     await this.flush();
-    const lines = await this.lines.readLines(this.filePath, afterSeq, lastWanted - 1);
-    const page: EventDocument[] = [];
-    for (const line of lines) {
-      const document = parseDocument(line);
-      if (document?.seq !== afterSeq + page.length + 1) return undefined;
-      page.push(document);
+    if (!this.irregular) {
+      const lines = await this.lines.readLines(this.filePath, afterSeq, lastWanted - 1);
+      const page: EventDocument[] = [];
+      for (const line of lines) {
+        const document = parseDocument(line);
+        if (document?.seq !== afterSeq + page.length + 1) break;
+        page.push(document);
+      }
+      if (page.length === lastWanted - afterSeq) return page;
+      this.irregular = true;
     }
-    return page.length === lastWanted - afterSeq ? page : undefined;
+    return this.scanRange(afterSeq, lastSeq, lastWanted - afterSeq);
   }
 
-  /** Reads the file into an in-memory datastore. Call inside `exclusive` after `ensureHead`. */
-  async load(): Promise<Datastore<EventDocument>> {
-    await this.flush();
-    const byId = new Map<string, EventDocument>();
-    for await (const document of documentsIn(this.filePath)) byId.set(document._id, document);
-    const datastore = Datastore.create({ inMemoryOnly: true }) as Datastore<EventDocument>;
-    // A line that appears twice (a migration of a file nedb had rewritten) counts once, the later one, as nedb would.
-    await datastore.insert([...byId.values()]);
-    return (this.datastore = datastore);
+  /**
+   * The first `limit` rows after `afterSeq` up to `lastSeq`, read by a scan of the whole file as nedb would
+   * load it (a damaged line skipped, a line written twice counted once: the later one), holding only about
+   * twice the page: slow, but only for a damaged file, and never the thread in memory.
+   */
+  private async scanRange(afterSeq: number, lastSeq: number, limit: number): Promise<EventDocument[]> {
+    let kept = new Map<string, EventDocument>();
+    const lowest = () => [...kept.values()].sort((a, b) => a.seq - b.seq).slice(0, limit);
+    for await (const document of documentsIn(this.filePath)) {
+      if (document.seq <= afterSeq || document.seq > lastSeq) continue;
+      kept.delete(document._id); // re-inserted: a later copy replaces an earlier one
+      kept.set(document._id, document);
+      if (kept.size > 2 * limit) kept = new Map(lowest().map((row) => [row._id, row]));
+    }
+    return lowest();
   }
 }
 
