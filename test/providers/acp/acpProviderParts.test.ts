@@ -133,6 +133,26 @@ describe('ACP provider parts', () => {
       expect(question.options.map((option) => option.optionId)).to.deep.equal(['allow_once', 'cancel']);
     });
 
+    it("Gemini's command has no rawInput: its title is the command line (as the command's row reads it)", () => {
+      const gemini = request(
+        {
+          kind: 'execute',
+          status: 'pending',
+          title: 'echo hi > out.txt',
+          content: [{ type: 'content', content: { type: 'text', text: '[current working directory /work]' } }],
+          locations: [],
+        },
+        [
+          ['proceed_always', 'allow_always'],
+          ['proceed_once', 'allow_once'],
+          ['cancel', 'reject_once'],
+        ],
+      );
+      const question = approvalQuestionOf(gemini, '/work');
+      expect(question.subject).to.deep.equal({ kind: 'execute', title: 'echo hi > out.txt', toolCallId: 'c', command: 'echo hi > out.txt', paths: [] });
+      expect(question.options.map((option) => option.kind)).to.deep.equal(['allow_always', 'allow_once', 'reject_once']);
+    });
+
     it('an edit carries its diff made of the old and new text, and the diff path among its paths', () => {
       const edit = request(
         { kind: 'edit', title: 'Edit notes.txt', content: [{ type: 'diff', path: '/work/notes.txt', oldText: 'a\n', newText: 'b\n' }] },
