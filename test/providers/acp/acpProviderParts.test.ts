@@ -7,7 +7,9 @@ import { createProviders } from '../../../src/daemon/providerFactories';
 import { BUILT_IN_ACP_AGENTS, createAcpProvider, declaredAcpAgents } from '../../../src/daemon/providers/acp';
 import { acpModelIdOf } from '../../../src/daemon/providers/acp/acpModel';
 import { findAgentCommand } from '../../../src/daemon/providers/acp/findAgentCommand';
-import { agentModeIdFor } from '../../../src/daemon/providers/acp/agentModes';
+import type { ClientConnection } from '@agentclientprotocol/sdk';
+import { agentModeIdFor, applyAgentMode } from '../../../src/daemon/providers/acp/agentModes';
+import type { AcpSdk } from '../../../src/daemon/providers/acp/loadAcpSdk';
 import { approvalQuestionOf, permissionResponseOf, refusalOf } from '../../../src/daemon/providers/acp/approvalQuestion';
 import type { PermissionMode } from '../../../src/protocol/approvals';
 
@@ -149,7 +151,13 @@ describe('ACP provider parts', () => {
         ],
       );
       const question = approvalQuestionOf(gemini, '/work');
-      expect(question.subject).to.deep.equal({ kind: 'execute', title: 'echo hi > out.txt', toolCallId: 'c', command: 'echo hi > out.txt', paths: [] });
+      expect(question.subject).to.deep.equal({
+        kind: 'execute',
+        title: 'echo hi > out.txt',
+        toolCallId: 'c',
+        command: 'echo hi > out.txt',
+        paths: [],
+      });
       expect(question.options.map((option) => option.kind)).to.deep.equal(['allow_always', 'allow_once', 'reject_once']);
     });
 
@@ -188,17 +196,55 @@ describe('ACP provider parts', () => {
     const offering = (...ids: string[]) => ({ currentModeId: ids[0]!, availableModes: ids.map((id) => ({ id, name: id })) });
     const claude = offering('auto', 'default', 'acceptEdits', 'plan');
     const codex = offering('agent', 'read-only', 'workspace-write', 'agent-full-access');
-    const cases: Array<[PermissionMode, string | undefined, string | undefined]> = [
-      ['ask', 'default', 'read-only'],
-      ['accept-edits', 'acceptEdits', 'workspace-write'],
-      ['full-access', 'auto', 'agent-full-access'],
+    // As Gemini CLI 0.61's session/new reports them.
+    const gemini = offering('default', 'autoEdit', 'yolo', 'plan');
+    const cases: Array<[PermissionMode, string, string, string]> = [
+      ['ask', 'default', 'read-only', 'default'],
+      ['accept-edits', 'acceptEdits', 'workspace-write', 'autoEdit'],
+      ['full-access', 'auto', 'agent-full-access', 'yolo'],
     ];
-    for (const [mode, claudeMode, codexMode] of cases) {
-      it(`${mode}: Claude Code ${claudeMode}, Codex ${codexMode}`, () => {
+    for (const [mode, claudeMode, codexMode, geminiMode] of cases) {
+      it(`${mode}: Claude Code ${claudeMode}, Codex ${codexMode}, Gemini CLI ${geminiMode}`, () => {
         expect(agentModeIdFor(mode, claude)).to.equal(claudeMode);
         expect(agentModeIdFor(mode, codex)).to.equal(codexMode);
+        expect(agentModeIdFor(mode, gemini)).to.equal(geminiMode);
       });
     }
+
+    /** A connection whose agent refuses the mode ids in `refused`, recording every session/set_mode. */
+    const refusing = (...refused: string[]) => {
+      const asked: string[] = [];
+      const connection = {
+        agent: {
+          request: async (_method: unknown, params: { modeId: string }) => {
+            asked.push(params.modeId);
+            if (refused.includes(params.modeId)) throw new Error('Cannot enable privileged approval modes in an untrusted folder.');
+            return {};
+          },
+        },
+      } as unknown as ClientConnection;
+      return { asked, connection };
+    };
+    const sdk = { methods: { agent: { session: { setMode: 'session/set_mode' } } } } as unknown as AcpSdk;
+    const session = { sessionId: 's', modes: gemini };
+
+    it('a mode the agent refuses (Gemini CLI in a folder it does not trust) falls back to a stricter one, which the log says', async () => {
+      const logs: string[] = [];
+      const { asked, connection } = refusing('yolo', 'autoEdit');
+      await applyAgentMode(sdk, connection, session, 'full-access', (message) => logs.push(message));
+      expect(asked).to.deep.equal(['yolo', 'autoEdit', 'default']);
+      expect(logs).to.deep.equal([
+        'the agent refused its mode "yolo" for "full-access" (Cannot enable privileged approval modes in an untrusted folder.); it runs in "default" (the mode for "ask"), and the daemon answers what it asks by "full-access"',
+      ]);
+    });
+
+    it('an agent that refuses even the strictest mode fails with its reason', async () => {
+      const { asked, connection } = refusing('default', 'autoEdit');
+      let failure: unknown;
+      await applyAgentMode(sdk, connection, session, 'accept-edits', () => undefined).catch((error: unknown) => (failure = error));
+      expect(asked).to.deep.equal(['autoEdit', 'default']);
+      expect(String(failure)).to.contain('untrusted folder');
+    });
 
     it('full-access takes bypassPermissions where Claude Code offers it; an agent without modes has no match', () => {
       expect(agentModeIdFor('full-access', offering('auto', 'default', 'bypassPermissions'))).to.equal('bypassPermissions');
