@@ -10,6 +10,7 @@ import { findAgentCommand } from '../../../src/daemon/providers/acp/findAgentCom
 import type { ClientConnection } from '@agentclientprotocol/sdk';
 import { agentModeIdFor, applyAgentMode } from '../../../src/daemon/providers/acp/agentModes';
 import type { AcpSdk } from '../../../src/daemon/providers/acp/loadAcpSdk';
+import { promptUsageOf } from '../../../src/daemon/providers/acp/promptUsage';
 import { approvalQuestionOf, permissionResponseOf, refusalOf } from '../../../src/daemon/providers/acp/approvalQuestion';
 import type { PermissionMode } from '../../../src/protocol/approvals';
 
@@ -251,6 +252,16 @@ describe('ACP provider parts', () => {
       expect(agentModeIdFor('ask', undefined)).to.equal(undefined);
       expect(agentModeIdFor('ask', offering('agent'))).to.equal(undefined);
     });
+  });
+
+  it("a prompt's token usage: ACP's usage, else Gemini CLI's _meta.quota.token_count, else none", () => {
+    const usage = { inputTokens: 120, outputTokens: 8, cachedReadTokens: 20, totalTokens: 148 };
+    expect(promptUsageOf({ stopReason: 'end_turn', usage })).to.equal(usage);
+    const gemini = { stopReason: 'end_turn', _meta: { quota: { token_count: { input_tokens: 240, output_tokens: 16 }, model_usage: [] } } };
+    expect(promptUsageOf(gemini)).to.deep.equal({ inputTokens: 240, outputTokens: 16, totalTokens: 256 });
+    expect(promptUsageOf({ stopReason: 'cancelled' })).to.equal(undefined);
+    expect(promptUsageOf({ _meta: { quota: { token_count: { input_tokens: 'x' } } } })).to.equal(undefined);
+    expect(promptUsageOf(undefined)).to.equal(undefined);
   });
 
   it("a thread's model: <agent>/<id> or a bare id picks a model, default or nothing keeps the agent's own", () => {
