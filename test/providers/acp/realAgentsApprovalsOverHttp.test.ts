@@ -3,15 +3,26 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../../src/daemon/providers/acp';
-import { claudeAgentEnv, codexAgentEnv, describeWithAgents, TEST_AGENTS_BIN, type TestAgent } from '../../helpers/agents/acpAgents';
+import {
+  claudeAgentEnv,
+  codexAgentEnv,
+  describeWithAgents,
+  geminiAgentEnv,
+  TEST_AGENTS_BIN,
+  type TestAgent,
+} from '../../helpers/agents/acpAgents';
 import type { AgentScripts, FakeAgentModel } from '../../helpers/fakes/agentModel';
 import { startFakeAnthropicServer } from '../../helpers/fakes/anthropicServer';
+import { startFakeGeminiServer } from '../../helpers/fakes/geminiServer';
 import { startFakeResponsesServer } from '../../helpers/fakes/responsesServer';
 import { startTestServer, type TestServer } from '../../helpers/server/harness';
 import { completedTurns, completions, eventsUntil, type ThreadEvent } from '../../helpers/server/threadRows';
 import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
 
-/** Commands that ask: Claude asks before any command that writes in `default`; Codex before leaving its sandbox. */
+/**
+ * Commands that ask: Claude and Gemini CLI ask before any command that writes in `default`; Codex before leaving
+ * its sandbox.
+ */
 const SCRIPTS: AgentScripts = {
   'Run approved': [
     { kind: 'command', command: 'echo approved-run > approved.txt && cat approved.txt', escalated: true },
@@ -25,7 +36,7 @@ const SCRIPTS: AgentScripts = {
 };
 
 /**
- * `afterReject`: how the turn ends once the user rejects. Claude tells its model and goes on; Codex's only
+ * `afterReject`: how the turn ends once the user rejects. Claude and Gemini CLI tell their model and go on; Codex's only
  * reject option is `cancel`, which aborts its turn (`stopReason: cancelled` → `interrupted`).
  */
 const AGENTS: Array<{
@@ -36,6 +47,7 @@ const AGENTS: Array<{
 }> = [
   { agent: 'claude', startModel: startFakeAnthropicServer, envOf: claudeAgentEnv, afterReject: 'completed' },
   { agent: 'codex', startModel: startFakeResponsesServer, envOf: codexAgentEnv, afterReject: 'interrupted' },
+  { agent: 'gemini', startModel: startFakeGeminiServer, envOf: geminiAgentEnv, afterReject: 'completed' },
 ];
 
 const ofType = (events: ThreadEvent[], type: string) => events.filter((event) => event.type === type);
