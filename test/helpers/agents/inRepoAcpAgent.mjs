@@ -23,7 +23,7 @@ acp
     protocolVersion: acp.PROTOCOL_VERSION,
     // IN_REPO_AGENT_RESUME=load: the agent can only load a session, replaying its history as updates.
     agentCapabilities:
-      process.env.IN_REPO_AGENT_RESUME === 'load'
+      process.env.IN_REPO_AGENT_RESUME?.startsWith('load')
         ? { loadSession: true, sessionCapabilities: deleteCapability }
         : { loadSession: false, sessionCapabilities: { resume: {}, ...deleteCapability } },
     authMethods: [],
@@ -61,8 +61,13 @@ acp
   .onRequest(acp.methods.agent.session.resume, () => ({}))
   .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
     const update = (u) => client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: u });
-    await update({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'say hi' } });
-    await update(chunk('Hi there (replayed)'));
+    const replay = async () => {
+      await update({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'say hi' } });
+      await update(chunk('Hi there (replayed)'));
+    };
+    // IN_REPO_AGENT_RESUME=load-late: the history comes after the answer, as Gemini CLI 0.61 sends it.
+    if (process.env.IN_REPO_AGENT_RESUME === 'load-late') setTimeout(replay, 20);
+    else await replay();
     return {};
   })
   // Told only when advertised: "record" writes `<sessionId> <pid> <cwd>` to the file IN_REPO_AGENT_DELETED names,
