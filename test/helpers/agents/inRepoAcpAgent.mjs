@@ -22,10 +22,9 @@ acp
   .onRequest(acp.methods.agent.initialize, () => ({
     protocolVersion: acp.PROTOCOL_VERSION,
     // IN_REPO_AGENT_RESUME=load: the agent can only load a session, replaying its history as updates.
-    agentCapabilities:
-      process.env.IN_REPO_AGENT_RESUME?.startsWith('load')
-        ? { loadSession: true, sessionCapabilities: deleteCapability }
-        : { loadSession: false, sessionCapabilities: { resume: {}, ...deleteCapability } },
+    agentCapabilities: process.env.IN_REPO_AGENT_RESUME?.startsWith('load')
+      ? { loadSession: true, sessionCapabilities: deleteCapability }
+      : { loadSession: false, sessionCapabilities: { resume: {}, ...deleteCapability } },
     authMethods: [],
   }))
   .onRequest(acp.methods.agent.session.new, () => ({
