@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
+import { BUILT_IN_ACP_AGENTS } from '../src/daemon/providers/acp';
 import { ARGS_OF, claudeAgentEnv, codexAgentEnv, geminiAgentEnv, testAgentBin, type TestAgent } from '../test/helpers/agents/acpAgents';
 import { startAcpTestClient } from '../test/helpers/agents/acpTestClient';
 import { childrenOf, commandLineOf } from '../test/helpers/agents/processTree';
@@ -30,9 +31,10 @@ async function runOnce(agent: TestAgent, model: FakeAgentModel): Promise<{ start
   const cwd = path.join(root, 'work');
   mkdirSync(cwd);
   const started = performance.now();
+  // The agent's environment as the service gives it: the built-in spec's env on top (createAcpProvider).
   const client = startAcpTestClient(testAgentBin(agent), {
     cwd,
-    env: AGENTS[agent].envOf(path.join(root, 'home'), model.origin),
+    env: { ...AGENTS[agent].envOf(path.join(root, 'home'), model.origin), ...BUILT_IN_ACP_AGENTS[agent].env },
     args: ARGS_OF[agent],
   });
   try {
