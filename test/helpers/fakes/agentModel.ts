@@ -2,9 +2,9 @@ import http from 'node:http';
 import { listenFake } from './listenFake';
 
 /**
- * What the fake model servers for the real ACP agents (fakeAnthropicServer, fakeResponsesServer, fakeGeminiServer) share: a
- * loopback HTTP server on port 0 that records every JSON body and answers by a script chosen from the
- * conversation, in each API's own wire format.
+ * What the fake model servers for the real ACP agents (fakeAnthropicServer, fakeResponsesServer,
+ * fakeGeminiServer) share: a loopback HTTP server on port 0 that records every JSON body and answers by a script
+ * chosen from the conversation, in each API's own wire format.
  */
 
 /** One scripted model answer, independent of the API that carries it. */
