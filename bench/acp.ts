@@ -8,7 +8,7 @@
  *    the same count of chunks from the fake model server: chunks per second from the prompt to the last row.
  * 3. with BENCH_ACP_REAL=1 and the agents installed (npm run agents:install): a prompt on a Claude Code thread
  *    whose agent process had stopped → its first stored row, beside the agent's own start time, and the RSS of
- *    each running agent's process tree (claude, codex) next to pi's.
+ *    each running agent's process tree (claude, codex, gemini) next to pi's, and Gemini CLI's own start.
  */
 import path from 'node:path';
 import { createIsolatedPiProvider } from '../src/daemon/providerFactories';

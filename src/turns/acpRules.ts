@@ -40,7 +40,15 @@ export function onAcpEvent(t: TurnTransition, event: AcpEvent, envelope: unknown
   }
 }
 
+/**
+ * Gemini CLI (0.61) reports a change of its approval mode as a message chunk `[MODE_UPDATE] <mode>` (after
+ * `session/set_mode`, or its own switch to `plan`), not as `current_mode_update`: a mode report, no words of the
+ * agent.
+ */
+const GEMINI_MODE_REPORT = /^\[MODE_UPDATE\] \S+$/;
+
 function onAcpUpdate(t: TurnTransition, update: AcpUpdate, envelope: unknown): void {
+  if (update.sessionUpdate === 'agent_message_chunk' && GEMINI_MODE_REPORT.test(chunkTextOf(update) ?? '')) return;
   // Reasoning is part of a turn's run: outside any turn (after its answer, an orphaned run) it is not kept.
   if (!t.state.turn && update.sessionUpdate === 'agent_thought_chunk') return;
   // An update of a prompt whose turn was closed without its answer (grace, restart) stays outside that turn.

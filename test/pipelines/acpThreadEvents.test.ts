@@ -245,6 +245,27 @@ describe('thread-events pipeline: ACP agents', () => {
     expect(typesOf(rows)).to.deep.equal(['turn/started', 'turn/completed']);
   });
 
+  it("Gemini CLI's mode report (an agent_message_chunk `[MODE_UPDATE] <mode>`) is no row, before a turn or inside one", () => {
+    const modeReport = (mode: string) => a.update(T, 'agent_message_chunk', { content: { type: 'text', text: `[MODE_UPDATE] ${mode}` } });
+    const frames = [modeReport('autoEdit'), a.started(T), a.chunk(T, 'Hello'), modeReport('plan'), a.chunk(T, ' there'), a.ended(T)];
+    testScheduler().run(({ cold, expectObservable }) => {
+      const out = cold('abcdef|', marbleFrames(frames)).pipe(
+        threadEvents({ store: createMemoryEventStore(), newId: sequentialIds('t') }),
+        map((step) =>
+          step.ok ? step.value.rows.map((row) => `${row.type} ${String(itemOf(row)?.['text'] ?? '')}`.trim()) : step.error.message,
+        ),
+      );
+      expectObservable(out).toBe('abcdef|', {
+        a: [],
+        b: ['turn/started'],
+        c: ['item/started', 'item/agentMessage/delta'],
+        d: [],
+        e: ['item/agentMessage/delta'],
+        f: ['item/completed Hello there', 'turn/completed'],
+      });
+    });
+  });
+
   it('leaves pi frames alone: the same thread can carry both without one changing the other', async () => {
     const { rows } = await runPipeline([
       a.started(T),

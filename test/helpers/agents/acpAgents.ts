@@ -2,16 +2,19 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * The real ACP agents the tests drive (claude-agent-acp, codex-acp), installed apart from the service's own
- * dependencies by `npm run agents:install` into test/agents (~840 MB). A suite that needs them is skipped with
+ * The real ACP agents the tests drive (claude-agent-acp, codex-acp, Gemini CLI), installed apart from the
+ * service's own dependencies by `npm run agents:install` into test/agents (~940 MB). A suite that needs them is skipped with
  * one line saying so when they are missing, unless `ATS_REQUIRE_AGENTS=1` (CI), which makes that a failure.
  */
 export const TEST_AGENTS_DIR = path.resolve(__dirname, '..', '..', 'agents');
 export const TEST_AGENTS_BIN = path.join(TEST_AGENTS_DIR, 'node_modules', '.bin');
 
-export type TestAgent = 'claude' | 'codex';
+export type TestAgent = 'claude' | 'codex' | 'gemini';
 
-const BIN_OF: Record<TestAgent, string> = { claude: 'claude-agent-acp', codex: 'codex-acp' };
+const BIN_OF: Record<TestAgent, string> = { claude: 'claude-agent-acp', codex: 'codex-acp', gemini: 'gemini' };
+
+/** What each agent's command needs after it to speak ACP on stdio (BUILT_IN_ACP_AGENTS' args). */
+export const ARGS_OF: Record<TestAgent, string[]> = { claude: [], codex: [], gemini: ['--acp'] };
 
 export function testAgentBin(agent: TestAgent): string {
   return path.join(TEST_AGENTS_BIN, BIN_OF[agent]);
@@ -93,4 +96,48 @@ export function codexAgentEnv(home: string, modelOrigin: string): Record<string,
     ].join('\n'),
   );
   return { ...baseEnv(home), CODEX_HOME: codexHome, [CODEX_KEY_VAR]: 'sk-fake-key' };
+}
+
+/** Preloaded into Gemini CLI's Node processes: records (and refuses) every connection that leaves loopback. */
+export const NET_GUARD = path.resolve(__dirname, 'netGuard.cjs');
+/** The file, in the agent's HOME, where NET_GUARD writes each `host:port` the agent tried. */
+export function netGuardLog(home: string): string {
+  return path.join(home, 'net-guard.log');
+}
+
+/**
+ * Gemini CLI offline: a fresh HOME whose `.gemini/settings.json` selects the API key (so no login is asked),
+ * turns off usage statistics (Clearcut, which calls play.googleapis.com three times a session without it),
+ * telemetry, auto-update and its notice, and its pseudo-terminal for commands; a made-up key with
+ * `GOOGLE_GEMINI_BASE_URL` pointing `@google/genai` at the fake. The thread's folder is trusted for the run
+ * (`GEMINI_CLI_TRUST_WORKSPACE`), as `--skip-trust` would: an untrusted folder refuses `autoEdit` and `yolo`.
+ * NET_GUARD records any connection off loopback in netGuardLog(home).
+ */
+export function geminiAgentEnv(home: string, modelOrigin: string): Record<string, string> {
+  const geminiDir = path.join(home, '.gemini');
+  mkdirSync(geminiDir, { recursive: true });
+  writeFileSync(
+    path.join(geminiDir, 'settings.json'),
+    `${JSON.stringify(
+      {
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+        general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+        // In its pseudo-terminal (the default) Gemini CLI 0.61 sends a command's output to the model only, never
+        // over ACP (its result is terminal cells, which its ACP side drops); with plain pipes it sends the text.
+        tools: { shell: { enableInteractiveShell: false } },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  return {
+    ...baseEnv(home),
+    GEMINI_API_KEY: 'fake-gemini-key',
+    GOOGLE_GEMINI_BASE_URL: modelOrigin,
+    GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    NODE_OPTIONS: `--require ${NET_GUARD}`,
+    ATS_NET_GUARD_LOG: netGuardLog(home),
+  };
 }

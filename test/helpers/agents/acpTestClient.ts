@@ -21,8 +21,8 @@ export interface AcpTestClient {
   close(): Promise<void>;
 }
 
-export function startAcpTestClient(command: string, options: { cwd: string; env: Record<string, string> }): AcpTestClient {
-  const child = spawn(command, [], { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+export function startAcpTestClient(command: string, options: { cwd: string; env: Record<string, string>; args?: string[] }): AcpTestClient {
+  const child = spawn(command, options.args ?? [], { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-8000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -22,10 +22,9 @@ acp
   .onRequest(acp.methods.agent.initialize, () => ({
     protocolVersion: acp.PROTOCOL_VERSION,
     // IN_REPO_AGENT_RESUME=load: the agent can only load a session, replaying its history as updates.
-    agentCapabilities:
-      process.env.IN_REPO_AGENT_RESUME === 'load'
-        ? { loadSession: true, sessionCapabilities: deleteCapability }
-        : { loadSession: false, sessionCapabilities: { resume: {}, ...deleteCapability } },
+    agentCapabilities: process.env.IN_REPO_AGENT_RESUME?.startsWith('load')
+      ? { loadSession: true, sessionCapabilities: deleteCapability }
+      : { loadSession: false, sessionCapabilities: { resume: {}, ...deleteCapability } },
     authMethods: [],
   }))
   .onRequest(acp.methods.agent.session.new, () => ({
@@ -61,8 +60,13 @@ acp
   .onRequest(acp.methods.agent.session.resume, () => ({}))
   .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
     const update = (u) => client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: u });
-    await update({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'say hi' } });
-    await update(chunk('Hi there (replayed)'));
+    const replay = async () => {
+      await update({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'say hi' } });
+      await update(chunk('Hi there (replayed)'));
+    };
+    // IN_REPO_AGENT_RESUME=load-late: the history comes after the answer, as Gemini CLI 0.61 sends it.
+    if (process.env.IN_REPO_AGENT_RESUME === 'load-late') setTimeout(replay, 20);
+    else await replay();
     return {};
   })
   // Told only when advertised: "record" writes `<sessionId> <pid> <cwd>` to the file IN_REPO_AGENT_DELETED names,

@@ -2,9 +2,9 @@ import http from 'node:http';
 import { listenFake } from './listenFake';
 
 /**
- * What the fake model servers for the real ACP agents (fakeAnthropicServer, fakeResponsesServer) share: a
- * loopback HTTP server on port 0 that records every JSON body and answers by a script chosen from the
- * conversation, in each API's own wire format.
+ * What the fake model servers for the real ACP agents (fakeAnthropicServer, fakeResponsesServer,
+ * fakeGeminiServer) share: a loopback HTTP server on port 0 that records every JSON body and answers by a script
+ * chosen from the conversation, in each API's own wire format.
  */
 
 /** One scripted model answer, independent of the API that carries it. */
@@ -38,7 +38,13 @@ export interface FakeAgentModel {
   close(): Promise<void>;
 }
 
-export type Answer = (path: string, body: Record<string, unknown>, res: http.ServerResponse, openSlow: Set<() => void>) => void;
+export type Answer = (
+  path: string,
+  body: Record<string, unknown>,
+  res: http.ServerResponse,
+  openSlow: Set<() => void>,
+  method: string,
+) => void;
 
 export async function startFakeAgentModel(answer: Answer): Promise<FakeAgentModel> {
   const requests: FakeAgentModel['requests'] = [];
@@ -58,7 +64,7 @@ export async function startFakeAgentModel(answer: Answer): Promise<FakeAgentMode
       const path = (req.url ?? '/').split('?')[0]!;
       requests.push({ path, body });
       try {
-        answer(path, body, res, openSlow);
+        answer(path, body, res, openSlow, req.method ?? 'GET');
       } catch (error) {
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { type: 'fake_error', message: `fake model has no answer: ${String(error)}` } }));

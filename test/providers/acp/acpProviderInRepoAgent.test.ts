@@ -130,7 +130,8 @@ describe('ACP provider with an in-repo ACP agent', function () {
     expect(logs.some((line) => line.includes('refused rm -rf build'))).to.equal(true);
   });
 
-  for (const resume of ['resume', 'load'] as const) {
+  // load-late: the agent replays its history after answering session/load (Gemini CLI), up to the next prompt.
+  for (const resume of ['resume', 'load', 'load-late'] as const) {
     it(`a thread opened again (a daemon restart) continues its ACP session by session/${resume}, and no replayed history is emitted`, async () => {
       await thread.prompt('say hi');
       await untilEnds(1);

@@ -7,7 +7,10 @@ import { createProviders } from '../../../src/daemon/providerFactories';
 import { BUILT_IN_ACP_AGENTS, createAcpProvider, declaredAcpAgents } from '../../../src/daemon/providers/acp';
 import { acpModelIdOf } from '../../../src/daemon/providers/acp/acpModel';
 import { findAgentCommand } from '../../../src/daemon/providers/acp/findAgentCommand';
-import { agentModeIdFor } from '../../../src/daemon/providers/acp/agentModes';
+import type { ClientConnection } from '@agentclientprotocol/sdk';
+import { agentModeIdFor, applyAgentMode } from '../../../src/daemon/providers/acp/agentModes';
+import type { AcpSdk } from '../../../src/daemon/providers/acp/loadAcpSdk';
+import { promptUsageOf } from '../../../src/daemon/providers/acp/promptUsage';
 import { approvalQuestionOf, permissionResponseOf, refusalOf } from '../../../src/daemon/providers/acp/approvalQuestion';
 import type { PermissionMode } from '../../../src/protocol/approvals';
 
@@ -133,6 +136,32 @@ describe('ACP provider parts', () => {
       expect(question.options.map((option) => option.optionId)).to.deep.equal(['allow_once', 'cancel']);
     });
 
+    it("Gemini's command has no rawInput: its title is the command line (as the command's row reads it)", () => {
+      const gemini = request(
+        {
+          kind: 'execute',
+          status: 'pending',
+          title: 'echo hi > out.txt',
+          content: [{ type: 'content', content: { type: 'text', text: '[current working directory /work]' } }],
+          locations: [],
+        },
+        [
+          ['proceed_always', 'allow_always'],
+          ['proceed_once', 'allow_once'],
+          ['cancel', 'reject_once'],
+        ],
+      );
+      const question = approvalQuestionOf(gemini, '/work');
+      expect(question.subject).to.deep.equal({
+        kind: 'execute',
+        title: 'echo hi > out.txt',
+        toolCallId: 'c',
+        command: 'echo hi > out.txt',
+        paths: [],
+      });
+      expect(question.options.map((option) => option.kind)).to.deep.equal(['allow_always', 'allow_once', 'reject_once']);
+    });
+
     it('an edit carries its diff made of the old and new text, and the diff path among its paths', () => {
       const edit = request(
         { kind: 'edit', title: 'Edit notes.txt', content: [{ type: 'diff', path: '/work/notes.txt', oldText: 'a\n', newText: 'b\n' }] },
@@ -168,23 +197,71 @@ describe('ACP provider parts', () => {
     const offering = (...ids: string[]) => ({ currentModeId: ids[0]!, availableModes: ids.map((id) => ({ id, name: id })) });
     const claude = offering('auto', 'default', 'acceptEdits', 'plan');
     const codex = offering('agent', 'read-only', 'workspace-write', 'agent-full-access');
-    const cases: Array<[PermissionMode, string | undefined, string | undefined]> = [
-      ['ask', 'default', 'read-only'],
-      ['accept-edits', 'acceptEdits', 'workspace-write'],
-      ['full-access', 'auto', 'agent-full-access'],
+    // As Gemini CLI 0.61's session/new reports them.
+    const gemini = offering('default', 'autoEdit', 'yolo', 'plan');
+    const cases: Array<[PermissionMode, string, string, string]> = [
+      ['ask', 'default', 'read-only', 'default'],
+      ['accept-edits', 'acceptEdits', 'workspace-write', 'autoEdit'],
+      ['full-access', 'auto', 'agent-full-access', 'yolo'],
     ];
-    for (const [mode, claudeMode, codexMode] of cases) {
-      it(`${mode}: Claude Code ${claudeMode}, Codex ${codexMode}`, () => {
+    for (const [mode, claudeMode, codexMode, geminiMode] of cases) {
+      it(`${mode}: Claude Code ${claudeMode}, Codex ${codexMode}, Gemini CLI ${geminiMode}`, () => {
         expect(agentModeIdFor(mode, claude)).to.equal(claudeMode);
         expect(agentModeIdFor(mode, codex)).to.equal(codexMode);
+        expect(agentModeIdFor(mode, gemini)).to.equal(geminiMode);
       });
     }
+
+    /** A connection whose agent refuses the mode ids in `refused`, recording every session/set_mode. */
+    const refusing = (...refused: string[]) => {
+      const asked: string[] = [];
+      const connection = {
+        agent: {
+          request: async (_method: unknown, params: { modeId: string }) => {
+            asked.push(params.modeId);
+            if (refused.includes(params.modeId)) throw new Error('Cannot enable privileged approval modes in an untrusted folder.');
+            return {};
+          },
+        },
+      } as unknown as ClientConnection;
+      return { asked, connection };
+    };
+    const sdk = { methods: { agent: { session: { setMode: 'session/set_mode' } } } } as unknown as AcpSdk;
+    const session = { sessionId: 's', modes: gemini };
+
+    it('a mode the agent refuses (Gemini CLI in a folder it does not trust) falls back to a stricter one, which the log says', async () => {
+      const logs: string[] = [];
+      const { asked, connection } = refusing('yolo', 'autoEdit');
+      await applyAgentMode(sdk, connection, session, 'full-access', (message) => logs.push(message));
+      expect(asked).to.deep.equal(['yolo', 'autoEdit', 'default']);
+      expect(logs).to.deep.equal([
+        'the agent refused its mode "yolo" for "full-access" (Cannot enable privileged approval modes in an untrusted folder.); it runs in "default" (the mode for "ask"), and the daemon answers what it asks by "full-access"',
+      ]);
+    });
+
+    it('an agent that refuses even the strictest mode fails with its reason', async () => {
+      const { asked, connection } = refusing('default', 'autoEdit');
+      let failure: unknown;
+      await applyAgentMode(sdk, connection, session, 'accept-edits', () => undefined).catch((error: unknown) => (failure = error));
+      expect(asked).to.deep.equal(['autoEdit', 'default']);
+      expect(String(failure)).to.contain('untrusted folder');
+    });
 
     it('full-access takes bypassPermissions where Claude Code offers it; an agent without modes has no match', () => {
       expect(agentModeIdFor('full-access', offering('auto', 'default', 'bypassPermissions'))).to.equal('bypassPermissions');
       expect(agentModeIdFor('ask', undefined)).to.equal(undefined);
       expect(agentModeIdFor('ask', offering('agent'))).to.equal(undefined);
     });
+  });
+
+  it("a prompt's token usage: ACP's usage, else Gemini CLI's _meta.quota.token_count, else none", () => {
+    const usage = { inputTokens: 120, outputTokens: 8, cachedReadTokens: 20, totalTokens: 148 };
+    expect(promptUsageOf({ stopReason: 'end_turn', usage })).to.equal(usage);
+    const gemini = { stopReason: 'end_turn', _meta: { quota: { token_count: { input_tokens: 240, output_tokens: 16 }, model_usage: [] } } };
+    expect(promptUsageOf(gemini)).to.deep.equal({ inputTokens: 240, outputTokens: 16, totalTokens: 256 });
+    expect(promptUsageOf({ stopReason: 'cancelled' })).to.equal(undefined);
+    expect(promptUsageOf({ _meta: { quota: { token_count: { input_tokens: 'x' } } } })).to.equal(undefined);
+    expect(promptUsageOf(undefined)).to.equal(undefined);
   });
 
   it("a thread's model: <agent>/<id> or a bare id picks a model, default or nothing keeps the agent's own", () => {

@@ -3,15 +3,26 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../../src/daemon/providers/acp';
-import { claudeAgentEnv, codexAgentEnv, describeWithAgents, TEST_AGENTS_BIN, type TestAgent } from '../../helpers/agents/acpAgents';
+import {
+  claudeAgentEnv,
+  codexAgentEnv,
+  describeWithAgents,
+  geminiAgentEnv,
+  TEST_AGENTS_BIN,
+  type TestAgent,
+} from '../../helpers/agents/acpAgents';
 import type { AgentScripts, FakeAgentModel } from '../../helpers/fakes/agentModel';
 import { startFakeAnthropicServer } from '../../helpers/fakes/anthropicServer';
+import { startFakeGeminiServer } from '../../helpers/fakes/geminiServer';
 import { startFakeResponsesServer } from '../../helpers/fakes/responsesServer';
 import { startTestServer, type TestServer } from '../../helpers/server/harness';
 import { completedTurns, completions, eventsUntil, type ThreadEvent } from '../../helpers/server/threadRows';
 import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
 
-/** Commands that ask: Claude asks before any command that writes in `default`; Codex before leaving its sandbox. */
+/**
+ * Commands that ask: Claude and Gemini CLI ask before any command that writes in `default`; Codex before leaving
+ * its sandbox.
+ */
 const SCRIPTS: AgentScripts = {
   'Run approved': [
     { kind: 'command', command: 'echo approved-run > approved.txt && cat approved.txt', escalated: true },
@@ -25,22 +36,27 @@ const SCRIPTS: AgentScripts = {
 };
 
 /**
- * `afterReject`: how the turn ends once the user rejects. Claude tells its model and goes on; Codex's only
- * reject option is `cancel`, which aborts its turn (`stopReason: cancelled` → `interrupted`).
+ * `afterReject`: how the turn ends once the user rejects. Claude and Gemini CLI tell their model and go on;
+ * Codex's only reject option is `cancel`, which aborts its turn (`stopReason: cancelled` → `interrupted`).
+ * `alwaysResumes`: Gemini CLI 0.61's `session/load` fails in a process started in the same minute as the
+ * session (it first rewrites the session's file, `session-<minute>-<id>.jsonl`, to a new conversation, then finds
+ * nothing to resume); the thread then goes on in a new session, which the log says (docs/agents.md).
  */
 const AGENTS: Array<{
   agent: TestAgent;
   startModel: (scripts: AgentScripts) => Promise<FakeAgentModel>;
   envOf: typeof claudeAgentEnv;
   afterReject: 'completed' | 'interrupted';
+  alwaysResumes: boolean;
 }> = [
-  { agent: 'claude', startModel: startFakeAnthropicServer, envOf: claudeAgentEnv, afterReject: 'completed' },
-  { agent: 'codex', startModel: startFakeResponsesServer, envOf: codexAgentEnv, afterReject: 'interrupted' },
+  { agent: 'claude', startModel: startFakeAnthropicServer, envOf: claudeAgentEnv, afterReject: 'completed', alwaysResumes: true },
+  { agent: 'codex', startModel: startFakeResponsesServer, envOf: codexAgentEnv, afterReject: 'interrupted', alwaysResumes: true },
+  { agent: 'gemini', startModel: startFakeGeminiServer, envOf: geminiAgentEnv, afterReject: 'completed', alwaysResumes: false },
 ];
 
 const ofType = (events: ThreadEvent[], type: string) => events.filter((event) => event.type === type);
 
-for (const { agent, startModel, envOf, afterReject } of AGENTS) {
+for (const { agent, startModel, envOf, afterReject, alwaysResumes } of AGENTS) {
   describeWithAgents(`${agent} approvals over HTTP and a daemon restart: API → embedded daemon → real agent`, function () {
     this.timeout(150_000);
     let model: FakeAgentModel;
@@ -145,10 +161,9 @@ for (const { agent, startModel, envOf, afterReject } of AGENTS) {
       expect(events.slice(0, before.length)).to.deep.equal(before);
       expect(events.map((event) => event.seq)).to.deep.equal(events.map((_, index) => index + 1));
       const added = events.slice(before.length);
-      expect(
-        ofType(added, 'turn/started').map((event) => event.data.providerThreadId),
-        logs.join('\n'),
-      ).to.deep.equal([session]);
+      const sessions = ofType(added, 'turn/started').map((event) => event.data.providerThreadId);
+      if (alwaysResumes || sessions[0] === session) expect(sessions, logs.join('\n')).to.deep.equal([session]);
+      else expect(logs.join('\n')).to.contain(`session ${session} could not be resumed, starting a new one`);
       // A replayed history would add the earlier answers and questions again.
       expect(ofType(added, 'approval/requested')).to.deep.equal([]);
       expect(

@@ -2,9 +2,17 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../../src/daemon/providers/acp';
-import { claudeAgentEnv, codexAgentEnv, describeWithAgents, TEST_AGENTS_BIN, type TestAgent } from '../../helpers/agents/acpAgents';
+import {
+  claudeAgentEnv,
+  codexAgentEnv,
+  describeWithAgents,
+  geminiAgentEnv,
+  TEST_AGENTS_BIN,
+  type TestAgent,
+} from '../../helpers/agents/acpAgents';
 import type { AgentScripts, FakeAgentModel } from '../../helpers/fakes/agentModel';
 import { startFakeAnthropicServer } from '../../helpers/fakes/anthropicServer';
+import { startFakeGeminiServer } from '../../helpers/fakes/geminiServer';
 import { startFakeResponsesServer } from '../../helpers/fakes/responsesServer';
 import { eventually } from '../../helpers/server/eventually';
 import { startTestServer, type TestServer } from '../../helpers/server/harness';
@@ -17,14 +25,20 @@ const SCRIPTS: AgentScripts = { 'Say hello': [{ kind: 'text', chunks: ['Hello', 
  * Nothing of a deleted session stays in the agent's home. Claude Code deletes the transcript. codex-acp archives
  * on `session/delete` from a client without JetBrains AIR's `sessionIndex` extension (ours): the rollout moves
  * from CODEX_HOME/sessions to CODEX_HOME/archived_sessions, and the daemon removes it there (docs/agents.md).
+ * Gemini CLI 0.61 offers no `session/delete`: its session file (`~/.gemini/tmp/<folder>/chats/session-<time>-
+ * <first 8 characters of the id>.jsonl`) stays, and the host's log says so.
  */
 const AGENTS: Array<{
   agent: TestAgent;
   startModel: (scripts: AgentScripts) => Promise<FakeAgentModel>;
   envOf: typeof claudeAgentEnv;
+  /** What the agent's file names carry of a session id. */
+  fileKey: (sessionId: string) => string;
+  deletes: boolean;
 }> = [
-  { agent: 'claude', startModel: startFakeAnthropicServer, envOf: claudeAgentEnv },
-  { agent: 'codex', startModel: startFakeResponsesServer, envOf: codexAgentEnv },
+  { agent: 'claude', startModel: startFakeAnthropicServer, envOf: claudeAgentEnv, fileKey: (id) => id, deletes: true },
+  { agent: 'codex', startModel: startFakeResponsesServer, envOf: codexAgentEnv, fileKey: (id) => id, deletes: true },
+  { agent: 'gemini', startModel: startFakeGeminiServer, envOf: geminiAgentEnv, fileKey: (id) => id.slice(0, 8), deletes: false },
 ];
 
 /** Every file under `folder` whose path names `sessionId`, relative to it. */
@@ -33,7 +47,7 @@ async function filesNaming(folder: string, sessionId: string): Promise<string[]>
   return entries.filter((entry) => entry.includes(sessionId)).sort();
 }
 
-for (const { agent, startModel, envOf } of AGENTS) {
+for (const { agent, startModel, envOf, fileKey, deletes } of AGENTS) {
   describeWithAgents(`${agent}: a thread delete deletes the agent's session (session/delete, issue 28)`, function () {
     this.timeout(120_000);
     let model: FakeAgentModel;
@@ -90,17 +104,21 @@ for (const { agent, startModel, envOf } of AGENTS) {
     }
 
     for (const state of ['stopped', 'running'] as const) {
-      it(`DELETE /threads/:id deletes the session in the agent's home (agent ${state} at the delete)`, async () => {
+      it(`DELETE /threads/:id ${deletes ? 'deletes' : 'keeps, saying so,'} the session in the agent's home (agent ${state} at the delete)`, async () => {
         const thread = await threadAfterOneTurn(state);
-        const before = await filesNaming(home, thread.session);
+        const before = await filesNaming(home, fileKey(thread.session));
         expect(
           before.some((file) => file.endsWith('.jsonl')),
           `the session's transcript before the delete: ${before.join(', ')}`,
         ).to.equal(true);
 
         expect((await t.api(`/threads/${thread.id}`, { method: 'DELETE' })).status).to.equal(204);
-        const after = await filesNaming(home, thread.session);
-        expect(after, logs.join('\n')).to.deep.equal([]);
+        const after = await filesNaming(home, fileKey(thread.session));
+        if (deletes) expect(after, logs.join('\n')).to.deep.equal([]);
+        else {
+          expect(after).to.deep.equal(before);
+          expect(logs.join('\n')).to.contain(`session ${thread.session} stays where the agent keeps it`);
+        }
         expect((await t.api(`/threads/${thread.id}`)).status).to.equal(404);
       });
     }

@@ -3,9 +3,17 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../../src/daemon/providers/acp';
-import { claudeAgentEnv, codexAgentEnv, describeWithAgents, TEST_AGENTS_BIN, type TestAgent } from '../../helpers/agents/acpAgents';
+import {
+  claudeAgentEnv,
+  codexAgentEnv,
+  describeWithAgents,
+  geminiAgentEnv,
+  TEST_AGENTS_BIN,
+  type TestAgent,
+} from '../../helpers/agents/acpAgents';
 import type { AgentScripts, FakeAgentModel } from '../../helpers/fakes/agentModel';
 import { startFakeAnthropicServer } from '../../helpers/fakes/anthropicServer';
+import { startFakeGeminiServer } from '../../helpers/fakes/geminiServer';
 import { startFakeResponsesServer } from '../../helpers/fakes/responsesServer';
 import { startTestServer, type TestServer } from '../../helpers/server/harness';
 import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
@@ -33,6 +41,7 @@ const AGENTS: Array<{
     envOf: claudeAgentEnv,
   },
   { agent: 'codex', adapter: 'codex-acp → fake OpenAI Responses API', startModel: startFakeResponsesServer, envOf: codexAgentEnv },
+  { agent: 'gemini', adapter: 'gemini --acp → fake Gemini API', startModel: startFakeGeminiServer, envOf: geminiAgentEnv },
 ];
 
 for (const { agent, adapter, startModel, envOf } of AGENTS) {

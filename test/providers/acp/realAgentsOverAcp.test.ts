@@ -1,24 +1,29 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import * as acp from '@agentclientprotocol/sdk';
 import {
+  ARGS_OF,
   claudeAgentEnv,
   codexAgentEnv,
   CODEX_TEST_MODEL,
   describeWithAgents,
+  geminiAgentEnv,
+  netGuardLog,
   testAgentBin,
   type TestAgent,
 } from '../../helpers/agents/acpAgents';
 import { startAcpTestClient, type AcpTestClient } from '../../helpers/agents/acpTestClient';
 import type { AgentScripts, FakeAgentModel } from '../../helpers/fakes/agentModel';
 import { startFakeAnthropicServer } from '../../helpers/fakes/anthropicServer';
+import { startFakeGeminiServer, type FakeGeminiModel } from '../../helpers/fakes/geminiServer';
 import { startFakeResponsesServer } from '../../helpers/fakes/responsesServer';
 import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
 
 /**
  * The offline setup every ACP test stands on: each real agent, driven by the SDK's own client, runs a whole
- * session against a fake model server on loopback (no network, an isolated HOME / CODEX_HOME).
+ * session against a fake model server on loopback (no network, an isolated HOME / CODEX_HOME / ~/.gemini).
  */
 const SCRIPTS: AgentScripts = {
   'say hello': [{ kind: 'text', chunks: ['Hel', 'lo ', 'there'] }],
@@ -28,19 +33,25 @@ const SCRIPTS: AgentScripts = {
   ],
 };
 
-const AGENTS: Array<{ agent: TestAgent; startModel: (scripts: AgentScripts) => Promise<FakeAgentModel> }> = [
-  { agent: 'claude', startModel: startFakeAnthropicServer },
-  { agent: 'codex', startModel: startFakeResponsesServer },
+const AGENTS: Array<{
+  agent: TestAgent;
+  startModel: (scripts: AgentScripts) => Promise<FakeAgentModel>;
+  envOf: typeof claudeAgentEnv;
+}> = [
+  { agent: 'claude', startModel: startFakeAnthropicServer, envOf: claudeAgentEnv },
+  { agent: 'codex', startModel: startFakeResponsesServer, envOf: codexAgentEnv },
+  { agent: 'gemini', startModel: startFakeGeminiServer, envOf: geminiAgentEnv },
 ];
 
 describeWithAgents('real ACP agents over the SDK client, offline', function () {
   this.timeout(120_000);
 
-  for (const { agent, startModel } of AGENTS) {
+  for (const { agent, startModel, envOf } of AGENTS) {
     describe(agent, function () {
       let model: FakeAgentModel;
       let client: AcpTestClient;
       let sessionId: string;
+      let home: string;
       after(async () => {
         await client?.close();
         await model?.close();
@@ -52,9 +63,8 @@ describeWithAgents('real ACP agents over the SDK client, offline', function () {
         const root = await tempDir(`ats-acp-${agent}-`);
         const cwd = path.join(root, 'work');
         await mkdir(cwd);
-        const env =
-          agent === 'claude' ? claudeAgentEnv(path.join(root, 'home'), model.origin) : codexAgentEnv(path.join(root, 'home'), model.origin);
-        client = startAcpTestClient(testAgentBin(agent), { cwd, env });
+        home = path.join(root, 'home');
+        client = startAcpTestClient(testAgentBin(agent), { cwd, env: envOf(home, model.origin), args: ARGS_OF[agent] });
         const init = await client.connection.agent.request(acp.methods.agent.initialize, {
           protocolVersion: acp.PROTOCOL_VERSION,
           clientCapabilities: {},
@@ -100,6 +110,15 @@ describeWithAgents('real ACP agents over the SDK client, offline', function () {
         // The command really ran: its output reached the model in the next request.
         expect(JSON.stringify(model.requests.at(-1)?.body)).to.include('probe-output');
       });
+
+      if (agent === 'gemini') {
+        it('stayed offline: the fake served every request (model router included), and nothing tried another host', () => {
+          expect((model as FakeGeminiModel).unexpected).to.deep.equal([]);
+          expect(model.requests.some((request) => request.path.endsWith(':streamGenerateContent'))).to.equal(true);
+          const tried = existsSync(netGuardLog(home)) ? readFileSync(netGuardLog(home), 'utf8') : '';
+          expect(tried, 'connections off loopback').to.equal('');
+        });
+      }
 
       if (agent === 'codex') {
         it(`ran on the pinned model ${CODEX_TEST_MODEL}`, () => {

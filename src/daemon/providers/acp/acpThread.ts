@@ -83,6 +83,8 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
       current = undefined;
       return finish();
     }
+    // What a loaded session's agent sent before this prompt is its replayed history (openAcpSession.ts).
+    replaying = false;
     try {
       await running.connection.agent.request(options.sdk.methods.agent.session.prompt, {
         sessionId: sessionId!,

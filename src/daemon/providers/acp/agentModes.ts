@@ -23,10 +23,20 @@ export function agentModeIdFor(mode: PermissionMode, modes: SessionModeState | n
   return AGENT_MODE_IDS[mode].find((id) => offered.has(id));
 }
 
+/** The thread modes stricter than each, strictest last: where a refused mode falls back. */
+const STRICTER: Readonly<Record<PermissionMode, readonly PermissionMode[]>> = {
+  ask: [],
+  'accept-edits': ['ask'],
+  'full-access': ['accept-edits', 'ask'],
+};
+
 /**
  * Switches the agent's session to the thread mode (`session/set_mode`) when it offers a matching mode; an agent
  * without one keeps its own, which the log says. Sent even when the agent reports that mode already: the agent
- * may have switched itself since (Claude Code leaving `plan`).
+ * may have switched itself since (Claude Code leaving `plan`). A mode the agent refuses (Gemini CLI refuses
+ * `autoEdit` and `yolo` in a folder it does not trust) falls back to the mode of a stricter thread mode: the
+ * agent then asks more, and the daemon answers by the thread's mode, so the user sees the same; an agent that
+ * refuses even that fails with its reason.
  */
 export async function applyAgentMode(
   sdk: AcpSdk,
@@ -40,5 +50,30 @@ export async function applyAgentMode(
     const own = session.modes?.currentModeId;
     return log(`the agent offers no mode for "${mode}"; it keeps its own${own ? ` (${own})` : ''}`);
   }
-  await connection.agent.request(sdk.methods.agent.session.setMode, { sessionId: session.sessionId, modeId });
+  const setMode = (id: string) => connection.agent.request(sdk.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: id });
+  let refusal: unknown;
+  try {
+    return void (await setMode(modeId));
+  } catch (error) {
+    refusal = error;
+  }
+  for (const stricter of STRICTER[mode]) {
+    const fallback = agentModeIdFor(stricter, session.modes);
+    if (fallback === undefined || fallback === modeId) continue;
+    try {
+      await setMode(fallback);
+    } catch {
+      continue;
+    }
+    return log(
+      `the agent refused its mode "${modeId}" for "${mode}" (${reasonOf(refusal)}); it runs in "${fallback}" (the mode for "${stricter}"), and the daemon answers what it asks by "${mode}"`,
+    );
+  }
+  throw refusal;
+}
+
+/** An ACP error's details where the agent gives them (Gemini CLI: `data.details`), else its message. */
+function reasonOf(error: unknown): string {
+  const details = (error as { data?: { details?: unknown } } | undefined)?.data?.details;
+  return typeof details === 'string' ? details : error instanceof Error ? error.message : String(error);
 }

@@ -8,14 +8,15 @@ const OPTION_KINDS: ReadonlySet<string> = new Set<ApprovalOptionKind>(['allow_on
 
 /**
  * `session/request_permission` as the question the user sees: the tool call it is about, read the way its row
- * reads it (acpToolCalls.ts: a command line from `rawInput.command`, an argv joined; the `diff` blocks as one
- * diff text), every path it names made absolute against the thread's folder, and the agent's options one to
- * one (decided by `kind` later, since agents name them differently).
+ * reads it (acpToolCalls.ts: a command line from `rawInput.command`, an argv joined, else an execute call's
+ * title; the `diff` blocks as one diff text), every path it names made absolute against the thread's folder,
+ * and the agent's options one to one (decided by `kind` later, since agents name them differently).
  */
 export function approvalQuestionOf(request: RequestPermissionRequest, cwd: string): ApprovalQuestion {
   const call = { sessionUpdate: 'tool_call', ...request.toolCall } as AcpUpdate;
   const kind = toolKindOf(call) ?? 'other';
-  const command = commandOf(call);
+  // Gemini CLI sends no rawInput: its execute call's title is the command line, as the row reads it (acpToolRules).
+  const command = commandOf(call) ?? (kind === 'execute' ? toolTitleOf(call) : undefined);
   const diff = diffOf(call);
   const toolCallId = toolCallIdOf(call);
   return {

@@ -8,7 +8,11 @@ export interface AcpSessionRequest {
   resumeSessionId?: string;
   /** A model id to switch to, when the agent offers one by that id. */
   modelId?: string;
-  /** Called while `session/load` replays the conversation: those updates are history, never stored again. */
+  /**
+   * Turned on for `session/load`, which replays the conversation as updates: history, never stored again. A
+   * successful load leaves it on for the caller to turn off when it sends the next prompt: Gemini CLI 0.61 sends
+   * its history after answering the load. A failed load turns it off.
+   */
   replaying(on: boolean): void;
   log(message: string): void;
 }
@@ -56,7 +60,6 @@ export async function openAcpSession(sdk: AcpSdk, connection: ClientConnection, 
       }
     } catch (error) {
       request.log(`session ${resumeSessionId} could not be resumed, starting a new one: ${String(error)}`);
-    } finally {
       request.replaying(false);
     }
   }

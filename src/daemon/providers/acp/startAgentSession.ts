@@ -3,6 +3,7 @@ import type { AcpThreadOptions } from './acpThreadOptions';
 import { applyAgentMode } from './agentModes';
 import { askPermission } from './askPermission';
 import { openAcpSession, type OpenedAcpSession } from './openAcpSession';
+import { promptUsageOf } from './promptUsage';
 import { spawnAcpAgent, type AcpAgentProcess } from './spawnAcpAgent';
 
 export interface AgentSessionHooks {
@@ -45,8 +46,8 @@ export async function startAgentSession(
       if (typeof update === 'object' && update !== null) hooks.update(update as Record<string, unknown>);
     },
     promptAnswered({ result, error }) {
-      const answer = result as { stopReason?: string; usage?: unknown } | undefined;
-      hooks.promptAnswered(error === undefined ? { stopReason: answer?.stopReason, usage: answer?.usage ?? undefined } : { error });
+      const answer = result as { stopReason?: string } | undefined;
+      hooks.promptAnswered(error === undefined ? { stopReason: answer?.stopReason, usage: promptUsageOf(answer) } : { error });
     },
     async requestPermission(request, gone) {
       const signal = AbortSignal.any([gone, hooks.questionSignal()]);
