@@ -57,35 +57,4 @@ describe('nedb event store: the journal keeps acked rows a power cut took from t
     expect((await store.list('A')).map((row) => row.data['delta'])).to.deep.equal(['a1']);
     await store.close();
   });
-
-  it("goes on appending to a thread while a checkpoint writes that thread's file", async () => {
-    const store = await openNedbEventStore({ dataDir: temp.dir, checkpointMs: 1 });
-    const fileA = store.threadFilePath('A');
-    const open = fs.open;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let checkpointWriting!: () => void;
-    const writing = new Promise<void>((resolve) => (checkpointWriting = resolve));
-    // The checkpoint's write of A's file waits until released (a slow disk).
-    fs.open = (async (file: Parameters<typeof open>[0], ...rest: unknown[]) => {
-      if (file === fileA) {
-        checkpointWriting();
-        await held;
-      }
-      return (open as (...args: unknown[]) => ReturnType<typeof open>)(file, ...rest);
-    }) as typeof open;
-    try {
-      await store.append([event('A', 'a1')]);
-      await writing;
-      const [second] = await store.append([event('A', 'a2')]); // acked by the journal, not held by the file's write
-      expect(second!.seq).to.equal(2);
-    } finally {
-      fs.open = open;
-      release();
-    }
-    expect((await store.list('A')).map((row) => row.data['delta'])).to.deep.equal(['a1', 'a2']);
-    await store.close();
-    const lines = (await fs.readFile(fileA, 'utf8')).split('\n').filter(Boolean);
-    expect(lines.map((line) => JSON.parse(line).seq)).to.deep.equal([1, 2]);
-  });
 });

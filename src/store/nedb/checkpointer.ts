@@ -132,15 +132,9 @@ export function startCheckpointer({ journal, eventsDir, serially, checkpointMs =
   };
 }
 
-/**
- * Writes each thread's lines held in memory to its file, a few files at once; fails if any did. Each thread's
- * turn is taken only to hand its lines over: its appends go on while they are written.
- */
+/** Writes each thread's lines held in memory to its file, a few files at once; fails if any did. */
 async function flushAll(segments: Iterable<ThreadSegment>): Promise<void> {
-  const outcomes = await mapWithLimit([...segments], CHECKPOINT_WRITE_CONCURRENCY, async (segment) => {
-    const { written } = await segment.exclusive(async () => segment.flushOutsideTurn());
-    await written;
-  });
+  const outcomes = await mapWithLimit([...segments], CHECKPOINT_WRITE_CONCURRENCY, (segment) => segment.exclusive(() => segment.flush()));
   const failure = outcomes.find((outcome) => outcome.status === 'rejected');
   if (failure) throw failure.reason;
 }

@@ -36,9 +36,6 @@ export class ThreadSegment {
    * Anything that reads the file flushes first.
    */
   private pending: Buffer[] = [];
-  /** A checkpoint's write of lines taken from memory, running outside `exclusive` (settles, never fails). */
-  private checkpointWrite: Promise<void> = Promise.resolve();
-  private checkpointWriting = false;
   /** Where the file's lines start, learnt by reads (`readRange`). */
   readonly lines = new LineIndex();
   /** Set when a failed write could not be undone: the thread refuses work until a restart. */
@@ -69,7 +66,6 @@ export class ThreadSegment {
   }
 
   private async headOnDisk(indexed: SegmentHead | undefined): Promise<SegmentHead> {
-    await this.checkpointWrite;
     const size = await fileSize(this.filePath);
     if (size === 0) return { lastSeq: 0, bytes: 0 };
     if (indexed && indexed.bytes === size) return { ...indexed };
@@ -96,7 +92,7 @@ export class ThreadSegment {
   }
 
   get hasPending(): boolean {
-    return this.pending.length > 0 || this.checkpointWriting;
+    return this.pending.length > 0;
   }
 
   /** Drops lines that could not be written and were never acked (a failed write without a journal). */
@@ -110,54 +106,24 @@ export class ThreadSegment {
    * closed again. Call inside `exclusive`.
    */
   async flush({ keepOpen = false }: { keepOpen?: boolean } = {}): Promise<void> {
-    await this.checkpointWrite;
     if (this.broken) throw this.broken;
     if (this.pending.length === 0) return;
-    await this.writeOut(this.takePending(), keepOpen);
-  }
-
-  /**
-   * A checkpoint's flush: takes the lines held in memory and writes them outside the thread's turn, so the
-   * thread's next appends (which only add lines in memory) do not wait for the write of a second's worth of
-   * its rows (issue 27: a streaming thread's rows were held back at every checkpoint). Call inside
-   * `exclusive`; await `written` outside it. Whatever else touches the file waits for that write first.
-   */
-  flushOutsideTurn(): { written: Promise<void> } {
-    if (this.broken) {
-      const refused = Promise.reject(this.broken);
-      refused.catch(noop); // the caller awaits it after leaving the turn
-      return { written: refused };
-    }
-    if (this.pending.length === 0) return { written: Promise.resolve() };
-    this.checkpointWriting = true;
-    const written = this.writeOut(this.takePending(), false).finally(() => (this.checkpointWriting = false));
-    this.checkpointWrite = written.then(noop, noop);
-    return { written };
-  }
-
-  /** The lines held in memory, and where in the file they start. */
-  private takePending(): { bytes: Buffer; fileBytes: number } {
-    const bytes = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
-    this.pending = [];
-    return { bytes, fileBytes: this.head!.bytes - bytes.length };
-  }
-
-  private async writeOut({ bytes, fileBytes }: { bytes: Buffer; fileBytes: number }, keepOpen: boolean): Promise<void> {
     const openedHere = !this.handle;
+    const bytes = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
+    const fileBytes = this.head!.bytes - bytes.length;
     try {
       if (!this.handle) {
         if (fileBytes === 0) await fs.mkdir(path.dirname(this.filePath), { recursive: true });
         this.handle = await fs.open(this.filePath, 'a');
       }
       await this.handle.write(bytes);
-      if (openedHere && !keepOpen) await this.closeOwnHandle();
+      this.pending = [];
+      if (openedHere && !keepOpen) await this.closeHandle();
     } catch (error) {
-      // The lines go back in memory before any added since (acked ones are in the journal too) and the file is
-      // cut back to where they start, so the next flush writes them whole. If even that fails, the thread
-      // refuses work: guessing its head from a file that lacks acked rows would hand their seqs out again. A
-      // restart replays the journal.
-      this.pending.unshift(bytes);
-      await this.closeOwnHandle().catch(() => undefined);
+      // The lines stay in memory (acked ones are in the journal too) and the file is cut back to where they
+      // start, so the next flush writes them whole. If even that fails, the thread refuses work: guessing its
+      // head from a file that lacks acked rows would hand their seqs out again. A restart replays the journal.
+      await this.closeHandle().catch(() => undefined);
       await fs.truncate(this.filePath, fileBytes).catch((cut: unknown) => {
         if ((cut as NodeJS.ErrnoException).code !== 'ENOENT' || fileBytes !== 0)
           this.broken = new Error(
@@ -170,11 +136,6 @@ export class ThreadSegment {
 
   /** Call inside `exclusive` (or once nothing writes any more). */
   async closeHandle(): Promise<void> {
-    await this.checkpointWrite;
-    await this.closeOwnHandle();
-  }
-
-  private async closeOwnHandle(): Promise<void> {
     const handle = this.handle;
     this.handle = undefined;
     await handle?.close();
