@@ -7,18 +7,9 @@ import type { AgentThread, AskUser } from '../../../src/daemon/providers/agentPr
 import { ACP_METHOD } from '../../../src/protocol/acpFrames';
 import type { ApprovalOptionKind, ApprovalQuestion } from '../../../src/protocol/approvals';
 import { alive, childrenOf, commandLineOf, descendantsOf, groupMembers } from '../../helpers/agents/processTree';
-import {
-  claudeAgentEnv,
-  codexAgentEnv,
-  describeWithAgents,
-  geminiAgentEnv,
-  TEST_AGENTS_BIN,
-  type TestAgent,
-} from '../../helpers/agents/acpAgents';
+import { describeWithAgents, TEST_AGENTS_BIN } from '../../helpers/agents/acpAgents';
 import type { AgentScripts, FakeAgentModel } from '../../helpers/fakes/agentModel';
-import { startFakeAnthropicServer } from '../../helpers/fakes/anthropicServer';
-import { startFakeGeminiServer } from '../../helpers/fakes/geminiServer';
-import { startFakeResponsesServer } from '../../helpers/fakes/responsesServer';
+import { REAL_AGENTS, type RealAgent } from '../../helpers/agents/realAgents';
 import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
 
 /**
@@ -38,30 +29,17 @@ const SCRIPTS: AgentScripts = {
   ],
 };
 
-const AGENTS: Array<{
-  agent: TestAgent;
-  startModel: (scripts: AgentScripts) => Promise<FakeAgentModel>;
-  envOf: typeof claudeAgentEnv;
-  /** The agent's own mode for `ask`, then for `accept-edits`. */
-  modes: [string, string];
-  /** Gemini CLI reports its mode only when it changes, and starts in `default`: its `ask` shows no report. */
-  reportsSameMode: boolean;
-}> = [
-  {
-    agent: 'claude',
-    startModel: startFakeAnthropicServer,
-    envOf: claudeAgentEnv,
-    modes: ['default', 'acceptEdits'],
-    reportsSameMode: true,
-  },
-  {
-    agent: 'codex',
-    startModel: startFakeResponsesServer,
-    envOf: codexAgentEnv,
-    modes: ['read-only', 'workspace-write'],
-    reportsSameMode: true,
-  },
-  { agent: 'gemini', startModel: startFakeGeminiServer, envOf: geminiAgentEnv, modes: ['default', 'autoEdit'], reportsSameMode: false },
+const AGENTS: Array<
+  RealAgent & {
+    /** The agent's own mode for `ask`, then for `accept-edits`. */
+    modes: [string, string];
+    /** Gemini CLI reports its mode only when it changes, and starts in `default`: its `ask` shows no report. */
+    reportsSameMode: boolean;
+  }
+> = [
+  { ...REAL_AGENTS.claude, modes: ['default', 'acceptEdits'], reportsSameMode: true },
+  { ...REAL_AGENTS.codex, modes: ['read-only', 'workspace-write'], reportsSameMode: true },
+  { ...REAL_AGENTS.gemini, modes: ['default', 'autoEdit'], reportsSameMode: false },
 ];
 
 interface Frame {

@@ -3,18 +3,9 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../../src/daemon/providers/acp';
-import {
-  claudeAgentEnv,
-  codexAgentEnv,
-  describeWithAgents,
-  geminiAgentEnv,
-  TEST_AGENTS_BIN,
-  type TestAgent,
-} from '../../helpers/agents/acpAgents';
+import { describeWithAgents, TEST_AGENTS_BIN } from '../../helpers/agents/acpAgents';
 import type { AgentScripts, FakeAgentModel } from '../../helpers/fakes/agentModel';
-import { startFakeAnthropicServer } from '../../helpers/fakes/anthropicServer';
-import { startFakeGeminiServer } from '../../helpers/fakes/geminiServer';
-import { startFakeResponsesServer } from '../../helpers/fakes/responsesServer';
+import { REAL_AGENTS, type RealAgent } from '../../helpers/agents/realAgents';
 import { startTestServer, type TestServer } from '../../helpers/server/harness';
 import { completedTurns, completions, eventsUntil, type ThreadEvent } from '../../helpers/server/threadRows';
 import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
@@ -42,16 +33,10 @@ const SCRIPTS: AgentScripts = {
  * session (it first rewrites the session's file, `session-<minute>-<id>.jsonl`, to a new conversation, then finds
  * nothing to resume); the thread then goes on in a new session, which the log says (docs/agents.md).
  */
-const AGENTS: Array<{
-  agent: TestAgent;
-  startModel: (scripts: AgentScripts) => Promise<FakeAgentModel>;
-  envOf: typeof claudeAgentEnv;
-  afterReject: 'completed' | 'interrupted';
-  alwaysResumes: boolean;
-}> = [
-  { agent: 'claude', startModel: startFakeAnthropicServer, envOf: claudeAgentEnv, afterReject: 'completed', alwaysResumes: true },
-  { agent: 'codex', startModel: startFakeResponsesServer, envOf: codexAgentEnv, afterReject: 'interrupted', alwaysResumes: true },
-  { agent: 'gemini', startModel: startFakeGeminiServer, envOf: geminiAgentEnv, afterReject: 'completed', alwaysResumes: false },
+const AGENTS: Array<RealAgent & { afterReject: 'completed' | 'interrupted'; alwaysResumes: boolean }> = [
+  { ...REAL_AGENTS.claude, afterReject: 'completed', alwaysResumes: true },
+  { ...REAL_AGENTS.codex, afterReject: 'interrupted', alwaysResumes: true },
+  { ...REAL_AGENTS.gemini, afterReject: 'completed', alwaysResumes: false },
 ];
 
 const ofType = (events: ThreadEvent[], type: string) => events.filter((event) => event.type === type);

@@ -2,18 +2,9 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../../src/daemon/providers/acp';
-import {
-  claudeAgentEnv,
-  codexAgentEnv,
-  describeWithAgents,
-  geminiAgentEnv,
-  TEST_AGENTS_BIN,
-  type TestAgent,
-} from '../../helpers/agents/acpAgents';
+import { describeWithAgents, TEST_AGENTS_BIN } from '../../helpers/agents/acpAgents';
 import type { AgentScripts, FakeAgentModel } from '../../helpers/fakes/agentModel';
-import { startFakeAnthropicServer } from '../../helpers/fakes/anthropicServer';
-import { startFakeGeminiServer } from '../../helpers/fakes/geminiServer';
-import { startFakeResponsesServer } from '../../helpers/fakes/responsesServer';
+import { REAL_AGENTS, type RealAgent } from '../../helpers/agents/realAgents';
 import { eventually } from '../../helpers/server/eventually';
 import { startTestServer, type TestServer } from '../../helpers/server/harness';
 import { completedTurns, eventsUntil } from '../../helpers/server/threadRows';
@@ -28,17 +19,16 @@ const SCRIPTS: AgentScripts = { 'Say hello': [{ kind: 'text', chunks: ['Hello', 
  * Gemini CLI 0.61 offers no `session/delete`: its session file (`~/.gemini/tmp/<folder>/chats/session-<time>-
  * <first 8 characters of the id>.jsonl`) stays, and the host's log says so.
  */
-const AGENTS: Array<{
-  agent: TestAgent;
-  startModel: (scripts: AgentScripts) => Promise<FakeAgentModel>;
-  envOf: typeof claudeAgentEnv;
-  /** What the agent's file names carry of a session id. */
-  fileKey: (sessionId: string) => string;
-  deletes: boolean;
-}> = [
-  { agent: 'claude', startModel: startFakeAnthropicServer, envOf: claudeAgentEnv, fileKey: (id) => id, deletes: true },
-  { agent: 'codex', startModel: startFakeResponsesServer, envOf: codexAgentEnv, fileKey: (id) => id, deletes: true },
-  { agent: 'gemini', startModel: startFakeGeminiServer, envOf: geminiAgentEnv, fileKey: (id) => id.slice(0, 8), deletes: false },
+const AGENTS: Array<
+  RealAgent & {
+    /** What the agent's file names carry of a session id. */
+    fileKey: (sessionId: string) => string;
+    deletes: boolean;
+  }
+> = [
+  { ...REAL_AGENTS.claude, fileKey: (id) => id, deletes: true },
+  { ...REAL_AGENTS.codex, fileKey: (id) => id, deletes: true },
+  { ...REAL_AGENTS.gemini, fileKey: (id) => id.slice(0, 8), deletes: false },
 ];
 
 /** Every file under `folder` whose path names `sessionId`, relative to it. */

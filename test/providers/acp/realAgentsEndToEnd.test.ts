@@ -3,18 +3,9 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../../src/daemon/providers/acp';
-import {
-  claudeAgentEnv,
-  codexAgentEnv,
-  describeWithAgents,
-  geminiAgentEnv,
-  TEST_AGENTS_BIN,
-  type TestAgent,
-} from '../../helpers/agents/acpAgents';
+import { describeWithAgents, TEST_AGENTS_BIN } from '../../helpers/agents/acpAgents';
 import type { AgentScripts, FakeAgentModel } from '../../helpers/fakes/agentModel';
-import { startFakeAnthropicServer } from '../../helpers/fakes/anthropicServer';
-import { startFakeGeminiServer } from '../../helpers/fakes/geminiServer';
-import { startFakeResponsesServer } from '../../helpers/fakes/responsesServer';
+import { REAL_AGENTS, type RealAgent } from '../../helpers/agents/realAgents';
 import { startTestServer, type TestServer } from '../../helpers/server/harness';
 import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
 import { commandRows, completedTurns, completions, eventsUntil, type ThreadEvent } from '../../helpers/server/threadRows';
@@ -28,21 +19,7 @@ const SCRIPTS: AgentScripts = {
   'Think slowly': [{ kind: 'slow', chunks: ['Thinking'] }],
 };
 
-const AGENTS: Array<{
-  agent: TestAgent;
-  adapter: string;
-  startModel: (scripts: AgentScripts) => Promise<FakeAgentModel>;
-  envOf: typeof claudeAgentEnv;
-}> = [
-  {
-    agent: 'claude',
-    adapter: 'claude-agent-acp → fake Anthropic Messages API',
-    startModel: startFakeAnthropicServer,
-    envOf: claudeAgentEnv,
-  },
-  { agent: 'codex', adapter: 'codex-acp → fake OpenAI Responses API', startModel: startFakeResponsesServer, envOf: codexAgentEnv },
-  { agent: 'gemini', adapter: 'gemini --acp → fake Gemini API', startModel: startFakeGeminiServer, envOf: geminiAgentEnv },
-];
+const AGENTS: RealAgent[] = Object.values(REAL_AGENTS);
 
 for (const { agent, adapter, startModel, envOf } of AGENTS) {
   describeWithAgents(`${agent} end to end: HTTP API → embedded daemon → real ${adapter}`, function () {

@@ -3,22 +3,11 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import * as acp from '@agentclientprotocol/sdk';
-import {
-  ARGS_OF,
-  claudeAgentEnv,
-  codexAgentEnv,
-  CODEX_TEST_MODEL,
-  describeWithAgents,
-  geminiAgentEnv,
-  netGuardLog,
-  testAgentBin,
-  type TestAgent,
-} from '../../helpers/agents/acpAgents';
+import { ARGS_OF, CODEX_TEST_MODEL, describeWithAgents, netGuardLog, testAgentBin } from '../../helpers/agents/acpAgents';
 import { startAcpTestClient, type AcpTestClient } from '../../helpers/agents/acpTestClient';
 import type { AgentScripts, FakeAgentModel } from '../../helpers/fakes/agentModel';
-import { startFakeAnthropicServer } from '../../helpers/fakes/anthropicServer';
+import { REAL_AGENTS, type RealAgent } from '../../helpers/agents/realAgents';
 import { startFakeGeminiServer, type FakeGeminiModel } from '../../helpers/fakes/geminiServer';
-import { startFakeResponsesServer } from '../../helpers/fakes/responsesServer';
 import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
 
 /**
@@ -33,15 +22,7 @@ const SCRIPTS: AgentScripts = {
   ],
 };
 
-const AGENTS: Array<{
-  agent: TestAgent;
-  startModel: (scripts: AgentScripts) => Promise<FakeAgentModel>;
-  envOf: typeof claudeAgentEnv;
-}> = [
-  { agent: 'claude', startModel: startFakeAnthropicServer, envOf: claudeAgentEnv },
-  { agent: 'codex', startModel: startFakeResponsesServer, envOf: codexAgentEnv },
-  { agent: 'gemini', startModel: startFakeGeminiServer, envOf: geminiAgentEnv },
-];
+const AGENTS: RealAgent[] = Object.values(REAL_AGENTS);
 
 describeWithAgents('real ACP agents over the SDK client, offline', function () {
   this.timeout(120_000);
