@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { storedRows } from './storedRows';
-import { Transcript, type NoteModel, type TurnModel } from '../../src/web/state/transcript';
+import { Transcript } from '../../src/web/state/transcript';
+import { type NoteModel, type TurnModel } from '../../src/web/state/transcriptModel';
 
 const { row, reset } = storedRows(null);
 const NO_KEY = 'No API key for the "anthropic" models on this host. Set ANTHROPIC_API_KEY …';

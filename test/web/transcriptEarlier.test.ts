@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { storedRows } from './storedRows';
-import { Transcript, type ItemModel, type TurnModel } from '../../src/web/state/transcript';
+import { Transcript } from '../../src/web/state/transcript';
+import { type ItemModel, type TurnModel } from '../../src/web/state/transcriptModel';
 
 const built = storedRows(null);
 const row = built.row;

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, answerOf, client, messageOf } from '../api/http';
-import type { RefusedPrompt as RefusedPromptModel } from '../state/transcript';
+import type { RefusedPrompt as RefusedPromptModel } from '../state/transcriptModel';
 
 /**
  * Where a prompt the agent never took ends (issue 29): its one error, in place, and a Retry that sends the

@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { ThreadFeed } from '../state/threadFeed';
-import type { TranscriptEntry, TurnEntry, TurnModel } from '../state/transcript';
+import type { TranscriptEntry, TurnEntry, TurnModel } from '../state/transcriptModel';
 import { ApprovalCard } from './ApprovalCard';
 import { ItemView, NoteView } from './items';
 import { PlanView } from './PlanView';

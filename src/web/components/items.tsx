@@ -1,7 +1,7 @@
 import { useComputed } from '@preact/signals';
 import { Brain, FilePen, SquareTerminal, Wrench } from 'lucide-preact';
 import { renderMarkdown } from '../render/markdown';
-import type { ItemModel, ItemShape, NoteModel } from '../state/transcript';
+import type { ItemModel, ItemShape, NoteModel } from '../state/transcriptModel';
 import { userTextOf } from '../state/userText';
 
 /** One item of a turn; each kind reads only its own signals, so a delta touches only its own element. */

@@ -1,7 +1,7 @@
 import type { RefObject } from 'preact';
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ThreadFeed } from '../state/threadFeed';
-import type { TranscriptEntry } from '../state/transcript';
+import type { TranscriptEntry } from '../state/transcriptModel';
 
 /** A turn's height before it was ever on screen, until some are measured (then their average). */
 const FIRST_ESTIMATE = 200;
