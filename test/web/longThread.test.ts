@@ -71,6 +71,16 @@ describe('the web page in a real browser: a thread of 2,000 turns opens at its e
       const view = element.closest('.transcript')!.getBoundingClientRect();
       return box.bottom > view.top && box.top < view.bottom;
     });
+  /** Waits until the transcript is scrolled to its end (within 48 px). */
+  const scrolledToBottom = () =>
+    page.waitForFunction(
+      () => {
+        const view = document.querySelector('.transcript')!;
+        return view.scrollHeight - view.scrollTop - view.clientHeight < 48;
+      },
+      undefined,
+      WAIT,
+    );
   /** The lowest turn number among the answers in the DOM. */
   const earliestRendered = () =>
     page.evaluate(() =>
@@ -86,14 +96,7 @@ describe('the web page in a real browser: a thread of 2,000 turns opens at its e
   it('opens with its last turn on screen and at most 2,000 elements in the page (issue 31)', async () => {
     await page.goto(`${t.server.url}/#/threads/${threadId}`);
     await answer(TURNS).waitFor(WAIT);
-    await page.waitForFunction(
-      () => {
-        const view = document.querySelector('.transcript')!;
-        return view.scrollHeight - view.scrollTop - view.clientHeight < 48;
-      },
-      undefined,
-      WAIT,
-    );
+    await scrolledToBottom();
     expect(await onScreen(answer(TURNS))).to.equal(true);
     expect(await elementCount()).to.be.at.most(2000);
     expect(await page.getByRole('button', { name: 'Jump to latest' }).count()).to.equal(0);
@@ -170,14 +173,7 @@ describe('the web page in a real browser: a thread of 2,000 turns opens at its e
     expect(await log().getByText('Live answer arrived.').count()).to.equal(0);
     await page.getByRole('button', { name: 'Jump to latest' }).click();
     await log().getByText('Live answer arrived.').waitFor(WAIT);
-    await page.waitForFunction(
-      () => {
-        const view = document.querySelector('.transcript')!;
-        return view.scrollHeight - view.scrollTop - view.clientHeight < 48;
-      },
-      undefined,
-      WAIT,
-    );
+    await scrolledToBottom();
     expect(await onScreen(log().getByText('Live answer arrived.'))).to.equal(true);
     expect(await page.getByRole('button', { name: 'Jump to latest' }).count()).to.equal(0);
   });
