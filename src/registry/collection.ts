@@ -1,5 +1,6 @@
 import Datastore from 'nedb-promises';
 import { DEFAULT_FSYNC_MODE, type FsyncMode } from '../store/fsyncMode';
+import { escapeRawLineSeparators, LINE_SAFE_NEDB_HOOKS } from '../store/lineSeparators';
 import { dropTornLastLine } from '../store/tornTail';
 import { durableAck } from './durableAck';
 
@@ -28,10 +29,12 @@ export interface CollectionOptions {
  * Opens (or creates) the collection's file. A crash mid-append leaves a torn last line: it is cut first, in
  * place (see dropTornLastLine). nedb's load then compacts the file by writing a temporary copy, fsyncing it
  * and renaming it over the old one, so a kill at any moment of the start leaves the old file or the new one.
+ * Every line is written with U+2028, U+2029 and U+0085 escaped, which nedb's reader would split on.
  */
 export async function openCollection<T extends { id: string }>(filename: string, options: CollectionOptions = {}): Promise<Collection<T>> {
   await dropTornLastLine(filename);
-  const db = Datastore.create({ filename, autoload: false });
+  await escapeRawLineSeparators(filename);
+  const db = Datastore.create({ filename, autoload: false, ...LINE_SAFE_NEDB_HOOKS });
   await db.load();
   const durable = durableAck(filename, options.fsync ?? DEFAULT_FSYNC_MODE);
   const pending = new Set<Promise<void>>();

@@ -68,6 +68,33 @@ describe('registry: start-up repair and durable acks', () => {
     });
   });
 
+  // nedb reads its file back through a line splitter that also breaks lines at U+2028, U+2029 and U+0085,
+  // which JSON.stringify leaves raw: a title pasted from a web page would cut its record in two.
+  const LINE_BREAKS_JSON_KEEPS = 'a\u2028b\u2029c\u0085d';
+
+  it('keeps a title holding U+2028, U+2029 and U+0085 across a restart', async () => {
+    const dataDir = await tempDir('registry-separators-');
+    await withRegistry(dataDir, async (registry) => {
+      await registry.threads.insert(thread('thr_a', LINE_BREAKS_JSON_KEEPS));
+      await registry.threads.insert(thread('thr_b'));
+    });
+    await withRegistry(dataDir, async (registry) => {
+      expect((await registry.threads.get('thr_a'))?.title).to.equal(LINE_BREAKS_JSON_KEEPS);
+      expect((await registry.threads.find()).map((record) => record.id)).to.deep.equal(['thr_a', 'thr_b']);
+    });
+  });
+
+  it('loads a file an earlier version wrote with those characters raw', async () => {
+    const dataDir = await tempDir('registry-separators-');
+    await withRegistry(dataDir, async (registry) => void (await registry.threads.insert(thread('thr_b'))));
+    const file = path.join(dataDir, REGISTRY_DIR_NAME, 'threads.db');
+    await appendFile(file, `${JSON.stringify({ ...thread('thr_a', LINE_BREAKS_JSON_KEEPS), _id: 'thr_a' })}\n`);
+    await withRegistry(dataDir, async (registry) => {
+      expect((await registry.threads.get('thr_a'))?.title).to.equal(LINE_BREAKS_JSON_KEEPS);
+      expect((await registry.threads.get('thr_b'))?.title).to.equal('t');
+    });
+  });
+
   for (const fsync of ['always', 'batch', 'off'] as const) {
     it(`acks concurrent inserts and replacements with ATS_FSYNC=${fsync}, all there after a restart`, async () => {
       const dataDir = await tempDir('registry-fsync-');
