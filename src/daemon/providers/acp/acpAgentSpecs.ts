@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { removeCodexArchivedRollouts } from './codexArchivedRollouts';
+import { removeGeminiSessionFiles } from './geminiSessionFiles';
 
 /**
  * How to start an ACP agent: a command speaking ACP on stdio. Three are built in; the host's owner declares
@@ -19,6 +20,11 @@ export type AcpAgentSpec = z.infer<typeof AcpAgentSpecSchema> & {
   setup?: string;
   /** Removes what the agent leaves of a session it was asked to delete (in its home, found through `env`). */
   afterDelete?: (sessionId: string, env: NodeJS.ProcessEnv) => Promise<void>;
+  /**
+   * For an agent that offers no `session/delete`: removes the session's files from the agent's home itself, once
+   * the agent is closed, and resolves with how many it removed. A delete then starts no agent and asks none.
+   */
+  removeSessionFiles?: (sessionId: string, env: NodeJS.ProcessEnv) => Promise<number>;
 };
 
 /** Agent names are thread `provider` values and prefixes of their frames' methods: a plain word. */
@@ -48,6 +54,8 @@ export const BUILT_IN_ACP_AGENTS = {
     env: { GEMINI_CLI_NO_RELAUNCH: 'true' },
     install: 'npm i -g @google/gemini-cli',
     setup: 'GEMINI_API_KEY in the daemon environment, or a Gemini CLI login of the user the daemon runs as',
+    // Gemini CLI 0.61 advertises no `session/delete`; its session files are where removeGeminiSessionFiles says.
+    removeSessionFiles: removeGeminiSessionFiles,
   },
 } as const satisfies Record<string, AcpAgentSpec>;
 

@@ -144,7 +144,7 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
     },
     contextWindow: () => contextWindow,
     async deleteSession() {
-      if (!agent || !sessionId) return false;
+      if (!agent || !sessionId || options.hostRemovesSession) return false;
       const deleted = sessionId;
       await withinDeleteTimeout(
         deleteAcpSession({

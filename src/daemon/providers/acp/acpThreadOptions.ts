@@ -24,6 +24,11 @@ export interface AcpThreadOptions {
   deleteTimeoutMs: number;
   /** Removes what the agent leaves of a deleted session (AcpAgentSpec.afterDelete). */
   afterDelete?: (sessionId: string) => Promise<void>;
+  /**
+   * The host removes the session's files itself after the agent closed (AcpAgentSpec.removeSessionFiles): a
+   * delete does not ask the running agent.
+   */
+  hostRemovesSession?: boolean;
   /** The models the agent offered for the session just opened (its `model` config option), for the picker. */
   modelsReported?(models: ReportedModel[]): void;
   log(message: string): void;

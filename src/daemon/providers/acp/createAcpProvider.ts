@@ -81,12 +81,23 @@ export function createAcpProvider(options: AcpProviderOptions): AgentProvider {
         log,
         deleteTimeoutMs,
         ...(afterDelete ? { afterDelete } : {}),
+        ...(spec.removeSessionFiles ? { hostRemovesSession: true } : {}),
         modelsReported: (models) => (reported = models),
         explainStartFailure: (error, stderr) => explainAcpStartFailure(name, spec, error, stderr),
       });
     },
-    // A thread whose agent runs asks that agent (AgentThread.deleteSession); this starts one for the others.
+    // A thread whose agent runs asks that agent (AgentThread.deleteSession); this starts one for the others, or,
+    // for an agent that deletes no sessions over ACP, removes the files itself with no agent (its own is closed).
     async deleteSession(sessionId, dataDir, cwd) {
+      if (spec.removeSessionFiles) {
+        const removed = await spec.removeSessionFiles(sessionId, env);
+        log(
+          removed > 0
+            ? `${name}: the agent deletes no sessions over ACP, so the host removed session ${sessionId} from the agent's home (${removed} chat file${removed === 1 ? '' : 's'} and what goes with it)`
+            : `${name}: the agent deletes no sessions over ACP, and the host found no files of session ${sessionId} in the agent's home`,
+        );
+        return;
+      }
       const executable = find();
       if (executable === undefined) throw missingAgentError(name, spec);
       await deleteWithBriefAgent({
