@@ -22,6 +22,14 @@ export interface ThreadAgentDeps {
   log(message: string): void;
 }
 
+/** What the thread learns of its agent's frames on their way into the pipeline. */
+export interface AgentFrameWatch {
+  /** A frame is handed to the ingest: until its `done`, the agent is busy even if no row says so yet. */
+  sent(): void;
+  /** Its outcome: the rows it stored (none when it was rejected or failed). */
+  done(rows: readonly StoredThreadEvent[]): void;
+}
+
 /**
  * Starts one thread's agent (its extensions load and may start a run at once) and records it, so the ingest
  * names the agent's session in every row, including rows of a run that began while the session was opening.
@@ -33,16 +41,23 @@ export async function startThreadAgent(
   params: ThreadOpenParams,
   provider: AgentProvider,
   approvals: ApprovalBroker,
-  /** Every outcome of the agent's frames: the idle count starts again, and a stop waits for its turn's end. */
-  onRows: (rows: readonly StoredThreadEvent[]) => void = () => undefined,
+  /** Every frame sent and its outcome: the idle count waits for them, and a stop waits for its turn's end. */
+  watch: AgentFrameWatch = { sent: () => undefined, done: () => undefined },
 ): Promise<AgentThread> {
   const { threadId } = params;
   const known = deps.providerThreadIds.get(threadId);
   // Agent frames are fire-and-forget for the agent; a rejected frame is logged, never thrown into the SDK.
   const frames = holdFramesUntilOpen((frame) => {
+    watch.sent();
     deps.ingest.ingest(frame).then(
-      (outcome) => (outcome.ok ? onRows(outcome.rows) : deps.log(`agent frame rejected for ${threadId}: ${outcome.error.message}`)),
-      (error: unknown) => deps.log(`agent frame failed for ${threadId}: ${String(error)}`),
+      (outcome) => {
+        if (!outcome.ok) deps.log(`agent frame rejected for ${threadId}: ${outcome.error.message}`);
+        watch.done(outcome.ok ? outcome.rows : []);
+      },
+      (error: unknown) => {
+        deps.log(`agent frame failed for ${threadId}: ${String(error)}`);
+        watch.done([]);
+      },
     );
   });
   try {

@@ -27,6 +27,11 @@ export interface ThreadIngest {
   /** The ids of the thread's questions nobody answered yet (`approval/requested` without its resolve), in the order asked. */
   pendingApprovalIds(threadId: string): Promise<string[]>;
   /**
+   * True while a prompt the agent took (`prompt/started` stored) has no run yet: pi between accepting it and its
+   * run's `agent_start`. The status is `idle` then, but the agent is not (the idle close asks).
+   */
+  promptAwaitingRun(threadId: string): Promise<boolean>;
+  /**
    * Ends every pending turn grace now, as if its time had passed, and resolves once their rows are stored
    * (replay: at the end of a recording nothing more can arrive).
    */
@@ -72,6 +77,7 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
   };
   /** Only threads with questions open: a thread leaves the map when its last one is answered. */
   const pendingApprovals = new Map<string, readonly string[]>();
+  const promptsAwaitingRun = new Set<string>();
   let nextCorrelationId = 1;
   let closing: Promise<void> | undefined;
   let frames$ = new Subject<IngestFrame>();
@@ -125,8 +131,10 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
     frames$.pipe(threadEvents({ ...deps, newId, processEpoch, storeFailed: (threadIds) => hydration.forget(threadIds) })).subscribe({
       next: (step) => {
         if (!step.ok) return answer(step.correlationId, { ok: false, error: step.error });
-        const { threadId, turnOpen, graceFor, rows, pendingApprovalIds } = step.value;
+        const { threadId, turnOpen, graceFor, rows, pendingApprovalIds, promptAwaitingRun } = step.value;
         statuses.set(threadId, turnOpen ? 'active' : 'idle');
+        if (promptAwaitingRun) promptsAwaitingRun.add(threadId);
+        else promptsAwaitingRun.delete(threadId);
         noteLastTurn(threadId, rows);
         if (pendingApprovalIds) pendingApprovals.set(threadId, pendingApprovalIds);
         else pendingApprovals.delete(threadId);
@@ -172,6 +180,10 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
     async pendingApprovalIds(threadId) {
       await hydration.restored(threadId);
       return [...(pendingApprovals.get(threadId) ?? [])];
+    },
+    async promptAwaitingRun(threadId) {
+      await hydration.restored(threadId);
+      return promptsAwaitingRun.has(threadId);
     },
     async elapseGraces() {
       timers.elapseAll();

@@ -39,13 +39,14 @@ export const UNKNOWN_CONTEXT_WINDOW = 0;
 export function emitEvents(deps: EmitEventsDeps = {}): OperatorFunction<Step<ThreadFacts>, Step<ThreadEvents>> {
   return map((step): Step<ThreadEvents> => {
     if (!step.ok) return step;
-    const { threadId, facts, turnOpen, graceFor, pendingApprovalIds } = step.value;
+    const { threadId, facts, turnOpen, graceFor, pendingApprovalIds, promptAwaitingRun } = step.value;
     try {
       const providerThreadId = deps.providerThreadIdFor?.(threadId) ?? threadId;
       const events = facts.map((fact) => eventOf(fact, threadId, providerThreadId, deps));
       const value: ThreadEvents = { threadId, events, turnOpen };
       if (graceFor !== undefined) value.graceFor = graceFor;
       if (pendingApprovalIds !== undefined) value.pendingApprovalIds = pendingApprovalIds;
+      if (promptAwaitingRun) value.promptAwaitingRun = true;
       return okStep(step.correlationId, value);
     } catch (cause) {
       return errorStep(

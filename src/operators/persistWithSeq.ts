@@ -54,10 +54,11 @@ export function persistWithSeq(
                 subscriber.next(step);
                 continue;
               }
-              const { threadId, events: own, turnOpen, graceFor, pendingApprovalIds } = step.value;
+              const { threadId, events: own, turnOpen, graceFor, pendingApprovalIds, promptAwaitingRun } = step.value;
               const persisted: PersistedEvents = { threadId, rows: rows.slice(offset, offset + own.length), turnOpen };
               if (graceFor !== undefined) persisted.graceFor = graceFor;
               if (pendingApprovalIds !== undefined) persisted.pendingApprovalIds = pendingApprovalIds;
+              if (promptAwaitingRun) persisted.promptAwaitingRun = true;
               subscriber.next(okStep(step.correlationId, persisted));
               offset += own.length;
             }

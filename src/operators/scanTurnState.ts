@@ -36,6 +36,7 @@ export function scanTurnState(deps: ScanTurnStateDeps): OperatorFunction<Step<Ru
             const value: ThreadFacts = { threadId, facts, turnOpen: state.turn !== null };
             if (graceFor !== undefined) value.graceFor = graceFor;
             if (state.pendingApprovalIds.length > 0) value.pendingApprovalIds = state.pendingApprovalIds;
+            if (state.promptsForNextTurn > 0) value.promptAwaitingRun = true;
             return okStep(step.correlationId, value);
           } catch (cause) {
             return errorStep(

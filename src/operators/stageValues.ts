@@ -31,6 +31,11 @@ export interface ThreadFacts {
   graceFor?: string;
   /** The thread's questions still waiting for an answer after the frame, in the order asked; absent when none. */
   pendingApprovalIds?: readonly string[];
+  /**
+   * True when a prompt was taken (`prompt/started`) and no run has begun for it yet (pi between accepting a prompt
+   * and its run's `agent_start`, or waiting to retry): no turn is open, but the agent is busy. Absent otherwise.
+   */
+  promptAwaitingRun?: true;
 }
 
 export interface ThreadEvents {
@@ -39,6 +44,7 @@ export interface ThreadEvents {
   turnOpen: boolean;
   graceFor?: string;
   pendingApprovalIds?: readonly string[];
+  promptAwaitingRun?: true;
 }
 
 export interface PersistedEvents {
@@ -47,6 +53,7 @@ export interface PersistedEvents {
   turnOpen: boolean;
   graceFor?: string;
   pendingApprovalIds?: readonly string[];
+  promptAwaitingRun?: true;
 }
 
 export function okStep<T>(correlationId: number, value: T): Step<T> {

@@ -115,6 +115,22 @@ describe('turn grace in the ingest (virtual time)', () => {
     const answered = (approvalId: string) =>
       approvalResolvedFrame({ threadId: T, approvalId, decidedBy: 'user', optionId: 'ok', optionKind: 'allow_once' });
 
+    it('promptAwaitingRun: a prompt taken and no run yet (the status still idle), until its run begins or it is refused', async () => {
+      const { ingest, send } = ingestOnVirtualTime();
+      expect(await ingest.promptAwaitingRun(T)).to.equal(false);
+      await send([b.promptStarted(T)]);
+      expect([await ingest.threadStatus(T), await ingest.promptAwaitingRun(T)]).to.deep.equal(['idle', true]);
+      await send([b.sdk(T, b.agentStart())]);
+      expect([await ingest.threadStatus(T), await ingest.promptAwaitingRun(T)]).to.deep.equal(['active', false]);
+      await send([b.sdk(T, b.agentEnd([b.assistantMessage('Hi')])), b.promptSettled(T)]);
+      expect([await ingest.threadStatus(T), await ingest.promptAwaitingRun(T)]).to.deep.equal(['idle', false]);
+      await send([b.promptStarted(T)]);
+      expect(await ingest.promptAwaitingRun(T)).to.equal(true);
+      await send([b.promptSettled(T, 'No API key')]);
+      expect([await ingest.threadStatus(T), await ingest.promptAwaitingRun(T)]).to.deep.equal(['idle', false]);
+      await ingest.close();
+    });
+
     it('pendingApprovalIds lists the questions nobody answered yet, and none once answered', async () => {
       const { ingest, send } = ingestOnVirtualTime();
       expect(await ingest.pendingApprovalIds(T)).to.deep.equal([]);

@@ -6,7 +6,7 @@ import type { StoredThreadEvent } from '../../store/eventStore';
 import { createApprovalBroker, type ApprovalBroker } from '../approvals/approvalBroker';
 import type { AgentProvider } from '../providers/agentProvider';
 import type { ProviderRegistry } from '../providerRegistry';
-import { startThreadAgent, type ThreadAgentDeps } from '../startThreadAgent';
+import { startThreadAgent, type AgentFrameWatch, type ThreadAgentDeps } from '../startThreadAgent';
 import { agentFailureFrames } from './agentFailureFrames';
 import { createAgentSlot, type AgentSlot } from './agentSlot';
 import { createIdleClose, type IdleClose } from './idleClose';
@@ -62,15 +62,25 @@ export function createThreadSession(deps: ThreadSessionDeps, params: ThreadOpenP
   const provider = deps.providers.get(params.provider);
   const approvals = createApprovalBroker({ threadId, cwd, permissionMode: params.permissionMode ?? DEFAULT_PERMISSION_MODE });
   const listeners = new Set<(rows: readonly StoredThreadEvent[]) => void>();
-  const onRows = (rows: readonly StoredThreadEvent[]) => {
-    session.idle.touch();
-    listeners.forEach((listener) => listener(rows));
+  /**
+   * The agent's frames handed to the ingest and not through it yet: a prompt the agent took has sent its
+   * `prompt/started` before it was accepted, so from its acceptance it is either here, or in the pipeline's
+   * state (an open turn, or a prompt awaiting its run), until its turn ends. No idle close in between.
+   */
+  let framesOnTheirWay = 0;
+  const frameWatch: AgentFrameWatch = {
+    sent: () => (framesOnTheirWay += 1),
+    done: (rows) => {
+      framesOnTheirWay -= 1;
+      session.idle.touch();
+      if (rows.length > 0) listeners.forEach((listener) => listener(rows));
+    },
   };
 
   const start = async () => {
     if (deps.closing()) throw new HostCommandError('host_closing', DAEMON_CLOSING);
     if (!provider) throw new Error('no agent provider'); // never: callers check `provider` first
-    const agent = await startThreadAgent(deps, session.params, provider, approvals, onRows).catch((error: unknown) => {
+    const agent = await startThreadAgent(deps, session.params, provider, approvals, frameWatch).catch((error: unknown) => {
       throw new AgentStartFailed(provider.id, firstLineOf(error));
     });
     reportedStartFailure = undefined;
@@ -98,10 +108,15 @@ export function createThreadSession(deps: ThreadSessionDeps, params: ThreadOpenP
     keepAgentRunning: params.keepAgentRunning ?? false,
     idle: createIdleClose({
       idleMs: deps.agentIdleMs,
-      closable: () => !session.keepAgentRunning && !deps.closing() && agent.state() === 'running' && agent.held() === 0,
+      closable: () =>
+        !session.keepAgentRunning && !deps.closing() && agent.state() === 'running' && agent.held() === 0 && framesOnTheirWay === 0,
       quiet: async () => {
-        const [status, pending] = await Promise.all([deps.ingest.threadStatus(threadId), deps.ingest.pendingApprovalIds(threadId)]);
-        return status !== 'active' && pending.length === 0 && approvals.pendingApprovalIds().length === 0;
+        const [status, pending, awaitingRun] = await Promise.all([
+          deps.ingest.threadStatus(threadId),
+          deps.ingest.pendingApprovalIds(threadId),
+          deps.ingest.promptAwaitingRun(threadId),
+        ]);
+        return status !== 'active' && !awaitingRun && pending.length === 0 && approvals.pendingApprovalIds().length === 0;
       },
       close: async () => {
         await agent.close();

@@ -1,4 +1,4 @@
-import { createHostDaemon, type HostDaemon } from '../../../src/daemon/hostDaemon';
+import { createHostDaemon, type HostDaemon, type HostDaemonDeps } from '../../../src/daemon/hostDaemon';
 import type { HostFileOperations } from '../../../src/daemon/hostFileHandlers';
 import type { AgentProvider, AgentThread } from '../../../src/daemon/providers/agentProvider';
 import { createThreadIngest } from '../../../src/ingest/threadIngest';
@@ -10,8 +10,16 @@ export interface TestDaemon {
   logs: string[];
 }
 
-/** A daemon over `store` running `providers`, with a small idle time so idle closes happen within a test. */
-export function daemonWith(store: EventStore, providers: AgentProvider[], agentIdleMs = 40): TestDaemon {
+/**
+ * A daemon over `store` running `providers`, with a small idle time so idle closes happen within a test.
+ * `createIngest`: the real ingest by default; a test wraps it to watch or hold frames on their way in.
+ */
+export function daemonWith(
+  store: EventStore,
+  providers: AgentProvider[],
+  agentIdleMs = 40,
+  createIngest: HostDaemonDeps['createIngest'] = createThreadIngest,
+): TestDaemon {
   const logs: string[] = [];
   const daemon = createHostDaemon({
     identity: { hostId: 'host_test', name: 'test' },
@@ -19,7 +27,7 @@ export function daemonWith(store: EventStore, providers: AgentProvider[], agentI
     store,
     providers,
     files: {} as HostFileOperations,
-    createIngest: createThreadIngest,
+    createIngest,
     agentIdleMs,
     turnGraceMs: 200,
     log: (message) => logs.push(message),

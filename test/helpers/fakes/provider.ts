@@ -6,6 +6,11 @@ export interface FakeProviderOptions {
   openGate?: Promise<void>;
   /** Runs a whole agent-started turn from inside openThread, as a pi extension that starts one in `session_start`. */
   runWhileOpening?: string;
+  /**
+   * A prompt is taken (its `prompt/started` sent, `prompt` resolved) but its run's first event waits for this: pi
+   * between accepting a prompt and its run's `agent_start` (a slow preflight, a loaded machine).
+   */
+  runGate?: Promise<void>;
 }
 
 export type FakeProvider = AgentProvider & { opened: OpenThreadOptions[]; disposed: string[] };
@@ -33,18 +38,29 @@ export function fakeProvider(id = 'fake', options: FakeProviderOptions = {}): Fa
       }
       await options.openGate;
       let running = false;
+      let closed = false;
+      const run = (text: string) => {
+        if (closed) return; // a closed agent's run never begins
+        emit(agentStart(threadId));
+        emit(assistantStart(threadId));
+        emit(textDelta(threadId, `echo: ${text}`));
+        if (text === 'hang') return;
+        emit(agentEnd(threadId, `echo: ${text}`));
+        emit({ jsonrpc: '2.0', method: `${id}/prompt/settled`, params: { threadId } });
+        running = false;
+      };
       return {
         providerThreadId: thread.resumeProviderThreadId ?? `session-${threadId}`,
         async prompt(text) {
           running = true;
           emit({ jsonrpc: '2.0', method: `${id}/prompt/started`, params: { threadId } });
-          emit(agentStart(threadId));
-          emit(assistantStart(threadId));
-          emit(textDelta(threadId, `echo: ${text}`));
-          if (text === 'hang') return;
-          emit(agentEnd(threadId, `echo: ${text}`));
-          emit({ jsonrpc: '2.0', method: `${id}/prompt/settled`, params: { threadId } });
-          running = false;
+          if (options.runGate) {
+            const gate = options.runGate;
+            options.runGate = undefined; // the first prompt only
+            void gate.then(() => run(text));
+            return;
+          }
+          run(text);
         },
         async stop() {
           if (!running) return;
@@ -58,6 +74,7 @@ export function fakeProvider(id = 'fake', options: FakeProviderOptions = {}): Fa
           emit({ jsonrpc: '2.0', method: `${id}/prompt/settled`, params: { threadId } });
         },
         async dispose() {
+          closed = true;
           disposed.push(threadId);
         },
       };

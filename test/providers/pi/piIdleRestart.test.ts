@@ -27,8 +27,9 @@ describe('pi: an idle agent closes, and the next prompt continues the same sessi
     );
     sandbox = createPiSandbox({ baseUrl: model.baseUrl });
     t = await startTestServer({
-      // Longer than pi takes, on a loaded machine, from a prompt to its run's first event (docs/limits.md).
-      config: { agentIdleMs: 1_000 },
+      // Far shorter than pi takes, on a loaded machine, from a prompt to its run's first event: a prompt it took
+      // keeps the agent until its turn ends (test/daemon/agentLifecycle/promptBeforeRun.test.ts).
+      config: { agentIdleMs: 100 },
       providers: [createPiProvider({ agentDir: sandbox.agentDir, log: () => undefined })],
     });
     projectId = (
