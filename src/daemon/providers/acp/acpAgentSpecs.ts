@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { removeCodexArchivedRollouts } from './codexArchivedRollouts';
+import { waitOutGeminiSessionMinute } from './geminiSessionMinute';
 
 /**
  * How to start an ACP agent: a command speaking ACP on stdio. Three are built in; the host's owner declares
@@ -19,6 +20,8 @@ export type AcpAgentSpec = z.infer<typeof AcpAgentSpecSchema> & {
   setup?: string;
   /** Removes what the agent leaves of a session it was asked to delete (in its home, found through `env`). */
   afterDelete?: (sessionId: string, env: NodeJS.ProcessEnv) => Promise<void>;
+  /** Runs before the agent is asked to load a session (`session/load`), to work around what the agent gets wrong. */
+  beforeLoad?: (sessionId: string, env: NodeJS.ProcessEnv, log: (message: string) => void) => Promise<void>;
 };
 
 /** Agent names are thread `provider` values and prefixes of their frames' methods: a plain word. */
@@ -48,6 +51,7 @@ export const BUILT_IN_ACP_AGENTS = {
     env: { GEMINI_CLI_NO_RELAUNCH: 'true' },
     install: 'npm i -g @google/gemini-cli',
     setup: 'GEMINI_API_KEY in the daemon environment, or a Gemini CLI login of the user the daemon runs as',
+    beforeLoad: waitOutGeminiSessionMinute,
   },
 } as const satisfies Record<string, AcpAgentSpec>;
 
