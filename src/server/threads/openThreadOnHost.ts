@@ -8,6 +8,8 @@ import { mustGet } from '../http/lookups';
 export interface ThreadOnHostDeps {
   registry: Registry;
   hosts: HostDirectory;
+  /** The server's command timeout: a prompt asks its host to answer well within it (`answerWithinMs`). */
+  config?: { hostCommandTimeoutMs: number };
 }
 
 /**

@@ -33,22 +33,27 @@ export async function promptThread(deps: ThreadOnHostDeps, thread: ThreadRecord,
 
 /**
  * Prompts a thread its host has open. A prompt restarts an agent that failed to start before; the record
- * keeps whichever session runs (the prompt's answer names it), and the agent's failure until a prompt runs
- * (`agentError`), so a client reading the thread sees why it is idle.
+ * keeps whichever session runs (the prompt's answer names it, or the turn's rows when the agent was still
+ * starting at the answer), and the agent's failure until a prompt runs (`agentError`), so a client reading the
+ * thread sees why it is idle.
  */
 export async function promptOpenThread(
   deps: ThreadOnHostDeps,
   thread: ThreadRecord,
   text: string,
 ): Promise<{ thread: ThreadRecord; followUp: boolean }> {
+  // Half the command timeout: a host whose agent is still starting then answers, rather than the caller a 504.
+  const answerWithinMs = deps.config && Math.max(1, Math.floor(deps.config.hostCommandTimeoutMs / 2));
   const result = await deps.hosts
-    .call(thread.hostId, 'thread.prompt', { threadId: thread.id, prompt: text })
+    .call(thread.hostId, 'thread.prompt', { threadId: thread.id, prompt: text, ...(answerWithinMs ? { answerWithinMs } : {}) })
     .catch(async (error: unknown) => {
       if (error instanceof Problem && error.code === AGENT_FAILED) {
         await keepAgentError(deps, thread.id, { code: error.code, message: error.detail, at: new Date().toISOString() });
       }
       throw error;
     });
+  // An agent still starting names its session in its rows (keepSessionsFromRows.ts); its failure is its turn's.
+  if (result.starting) return { thread, followUp: result.followUp };
   const kept = await keepProviderThreadId(deps.registry, thread, result.providerThreadId);
   return { thread: kept.agentError ? await keepAgentError(deps, kept.id, undefined) : kept, followUp: result.followUp };
 }
