@@ -24,7 +24,6 @@ import { createApp } from './createApp';
 import { createEventHub, type EventHub } from './sse/eventHub';
 import { createHostDirectory, type HostDirectory } from './hosts/hostDirectory';
 import { createIntakeRoute } from './intake/intakeRoute';
-import { keepSessionsFromRows } from './threads/keepSessionsFromRows';
 import { publishingStore } from './sse/publishingStore';
 import { startWebhookNotifier } from './notifications/webhookNotifier';
 import { reopenThreadsOnAttach } from './threads/reopenThreadsOnAttach';
@@ -137,12 +136,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const urlHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   let pageUrl = config.publicUrl?.replace(/\/+$/, '') ?? `${scheme}://${urlHost}:${config.port}`;
   const notifier = startWebhookNotifier(config, { registry, pageUrl: () => pageUrl, log });
-  const keepSessions = keepSessionsFromRows(registry, log);
-  const storeForDaemons = () =>
-    publishingStore(store, hub, (rows) => {
-      keepSessions(rows);
-      notifier?.rowsStored(rows);
-    });
+  const storeForDaemons = () => publishingStore(store, hub, notifier?.rowsStored);
 
   const daemonDir = path.join(config.dataDir, 'daemon');
   const daemon = config.embeddedHost
