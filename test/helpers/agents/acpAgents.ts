@@ -23,7 +23,13 @@ export function testAgentBin(agent: TestAgent): string {
 let saidSo = false;
 
 /** `needs`: the agents the suite runs (all three unless it says), so a suite of one agent runs when that one is there. */
-export function describeWithAgents(title: string, body: (this: Mocha.Suite) => void, needs?: readonly TestAgent[]): void {
+export function describeWithAgents(title: string, body: (this: Mocha.Suite) => void): void;
+export function describeWithAgents(title: string, needs: readonly TestAgent[], body: (this: Mocha.Suite) => void): void;
+export function describeWithAgents(
+  title: string,
+  ...rest: [(this: Mocha.Suite) => void] | [readonly TestAgent[], (this: Mocha.Suite) => void]
+): void {
+  const [needs, body] = rest.length === 1 ? [undefined, rest[0]] : rest;
   describe(title, function () {
     before(function () {
       const missing = (needs ?? (Object.keys(BIN_OF) as TestAgent[])).filter((agent) => !existsSync(testAgentBin(agent)));
