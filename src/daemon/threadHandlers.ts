@@ -116,7 +116,7 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
       }
       return { providerThreadId: providerThreadIds.get(params.threadId)!, agent: true };
     },
-    'thread.prompt': async ({ threadId, prompt }) => {
+    'thread.prompt': async ({ threadId, prompt, answerWithinMs }) => {
       const session = sessionOf(threadId);
       const provider = session.provider;
       if (!provider) {
@@ -125,9 +125,10 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
           `this host has no agent provider "${session.params.provider}"; post events through the intake instead`,
         );
       }
+      const stopped = session.agent.state() !== 'running';
       // Held from the start (or the wait for an idle close to finish) until the prompt is accepted, so no
       // idle close takes the agent away in between.
-      return session.agent
+      const handOver = session.agent
         .hold(async (agent) => {
           const followUp = (await deps.ingest.threadStatus(threadId)) === 'active';
           // The provider brackets the prompt with <id>/prompt/started and …/settled itself (E5).
@@ -144,6 +145,14 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
           }
           throw error;
         });
+      if (!stopped || answerWithinMs === undefined) return handOver;
+      // An agent's start may outlast the server's command timeout (Gemini CLI: 2.5–13 s): past `answerWithinMs`
+      // the prompt is answered as taken and goes on; a start that fails then is its failed turn (stored above).
+      const early = await answerBy(handOver, answerWithinMs);
+      if (early !== undefined) return early;
+      void handOver.catch((error: unknown) => deps.log(`thread ${threadId}: ${firstLineOf(error)}`));
+      const followUp = (await deps.ingest.threadStatus(threadId)) === 'active';
+      return { followUp, providerThreadId: providerThreadIds.get(threadId)!, starting: true };
     },
     'thread.stop': async ({ threadId }) => ({
       seqs: await stopTurn({ ...deps, ingestFrame }, threadId, sessions.get(threadId), STOPPED_BY_USER),
@@ -213,4 +222,15 @@ export function createThreadHandlers(deps: ThreadHandlerDeps): ThreadHandlers & 
 function seqsOf(outcome: IngestOutcome): number[] {
   if (outcome.ok) return outcome.rows.map((row) => row.seq);
   throw new HostCommandError('ingest_rejected', outcome.error.message, outcome.error.data, outcome.error.code);
+}
+
+/** `work`'s outcome when it settles within `ms` (its rejection rethrown), else undefined; it goes on either way. */
+async function answerBy<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, ms, undefined)));
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -41,13 +41,27 @@ export const ThreadOpenResultSchema = z.strictObject({
 });
 export type ThreadOpenResult = z.infer<typeof ThreadOpenResultSchema>;
 
-export const ThreadPromptParamsSchema = z.strictObject({ threadId: ThreadId, prompt: z.string().min(1) });
+export const ThreadPromptParamsSchema = z.strictObject({
+  threadId: ThreadId,
+  prompt: z.string().min(1),
+  /**
+   * When the agent must start first, answer by then (`starting: true`) and let the start and the prompt go on:
+   * the server sets it below its command timeout, so a slow start is not a 504. Absent: answer once the agent
+   * took the prompt.
+   */
+  answerWithinMs: z.number().int().positive().optional(),
+});
 export type ThreadPromptParams = z.infer<typeof ThreadPromptParamsSchema>;
 export const ThreadPromptResultSchema = z.strictObject({
   /** True when a turn was already running, so the agent queued the prompt as a follow-up. */
   followUp: z.boolean(),
   /** The agent's session id (as `thread.open` answered, unless the agent had to be started again). */
   providerThreadId: z.string(),
+  /**
+   * True when answered before the agent was up (`answerWithinMs`): `providerThreadId` is the one known before
+   * the start, and the turn's rows name the session. A start that fails then is the prompt's failed turn.
+   */
+  starting: z.boolean().optional(),
 });
 export type ThreadPromptResult = z.infer<typeof ThreadPromptResultSchema>;
 

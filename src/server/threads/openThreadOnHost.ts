@@ -3,11 +3,16 @@ import type { ThreadOpenResult } from '../../protocol/hostContract';
 import type { Registry } from '../../registry/registry';
 import type { ThreadRecord } from '../../registry/records';
 import type { HostDirectory } from '../hosts/hostDirectory';
+import type { EventHub } from '../sse/eventHub';
 import { mustGet } from '../http/lookups';
 
 export interface ThreadOnHostDeps {
   registry: Registry;
   hosts: HostDirectory;
+  /** The server's command timeout: a prompt asks its host to answer well within it (`answerWithinMs`). */
+  config?: { hostCommandTimeoutMs: number };
+  /** Where a prompt answered while its agent was starting learns the session from the turn's rows. */
+  hub?: EventHub;
 }
 
 /**

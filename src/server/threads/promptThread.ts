@@ -3,6 +3,7 @@ import type { HostDirectory } from '../hosts/hostDirectory';
 import { mustGet } from '../http/lookups';
 import { Problem } from '../http/problem';
 import { keepProviderThreadId, openThreadOnHost, type ThreadOnHostDeps } from './openThreadOnHost';
+import { sessionOfNextTurn } from './sessionOfNextTurn';
 
 /** The host's refusal when the thread's agent cannot start or refuses a prompt (docs/api.md). */
 export const AGENT_FAILED = 'agent_failed';
@@ -33,22 +34,33 @@ export async function promptThread(deps: ThreadOnHostDeps, thread: ThreadRecord,
 
 /**
  * Prompts a thread its host has open. A prompt restarts an agent that failed to start before; the record
- * keeps whichever session runs (the prompt's answer names it), and the agent's failure until a prompt runs
- * (`agentError`), so a client reading the thread sees why it is idle.
+ * keeps whichever session runs (the prompt's answer names it, or the turn's rows when the agent was still
+ * starting at the answer), and the agent's failure until a prompt runs (`agentError`), so a client reading the
+ * thread sees why it is idle.
  */
 export async function promptOpenThread(
   deps: ThreadOnHostDeps,
   thread: ThreadRecord,
   text: string,
 ): Promise<{ thread: ThreadRecord; followUp: boolean }> {
+  // Half the command timeout: a host whose agent is still starting then answers, rather than the caller a 504.
+  const answerWithinMs = deps.config && Math.max(1, Math.floor(deps.config.hostCommandTimeoutMs / 2));
+  const session = deps.hub && sessionOfNextTurn(deps.hub, thread.id);
   const result = await deps.hosts
-    .call(thread.hostId, 'thread.prompt', { threadId: thread.id, prompt: text })
+    .call(thread.hostId, 'thread.prompt', { threadId: thread.id, prompt: text, ...(answerWithinMs ? { answerWithinMs } : {}) })
     .catch(async (error: unknown) => {
+      session?.stop();
       if (error instanceof Problem && error.code === AGENT_FAILED) {
         await keepAgentError(deps, thread.id, { code: error.code, message: error.detail, at: new Date().toISOString() });
       }
       throw error;
     });
+  if (result.starting) {
+    // The turn's rows name the session; a start that fails is that turn's failure, not the record's agentError.
+    session?.keepOnRecord(deps.registry, thread);
+    return { thread, followUp: result.followUp };
+  }
+  session?.stop();
   const kept = await keepProviderThreadId(deps.registry, thread, result.providerThreadId);
   return { thread: kept.agentError ? await keepAgentError(deps, kept.id, undefined) : kept, followUp: result.followUp };
 }

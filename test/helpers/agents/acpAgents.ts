@@ -22,15 +22,17 @@ export function testAgentBin(agent: TestAgent): string {
 
 let saidSo = false;
 
-/** `needs`: the agents the suite runs (default: all three), so a suite of one agent runs where only that one is installed. */
+/** `needs`: the agents the suite runs (all three unless it says), so a suite of one agent runs when that one is there. */
+export function describeWithAgents(title: string, body: (this: Mocha.Suite) => void): void;
+export function describeWithAgents(title: string, needs: readonly TestAgent[], body: (this: Mocha.Suite) => void): void;
 export function describeWithAgents(
   title: string,
-  body: (this: Mocha.Suite) => void,
-  needs: readonly TestAgent[] = Object.keys(BIN_OF) as TestAgent[],
+  ...rest: [(this: Mocha.Suite) => void] | [readonly TestAgent[], (this: Mocha.Suite) => void]
 ): void {
+  const [needs, body] = rest.length === 1 ? [undefined, rest[0]] : rest;
   describe(title, function () {
     before(function () {
-      const missing = needs.filter((agent) => !existsSync(testAgentBin(agent)));
+      const missing = (needs ?? (Object.keys(BIN_OF) as TestAgent[])).filter((agent) => !existsSync(testAgentBin(agent)));
       if (missing.length === 0) return;
       const reason = `${missing.map((agent) => BIN_OF[agent]).join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not installed in test/agents (run npm run agents:install)`;
       if (process.env.ATS_REQUIRE_AGENTS === '1') throw new Error(`the ACP agents are required (ATS_REQUIRE_AGENTS=1) but ${reason}`);

@@ -5,8 +5,11 @@
 // "child" (starts a process that outlives the agent's own exit, and says its pid).
 // IN_REPO_AGENT_MODES=1: the session offers Claude Code's modes, and each session/set_mode is told back as a
 // current_mode_update.
+// IN_REPO_AGENT_START_GATE=<folder>: a slow start the test controls: `initialize` is answered once the file named
+// like the agent's folder appears there; a file that says "fail" makes the agent exit 1 instead.
 import { spawn } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 
@@ -15,11 +18,24 @@ const cancels = new Map();
 const deleteCapability = process.env.IN_REPO_AGENT_DELETE ? { delete: {} } : {};
 let sessions = 0;
 
+async function startGate() {
+  const gate = process.env.IN_REPO_AGENT_START_GATE;
+  if (!gate) return {};
+  const file = path.join(gate, path.basename(process.cwd()));
+  while (!existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 20));
+  if (readFileSync(file, 'utf8').trim() === 'fail') {
+    process.stderr.write('the start gate said fail\n');
+    process.exit(1);
+  }
+  return {};
+}
+
 const chunk = (text, messageId = 'm1') => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text }, messageId });
 
 acp
   .agent({ name: 'in-repo-agent' })
-  .onRequest(acp.methods.agent.initialize, () => ({
+  .onRequest(acp.methods.agent.initialize, async () => ({
+    ...(await startGate()),
     protocolVersion: acp.PROTOCOL_VERSION,
     // IN_REPO_AGENT_RESUME=load: the agent can only load a session, replaying its history as updates.
     agentCapabilities: process.env.IN_REPO_AGENT_RESUME?.startsWith('load')

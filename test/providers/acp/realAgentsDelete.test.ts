@@ -54,84 +54,80 @@ async function filesNaming(folder: string, sessionId: string): Promise<string[]>
 }
 
 for (const { agent, startModel, envOf, fileKey } of AGENTS) {
-  describeWithAgents(
-    `${agent}: a thread delete deletes the agent's session (session/delete, issue 28)`,
-    function () {
-      this.timeout(120_000);
-      let model: FakeAgentModel;
-      let t: TestServer;
-      let projectId: string;
-      let home: string;
-      let root: string;
-      const logs: string[] = [];
-      after(async () => {
-        await t?.close();
-        await model?.close();
+  describeWithAgents(`${agent}: a thread delete deletes the agent's session (session/delete, issue 28)`, [agent], function () {
+    this.timeout(120_000);
+    let model: FakeAgentModel;
+    let t: TestServer;
+    let projectId: string;
+    let home: string;
+    let root: string;
+    const logs: string[] = [];
+    after(async () => {
+      await t?.close();
+      await model?.close();
+    });
+    const tempDir = suiteTempDirs();
+    // The agents may still write into their HOME while their process trees end: remove it once settled.
+    after(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      if (root) await rm(root, { recursive: true, force: true, maxRetries: 3 });
+    });
+
+    before(async () => {
+      root = await tempDir(`ats-${agent}-delete-`);
+      home = path.join(root, 'home');
+      const projectDir = path.join(root, 'project');
+      await mkdir(projectDir);
+      model = await startModel(SCRIPTS);
+      const provider = createAcpProvider({
+        name: agent,
+        spec: BUILT_IN_ACP_AGENTS[agent],
+        env: envOf(home, model.origin),
+        binDirs: [TEST_AGENTS_BIN],
+        log: (message) => logs.push(message),
       });
-      const tempDir = suiteTempDirs();
-      // The agents may still write into their HOME while their process trees end: remove it once settled.
-      after(async () => {
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        if (root) await rm(root, { recursive: true, force: true, maxRetries: 3 });
+      t = await startTestServer({ providers: [provider], config: { agentIdleMs: 500 }, log: (message) => logs.push(message) });
+      projectId = (
+        await t.json('/projects', {
+          body: { name: `${agent} delete`, source: { type: 'local_path', path: projectDir, hostId: t.server.hostId } },
+        })
+      ).id;
+    });
+
+    /** A thread that ran one turn, its agent closed when idle or kept running; and the session's files. */
+    async function threadAfterOneTurn(state: 'stopped' | 'running') {
+      const thread = await t.json('/threads', { body: { projectId, provider: agent, model: `${agent}/default`, title: 'delete me' } });
+      if (state === 'running') await t.json(`/threads/${thread.id}`, { method: 'PATCH', body: { keepAgentRunning: true } });
+      await t.json(`/threads/${thread.id}/messages`, { body: { prompt: 'Say hello' } });
+      const events = await eventsUntil(t, thread.id, completedTurns(1));
+      const session: string = events[0]!.data.providerThreadId;
+      await eventually(
+        async () => ((await t.json(`/threads/${thread.id}`)).agent === state ? true : undefined),
+        `the agent ${state}`,
+        30_000,
+      );
+      return { id: thread.id as string, session };
+    }
+
+    for (const state of ['stopped', 'running'] as const) {
+      it(`DELETE /threads/:id deletes the session in the agent's home (agent ${state} at the delete)`, async () => {
+        const thread = await threadAfterOneTurn(state);
+        const before = await filesNaming(home, fileKey(thread.session));
+        expect(
+          before.some((file) => file.endsWith('.jsonl')),
+          `the session's transcript before the delete: ${before.join(', ')}`,
+        ).to.equal(true);
+
+        const lookAlike = agent === 'gemini' ? await plantLookAlike(home, before, thread.session) : undefined;
+        if (agent === 'gemini') expect(lookAlike, `a Gemini chats file among ${before.join(', ')}`).to.be.a('string');
+
+        expect((await t.api(`/threads/${thread.id}`, { method: 'DELETE' })).status).to.equal(204);
+        const after = await filesNaming(home, fileKey(thread.session));
+        expect(after, logs.join('\n')).to.deep.equal(lookAlike ? [lookAlike] : []);
+        if (agent === 'gemini')
+          expect(logs.join('\n')).to.contain(`the host removed session ${thread.session} from the agent's home (1 chat file`);
+        expect((await t.api(`/threads/${thread.id}`)).status).to.equal(404);
       });
-
-      before(async () => {
-        root = await tempDir(`ats-${agent}-delete-`);
-        home = path.join(root, 'home');
-        const projectDir = path.join(root, 'project');
-        await mkdir(projectDir);
-        model = await startModel(SCRIPTS);
-        const provider = createAcpProvider({
-          name: agent,
-          spec: BUILT_IN_ACP_AGENTS[agent],
-          env: envOf(home, model.origin),
-          binDirs: [TEST_AGENTS_BIN],
-          log: (message) => logs.push(message),
-        });
-        t = await startTestServer({ providers: [provider], config: { agentIdleMs: 500 }, log: (message) => logs.push(message) });
-        projectId = (
-          await t.json('/projects', {
-            body: { name: `${agent} delete`, source: { type: 'local_path', path: projectDir, hostId: t.server.hostId } },
-          })
-        ).id;
-      });
-
-      /** A thread that ran one turn, its agent closed when idle or kept running; and the session's files. */
-      async function threadAfterOneTurn(state: 'stopped' | 'running') {
-        const thread = await t.json('/threads', { body: { projectId, provider: agent, model: `${agent}/default`, title: 'delete me' } });
-        if (state === 'running') await t.json(`/threads/${thread.id}`, { method: 'PATCH', body: { keepAgentRunning: true } });
-        await t.json(`/threads/${thread.id}/messages`, { body: { prompt: 'Say hello' } });
-        const events = await eventsUntil(t, thread.id, completedTurns(1));
-        const session: string = events[0]!.data.providerThreadId;
-        await eventually(
-          async () => ((await t.json(`/threads/${thread.id}`)).agent === state ? true : undefined),
-          `the agent ${state}`,
-          30_000,
-        );
-        return { id: thread.id as string, session };
-      }
-
-      for (const state of ['stopped', 'running'] as const) {
-        it(`DELETE /threads/:id deletes the session in the agent's home (agent ${state} at the delete)`, async () => {
-          const thread = await threadAfterOneTurn(state);
-          const before = await filesNaming(home, fileKey(thread.session));
-          expect(
-            before.some((file) => file.endsWith('.jsonl')),
-            `the session's transcript before the delete: ${before.join(', ')}`,
-          ).to.equal(true);
-
-          const lookAlike = agent === 'gemini' ? await plantLookAlike(home, before, thread.session) : undefined;
-          if (agent === 'gemini') expect(lookAlike, `a Gemini chats file among ${before.join(', ')}`).to.be.a('string');
-
-          expect((await t.api(`/threads/${thread.id}`, { method: 'DELETE' })).status).to.equal(204);
-          const after = await filesNaming(home, fileKey(thread.session));
-          expect(after, logs.join('\n')).to.deep.equal(lookAlike ? [lookAlike] : []);
-          if (agent === 'gemini')
-            expect(logs.join('\n')).to.contain(`the host removed session ${thread.session} from the agent's home (1 chat file`);
-          expect((await t.api(`/threads/${thread.id}`)).status).to.equal(404);
-        });
-      }
-    },
-    [agent],
-  );
+    }
+  });
 }

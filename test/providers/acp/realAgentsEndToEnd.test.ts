@@ -22,7 +22,7 @@ const SCRIPTS: AgentScripts = {
 const AGENTS: RealAgent[] = Object.values(REAL_AGENTS);
 
 for (const { agent, adapter, startModel, envOf } of AGENTS) {
-  describeWithAgents(`${agent} end to end: HTTP API → embedded daemon → real ${adapter}`, function () {
+  describeWithAgents(`${agent} end to end: HTTP API → embedded daemon → real ${adapter}`, [agent], function () {
     this.timeout(120_000);
     let model: FakeAgentModel;
     let t: TestServer;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { removeCodexArchivedRollouts } from './codexArchivedRollouts';
 import { removeGeminiSessionFiles } from './geminiSessionFiles';
+import { waitOutGeminiSessionMinute } from './geminiSessionMinute';
 
 /**
  * How to start an ACP agent: a command speaking ACP on stdio. Three are built in; the host's owner declares
@@ -25,6 +26,8 @@ export type AcpAgentSpec = z.infer<typeof AcpAgentSpecSchema> & {
    * the agent is closed, and resolves with how many it removed. A delete then starts no agent and asks none.
    */
   removeSessionFiles?: (sessionId: string, env: NodeJS.ProcessEnv) => Promise<number>;
+  /** Runs before the agent is asked to load a session (`session/load`), to work around what the agent gets wrong. */
+  beforeLoad?: (sessionId: string, env: NodeJS.ProcessEnv, log: (message: string) => void) => Promise<void>;
 };
 
 /** Agent names are thread `provider` values and prefixes of their frames' methods: a plain word. */
@@ -56,6 +59,7 @@ export const BUILT_IN_ACP_AGENTS = {
     setup: 'GEMINI_API_KEY in the daemon environment, or a Gemini CLI login of the user the daemon runs as',
     // Gemini CLI 0.61 advertises no `session/delete`; its session files are where removeGeminiSessionFiles says.
     removeSessionFiles: removeGeminiSessionFiles,
+    beforeLoad: waitOutGeminiSessionMinute,
   },
 } as const satisfies Record<string, AcpAgentSpec>;
 

@@ -77,7 +77,7 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
     emit(acpPromptStartedFrame(threadId, text));
     let running: AcpAgentProcess;
     try {
-      running = agent ?? (await start()); // it died after this prompt was accepted: start it again
+      running = agent ?? (await start()); // the agent died: start it again, on the same session where it can
     } catch (error) {
       endPrompt({ error: { message: error instanceof Error ? error.message : String(error) } });
       current = undefined;
@@ -120,7 +120,8 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
     },
     async prompt(text) {
       if (disposed) throw new Error(`thread ${threadId} is closed`);
-      if (!agent) await start(); // a start failure rejects this prompt with what to do
+      // An agent that died is started again by the prompt's run, not here: its start may take long (Gemini CLI
+      // waits out its session's first minute), and a start that fails is that prompt's failed turn.
       waiting.push(text);
       draining ??= drain();
     },

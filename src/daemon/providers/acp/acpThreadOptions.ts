@@ -29,7 +29,9 @@ export interface AcpThreadOptions {
    * delete does not ask the running agent.
    */
   hostRemovesSession?: boolean;
-  /** The models the agent offered for the session just opened (its `model` config option), for the picker. */
+  /** Runs before the agent loads an earlier session (AcpAgentSpec.beforeLoad). */
+  beforeLoad?: (sessionId: string) => Promise<void>;
+  /** The models the agent offered for the session just opened (its `model` config option or `models`), for the picker. */
   modelsReported?(models: ReportedModel[]): void;
   log(message: string): void;
   /** Says a start failure in the service's terms: what to install, which variable to set. */

@@ -1,5 +1,6 @@
 import type { ClientConnection, SessionModeState } from '@agentclientprotocol/sdk';
 import type { PermissionMode } from '../../../protocol/approvals';
+import { acpErrorReason } from './explainAcpError';
 import type { AcpSdk } from './loadAcpSdk';
 
 /**
@@ -66,14 +67,8 @@ export async function applyAgentMode(
       continue;
     }
     return log(
-      `the agent refused its mode "${modeId}" for "${mode}" (${reasonOf(refusal)}); it runs in "${fallback}" (the mode for "${stricter}"), and the daemon answers what it asks by "${mode}"`,
+      `the agent refused its mode "${modeId}" for "${mode}" (${acpErrorReason(refusal)}); it runs in "${fallback}" (the mode for "${stricter}"), and the daemon answers what it asks by "${mode}"`,
     );
   }
   throw refusal;
-}
-
-/** An ACP error's details where the agent gives them (Gemini CLI: `data.details`), else its message. */
-function reasonOf(error: unknown): string {
-  const details = (error as { data?: { details?: unknown } } | undefined)?.data?.details;
-  return typeof details === 'string' ? details : error instanceof Error ? error.message : String(error);
 }

@@ -45,6 +45,7 @@ export function createAcpProvider(options: AcpProviderOptions): AgentProvider {
   const log = options.log ?? ((message: string) => console.error(message));
   const env = { ...(options.env ?? process.env), ...spec.env };
   const afterDelete = spec.afterDelete && ((sessionId: string) => spec.afterDelete!(sessionId, env));
+  const beforeLoad = spec.beforeLoad && ((sessionId: string) => spec.beforeLoad!(sessionId, env, (message) => log(`${name}: ${message}`)));
   const find = () => findAgentCommand(spec.command, { path: env['PATH'], binDirs: options.binDirs ?? PROJECT_BIN_DIRS });
 
   const deleteTimeoutMs = options.deleteTimeoutMs ?? DEFAULT_DELETE_TIMEOUT_MS;
@@ -82,6 +83,7 @@ export function createAcpProvider(options: AcpProviderOptions): AgentProvider {
         deleteTimeoutMs,
         ...(afterDelete ? { afterDelete } : {}),
         ...(spec.removeSessionFiles ? { hostRemovesSession: true } : {}),
+        ...(beforeLoad ? { beforeLoad } : {}),
         modelsReported: (models) => (reported = models),
         explainStartFailure: (error, stderr) => explainAcpStartFailure(name, spec, error, stderr),
       });

@@ -20,3 +20,9 @@ export function explainAcpStartFailure(name: string, spec: AcpAgentSpec, error: 
   const hint = needsSetup && spec.setup ? `; it needs ${spec.setup}` : '';
   return new Error(`the ${name} agent could not start a session: ${detail}${hint}`);
 }
+
+/** An ACP error's details where the agent gives them (Gemini CLI: `data.details`), else its message. */
+export function acpErrorReason(error: unknown): string {
+  const details = (error as { data?: { details?: unknown } } | undefined)?.data?.details;
+  return typeof details === 'string' ? details : error instanceof Error ? error.message : String(error);
+}

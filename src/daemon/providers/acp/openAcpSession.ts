@@ -1,4 +1,6 @@
 import type { ClientConnection, SessionConfigOption, SessionModeState } from '@agentclientprotocol/sdk';
+import { z } from 'zod';
+import { acpErrorReason } from './explainAcpError';
 import { canDeleteSessions, initializeAgent } from './initializeAgent';
 import type { AcpSdk } from './loadAcpSdk';
 
@@ -14,6 +16,11 @@ export interface AcpSessionRequest {
    * its history after answering the load. A failed load turns it off.
    */
   replaying(on: boolean): void;
+  /**
+   * Runs just before `session/load` of `resumeSessionId` (AcpAgentSpec.beforeLoad): Gemini CLI waits out the
+   * minute its session was made in, which it would otherwise overwrite.
+   */
+  beforeLoad?(sessionId: string): Promise<void>;
   log(message: string): void;
 }
 
@@ -21,7 +28,10 @@ export interface AcpSessionRequest {
 export interface OpenedAcpSession {
   sessionId: string;
   modes: SessionModeState | null | undefined;
-  /** The values of the session's `model` config option, with their names (empty when the agent has none). */
+  /**
+   * The session's models, with their names (empty when the agent has none): the values of its `model` config
+   * option (Claude Code, Codex), else its `models` (ACP's unstable model selection, Gemini CLI).
+   */
   models: ReportedModel[];
   /** The agent deletes sessions over ACP (`session/delete`): a thread delete asks it to. */
   canDelete: boolean;
@@ -41,42 +51,65 @@ export async function openAcpSession(sdk: AcpSdk, connection: ClientConnection, 
   const init = await initializeAgent(sdk, connection);
   const { cwd, resumeSessionId } = request;
   let sessionId: string | undefined;
-  let configOptions: SessionConfigOption[] | null | undefined;
-  let modes: SessionModeState | null | undefined;
+  let opened: SessionAnswer = {};
   if (resumeSessionId !== undefined) {
     try {
       if (init.agentCapabilities?.sessionCapabilities?.resume) {
-        ({ configOptions, modes } = await agent.request(sdk.methods.agent.session.resume, {
-          sessionId: resumeSessionId,
-          cwd,
-          mcpServers: [],
-        }));
+        opened = await agent.request(sdk.methods.agent.session.resume, { sessionId: resumeSessionId, cwd, mcpServers: [] });
         sessionId = resumeSessionId;
       } else if (init.agentCapabilities?.loadSession) {
+        await request.beforeLoad?.(resumeSessionId);
         request.replaying(true);
-        ({ configOptions, modes } =
-          (await agent.request(sdk.methods.agent.session.load, { sessionId: resumeSessionId, cwd, mcpServers: [] })) ?? {});
+        opened = (await agent.request(sdk.methods.agent.session.load, { sessionId: resumeSessionId, cwd, mcpServers: [] })) ?? {};
         sessionId = resumeSessionId;
       }
     } catch (error) {
-      request.log(`session ${resumeSessionId} could not be resumed, starting a new one: ${String(error)}`);
+      request.log(`session ${resumeSessionId} could not be resumed, starting a new one: ${acpErrorReason(error)}`);
       request.replaying(false);
     }
   }
-  if (sessionId === undefined) {
-    const created = await agent.request(sdk.methods.agent.session.new, { cwd, mcpServers: [] });
-    ({ sessionId, configOptions, modes } = created);
-  }
-  if (request.modelId !== undefined) await selectModel(sdk, connection, sessionId, request.modelId, configOptions);
-  return { sessionId, modes, models: modelChoices(modelOption(configOptions)), canDelete: canDeleteSessions(init) };
+  if (sessionId === undefined) ({ sessionId, ...opened } = await agent.request(sdk.methods.agent.session.new, { cwd, mcpServers: [] }));
+  const models = sessionModels(opened);
+  if (request.modelId !== undefined) await selectModel(sdk, connection, sessionId, request.modelId, models);
+  return { sessionId, modes: opened.modes, models: models.choices, canDelete: canDeleteSessions(init) };
+}
+
+/**
+ * What the session's answer (`session/new`, `…/load`, `…/resume`) tells of its modes and models. `models` is ACP's
+ * unstable model selection, which SDK 2.4's types lack but pass through: `{ availableModels: [{ modelId, name }],
+ * currentModelId }`, chosen with `session/set_model`.
+ */
+interface SessionAnswer {
+  configOptions?: SessionConfigOption[] | null;
+  modes?: SessionModeState | null;
+  models?: unknown;
+}
+
+/** How the session offers its models: a config option to set, or the `models` field (`session/set_model`). */
+interface SessionModels {
+  choices: ReportedModel[];
+  set?: { option: SessionConfigOption } | { setModel: true };
+}
+
+const ModelStateSchema = z.object({
+  availableModels: z.array(z.object({ modelId: z.string().min(1), name: z.string().optional() })),
+});
+
+function sessionModels(answer: SessionAnswer): SessionModels {
+  const option = modelOption(answer.configOptions);
+  if (option?.type === 'select') return { choices: modelChoices(option), set: { option } };
+  const state = ModelStateSchema.safeParse(answer.models);
+  if (!state.success || state.data.availableModels.length === 0) return { choices: [] };
+  const choices = state.data.availableModels.map((model) => ({ id: model.modelId, name: model.name ?? model.modelId }));
+  return { choices, set: { setModel: true } };
 }
 
 const modelOption = (configOptions: SessionConfigOption[] | null | undefined) =>
   configOptions?.find((candidate) => candidate.id === 'model' || candidate.category === 'model');
 
 /** A `select` option's choices, flattened out of their groups. */
-function modelChoices(option: SessionConfigOption | undefined): ReportedModel[] {
-  if (option?.type !== 'select') return [];
+function modelChoices(option: SessionConfigOption): ReportedModel[] {
+  if (option.type !== 'select') return [];
   return option.options.flatMap((entry) =>
     'value' in entry ? [{ id: entry.value, name: entry.name }] : entry.options.map((o) => ({ id: o.value, name: o.name })),
   );
@@ -87,12 +120,22 @@ async function selectModel(
   connection: ClientConnection,
   sessionId: string,
   modelId: string,
-  configOptions: SessionConfigOption[] | null | undefined,
+  models: SessionModels,
 ): Promise<void> {
-  const option = modelOption(configOptions);
-  const offered = modelChoices(option).map((model) => model.id);
-  if (!option || !offered.includes(modelId)) {
+  const offered = models.choices.map((model) => model.id);
+  if (!models.set || !offered.includes(modelId)) {
     throw new Error(`the agent offers no model "${modelId}"${offered.length ? ` (it offers: ${offered.join(', ')})` : ''}`);
   }
-  await connection.agent.request(sdk.methods.agent.session.setConfigOption, { sessionId, configId: option.id, value: modelId });
+  if ('option' in models.set) {
+    await connection.agent.request(sdk.methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: models.set.option.id,
+      value: modelId,
+    });
+  } else {
+    await connection.agent.request(SET_MODEL, { sessionId, modelId });
+  }
 }
+
+/** ACP's unstable `session/set_model` (Gemini CLI's `unstable_setSessionModel`), not among SDK 2.4's method names. */
+const SET_MODEL = 'session/set_model';

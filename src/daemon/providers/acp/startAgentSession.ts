@@ -64,6 +64,7 @@ export async function startAgentSession(
       resumeSessionId: sessionId,
       modelId: options.modelId,
       replaying: hooks.replaying,
+      ...(options.beforeLoad ? { beforeLoad: options.beforeLoad } : {}),
       log: say,
     });
     await applyAgentMode(options.sdk, agent.connection, opened, hooks.permissionMode(), say);
