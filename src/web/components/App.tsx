@@ -8,27 +8,33 @@ import { notice } from '../state/notice';
 import { attentionCount, watchThreadChanges } from '../state/notifications';
 import { openQuickOpen, preview } from '../state/quickOpen';
 import { route } from '../state/route';
-import { FilePreview } from './FilePreview';
 import { Home } from './Home';
-import { NewProject } from './NewProject';
-import { NewThread } from './NewThread';
+import { lazyComponent } from './lazyComponent';
 import { NotifyButton } from './NotifyButton';
 import { QuickOpen } from './QuickOpen';
 import { SearchBox } from './SearchBox';
 import { Sidebar } from './Sidebar';
 import { SignIn } from './SignIn';
 import { ThemeToggle } from './ThemeToggle';
-import { ThreadView } from './ThreadView';
+
+// Not on the first screen: out of the entry, so the lists paint without their code (issue 29); preloaded
+// after that paint (`preloadPages`).
+const ThreadView = lazyComponent(() => import('./ThreadView').then((module) => module.ThreadView));
+const FilePreview = lazyComponent(() => import('./FilePreview').then((module) => module.FilePreview));
+const NewThread = lazyComponent(() => import('./NewThread').then((module) => module.NewThread));
+const NewProject = lazyComponent(() => import('./NewProject').then((module) => module.NewProject));
+
+/** Loads the pages the first screen left out, so the first click on a thread or a form finds them ready. */
+export function preloadPages(): Promise<unknown> {
+  return Promise.all([ThreadView, FilePreview, NewThread, NewProject].map((page) => page.preload()));
+}
 
 /** The project quick-open searches: the open thread's, the one a new thread goes into, else the newest. */
 function currentProject(): Project | undefined {
   const current = route.value;
   const projectId =
     current.page === 'thread' ? listedThread(current.threadId)?.projectId : current.page === 'newThread' ? current.projectId : undefined;
-  return (
-    projects.value.find((project) => project.id === projectId) ??
-    [...projects.value].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]
-  );
+  return projects.value.find((project) => project.id === projectId) ?? [...projects.value].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
 }
 
 function startQuickOpen(): void {
@@ -122,7 +128,7 @@ export function App() {
             <ThreadView key={`${current.threadId}?${current.seq ?? ''}`} threadId={current.threadId} seq={current.seq} />
           )}
         </div>
-        <FilePreview />
+        {preview.value && <FilePreview />}
       </main>
       <QuickOpen />
       <SearchBox />
