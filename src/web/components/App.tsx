@@ -3,6 +3,7 @@ import { ChevronLeft, Menu, MessagesSquare, Search } from 'lucide-preact';
 import { useEffect } from 'preact/hooks';
 import { signedIn } from '../api/http';
 import type { Project } from '../api/types';
+import { newestFirst } from '../render/listText';
 import { directoryLoaded, listedThread, projects, startDirectory } from '../state/directory';
 import { notice } from '../state/notice';
 import { attentionCount, watchThreadChanges } from '../state/notifications';
@@ -34,7 +35,7 @@ function currentProject(): Project | undefined {
   const current = route.value;
   const projectId =
     current.page === 'thread' ? listedThread(current.threadId)?.projectId : current.page === 'newThread' ? current.projectId : undefined;
-  return projects.value.find((project) => project.id === projectId) ?? [...projects.value].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+  return projects.value.find((project) => project.id === projectId) ?? [...projects.value].sort(newestFirst)[0];
 }
 
 function startQuickOpen(): void {
