@@ -30,12 +30,16 @@ afterFirstScreen(() => {
 
 /**
  * Runs `then` once the first screen (the lists, or the sign-in form) has painted: the service worker's
- * install fetches the whole shell, and the other pages' code compiles, neither in that screen's way.
+ * install fetches the whole shell, and the other pages' code compiles, neither in that screen's way. Lists
+ * that never answer (the server gone) hold it back 5 s at most.
  */
 function afterFirstScreen(then: () => void): void {
+  let done = false;
+  const once = () => void (done || ((done = true), then()));
   const stop = effect(() => {
     if (!directoryLoaded.value && signedIn.value !== false) return;
     queueMicrotask(() => stop());
-    requestAnimationFrame(() => setTimeout(then));
+    requestAnimationFrame(() => setTimeout(once));
   });
+  setTimeout(once, 5000);
 }
