@@ -39,7 +39,8 @@ function afterFirstScreen(then: () => void): void {
   const stop = effect(() => {
     if (!directoryLoaded.value && signedIn.value !== false) return;
     queueMicrotask(() => stop());
-    requestAnimationFrame(() => setTimeout(once));
+    // After the frame, and when the main thread is idle: nothing the reader sees waits behind it.
+    requestAnimationFrame(() => setTimeout(() => requestIdleCallback(once, { timeout: 1000 })));
   });
   setTimeout(once, 5000);
 }
