@@ -77,6 +77,7 @@ async function main(): Promise<void> {
         code.cold.push(cold);
         await browser!.context.clearCookies();
         code.warm.push((await openTimed(code.service.signInUrl, 'lists', { browser })).timeline);
+        await browser!.close();
       }
     }
     for (let run = 0; run < TRACES; run++)
