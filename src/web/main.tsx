@@ -22,7 +22,10 @@ void signIn(token);
 // The printed URL pasted into a tab already on the page changes only the fragment, which loads nothing:
 // its token is taken here as it would be on a load.
 addEventListener('hashchange', () => void (/[#&]token=/.test(location.hash) && signIn()));
-render(<App />, document.getElementById('app')!);
+// index.html's "Loading…" goes first: Preact would otherwise reuse that paragraph somewhere inside the frame.
+const root = document.getElementById('app')!;
+root.replaceChildren();
+render(<App />, root);
 afterFirstScreen(() => {
   void preloadPages();
   registerServiceWorker();

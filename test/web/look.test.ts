@@ -89,13 +89,14 @@ describe('the web page through npm start: first screen, themes, preview beside t
 
   it('the first screen never says "No host" or "No project" when both exist, and the lists follow sign-in at once (issue 29)', async () => {
     const first = await browser.context.newPage();
-    // Sampled from navigation on: every DOM change is checked for the two "nothing here" sentences.
+    // Sampled from navigation on: every DOM change is checked for the two "nothing here" sentences, and for
+    // "Signing in…": with the link's token the frame shows at once, its lists "Loading…".
     await first.addInitScript(() => {
       const seen: string[] = [];
       Object.assign(window, { __emptySaid: seen });
       new MutationObserver(() => {
         const text = document.body?.textContent ?? '';
-        for (const sentence of ['No host has connected yet.', 'No project yet.'])
+        for (const sentence of ['No host has connected yet.', 'No project yet.', 'Signing in…'])
           if (text.includes(sentence) && !seen.includes(sentence)) seen.push(sentence);
         if (!('__listsAt' in window) && document.querySelector('.hosts .host') && document.querySelector('.project'))
           Object.assign(window, { __listsAt: performance.now() });

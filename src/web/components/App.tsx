@@ -2,6 +2,7 @@ import { useSignal, useSignalEffect } from '@preact/signals';
 import { ChevronLeft, Menu, MessagesSquare, Search } from 'lucide-preact';
 import { useEffect } from 'preact/hooks';
 import { signedIn } from '../api/http';
+import { tradingToken } from '../api/session';
 import type { Project } from '../api/types';
 import { newestFirst } from '../render/listText';
 import { directoryLoaded, listedThread, projects, startDirectory } from '../state/directory';
@@ -74,7 +75,7 @@ export function App() {
   const menuOpen = useSignal(false);
   useSignalEffect(() => void (route.value, (menuOpen.value = false)));
 
-  if (signedIn.value === null) return <p class="muted loading">Signing in…</p>;
+  if (signedIn.value === null && !tradingToken.value) return <p class="muted loading">Signing in…</p>;
   if (!signedIn.value) return <SignIn />;
   const current = route.value;
   return (
