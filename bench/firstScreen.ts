@@ -9,152 +9,87 @@
  *  - warm: the same profile again with its cookie cleared (the page's files cached, sign-in again).
  * Baseline in the same run: the same page opened with no token and no cookie, to its sign-in form painted
  * (the page's own load: HTML, script, styles, one `GET /session` answered 401). Also the server's answer to
- * the three list requests from Node, and where a run's time goes (the page's Resource Timing entries).
+ * the three list requests from Node, where a run's time goes (the page's Resource Timing entries), and, from
+ * TRACES more cold runs under Chromium's tracer (slower, so timed apart), the main thread's work by kind.
+ *
+ * BENCH_FIRST_SCREEN_BASE=<another checkout> (a worktree of the starting commit, built) runs that code's
+ * service beside this one's and alternates them run by run, so both meet the same machine load.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
-import { launchBrowser, type Browser } from '../test/web/browser';
-import { startService } from '../test/web/startedService';
-import { firstScreenProbe, timelineOf, type Timeline } from './lib/firstScreenProbe';
+import { startService, type StartedService } from '../test/web/startedService';
+import { openTimed, printCode, type CodeRuns } from './lib/firstScreenRuns';
 
 const RUNS = Number(process.env.BENCH_FIRST_SCREEN_RUNS ?? 7);
+const TRACES = Number(process.env.BENCH_FIRST_SCREEN_TRACES ?? 3);
+const BASE = process.env.BENCH_FIRST_SCREEN_BASE;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const spread = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
+const load = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
+
+async function populated(agentDir: string, repo?: string): Promise<StartedService> {
+  const service = await startService(
+    {
+      ATS_AGENT_PROVIDERS: 'pi',
+      ATS_AGENT_ISOLATION: 'none',
+      PI_CODING_AGENT_DIR: agentDir,
+      ANTHROPIC_API_KEY: '',
+      ANTHROPIC_OAUTH_TOKEN: '',
+    },
+    repo,
+  );
+  for (const name of ['api', 'web', 'docs']) {
+    const project = await service.api('/projects', { name, source: { type: 'local_path', path: agentDir, hostId: service.hostId } });
+    for (let i = 0; i < 4; i++)
+      await service.api('/threads', { projectId: project.id, provider: 'pi', model: 'anthropic/claude-sonnet-4-5', title: `${name} ${i}` });
+  }
+  return service;
+}
 
 async function main(): Promise<void> {
   const agentDir = mkdtempSync(path.join(os.tmpdir(), 'ats-bench-first-'));
-  const service = await startService({
-    ATS_AGENT_PROVIDERS: 'pi',
-    ATS_AGENT_ISOLATION: 'none',
-    PI_CODING_AGENT_DIR: agentDir,
-    ANTHROPIC_API_KEY: '',
-    ANTHROPIC_OAUTH_TOKEN: '',
-  });
-  const browsers: Browser[] = [];
+  const codes: CodeRuns[] = [];
   try {
-    for (const name of ['api', 'web', 'docs']) {
-      const project = await service.api('/projects', { name, source: { type: 'local_path', path: agentDir, hostId: service.hostId } });
-      for (let i = 0; i < 4; i++)
-        await service.api('/threads', {
-          projectId: project.id,
-          provider: 'pi',
-          model: 'anthropic/claude-sonnet-4-5',
-          title: `${name} ${i}`,
-        });
-    }
-
-    const serverAnswers: number[] = [];
-    for (let run = 0; run < RUNS; run++) {
-      const started = performance.now();
-      await Promise.all(['/hosts', '/projects', '/threads'].map((route) => service.api(route)));
-      serverAnswers.push(performance.now() - started);
-    }
-
-    const open = async (page: Page, url: string, done: string): Promise<Timeline> => {
-      await page.goto(url, { waitUntil: 'commit' });
-      await page.waitForFunction(() => (window as unknown as { __paintedAt?: number }).__paintedAt !== undefined, undefined, {
-        timeout: 60_000,
+    codes.push({ label: 'this code', service: await populated(agentDir), form: [], cold: [], warm: [], server: [], traces: [] });
+    if (BASE)
+      codes.push({
+        label: `base (${BASE})`,
+        service: await populated(agentDir, BASE),
+        form: [],
+        cold: [],
+        warm: [],
+        server: [],
+        traces: [],
       });
-      await page.locator(done).first().waitFor({ timeout: 60_000 });
-      return timelineOf(page);
-    };
-    const fresh = async () => {
-      const browser = await launchBrowser();
-      browsers.push(browser);
-      await browser.context.addInitScript(firstScreenProbe);
-      return browser;
-    };
-
-    const baseline: Timeline[] = [];
-    const cold: Timeline[] = [];
-    const warm: Timeline[] = [];
+    const loads: string[] = [load()];
     for (let run = 0; run < RUNS; run++) {
-      const browser = await fresh();
-      // Baseline first: its own cold load, with no token and no cookie, to the sign-in form.
-      const form = await browser.context.newPage();
-      baseline.push(await open(form, `${service.url}/`, 'button:has-text("Sign in")'));
-      await form.close();
-      await browser.close();
-
-      const coldBrowser = await fresh();
-      const first = await coldBrowser.context.newPage();
-      cold.push(await open(first, service.signInUrl, '.project'));
-      await first.close();
-      await coldBrowser.context.clearCookies();
-      const again = await coldBrowser.context.newPage();
-      warm.push(await open(again, service.signInUrl, '.project'));
-      await again.close();
-      await coldBrowser.close();
+      // Alternated, so neither code always runs first after a pause or a burst of the machine's other work.
+      for (const code of run % 2 ? [...codes].reverse() : codes) {
+        const started = performance.now();
+        await Promise.all(['/hosts', '/projects', '/threads'].map((route) => code.service.api(route)));
+        code.server.push(performance.now() - started);
+        code.form.push((await openTimed(code.service.url + '/', 'form')).timeline);
+        const { timeline: cold, browser } = await openTimed(code.service.signInUrl, 'lists', { keep: true });
+        code.cold.push(cold);
+        await browser!.context.clearCookies();
+        code.warm.push((await openTimed(code.service.signInUrl, 'lists', { browser })).timeline);
+        await browser!.close();
+      }
     }
+    for (let run = 0; run < TRACES; run++)
+      for (const code of run % 2 ? [...codes].reverse() : codes)
+        code.traces.push((await openTimed(code.service.signInUrl, 'lists', { trace: true })).breakdown!);
+    loads.push(load());
 
     console.log(`first screen after sign-in, ${RUNS} runs of each (npm start, 1 host, 3 projects, 12 threads)`);
-    console.log(
-      `  load average ${os
-        .loadavg()
-        .map((load) => load.toFixed(1))
-        .join(' ')} on ${os.cpus().length} cores`,
-    );
-    const line = (label: string, values: number[]) =>
-      console.log(`  ${label.padEnd(66)} median ${median(values).toFixed(0).padStart(4)} ms  (${spread(values)})`);
-    line('server: /hosts + /projects + /threads answered, from Node (parallel)', serverAnswers);
-    line(
-      'baseline: no token → the sign-in form painted (the page’s own load)',
-      baseline.map((t) => t.paintedAt),
-    );
-    for (const [kind, runs] of [
-      ['cold', cold],
-      ['warm', warm],
-    ] as const) {
-      console.log(`  ${kind} (${kind === 'cold' ? 'new profile, nothing cached' : 'files cached, cookie cleared'}):`);
-      line(
-        '  HTML answered',
-        runs.map((t) => t.htmlEnd),
-      );
-      line(
-        '  script and styles answered',
-        runs.map((t) => t.assetsEnd),
-      );
-      line(
-        '  POST /session sent',
-        runs.map((t) => t.sessionStart),
-      );
-      line(
-        '  POST /session answered',
-        runs.map((t) => t.sessionEnd),
-      );
-      line(
-        '  the three list requests sent',
-        runs.map((t) => t.listsStart),
-      );
-      line(
-        '  the three list requests answered',
-        runs.map((t) => t.listsEnd),
-      );
-      line(
-        '  host and project lists in the DOM',
-        runs.map((t) => t.listsAt),
-      );
-      line(
-        '  sign-in navigation → host and project lists painted',
-        runs.map((t) => t.paintedAt),
-      );
-      line(
-        '  of which after POST /session answered',
-        runs.map((t) => t.paintedAt - t.sessionEnd),
-      );
-    }
-    const ratio = median(cold.map((t) => t.paintedAt)) / median(baseline.map((t) => t.paintedAt));
-    console.log(`  cold lists / baseline form: ${ratio.toFixed(2)}×`);
-    const worst = Math.max(...cold.map((t) => t.paintedAt), ...warm.map((t) => t.paintedAt));
-    console.log(
-      `  goal ≤ 300 ms (issue 29, on a quiet machine): median cold ${median(cold.map((t) => t.paintedAt)).toFixed(0)} ms, warm ${median(warm.map((t) => t.paintedAt)).toFixed(0)} ms, max ${worst.toFixed(0)} ms`,
-    );
+    console.log(`  load average at start ${loads[0]}, at end ${loads[1]} (1, 5, 15 min) on ${os.cpus().length} cores`);
+    for (const code of codes) printCode(code);
   } finally {
-    for (const browser of browsers) await browser.close();
-    await service.stop();
+    for (const code of codes) await code.service.stop();
     rmSync(agentDir, { recursive: true, force: true });
   }
 }

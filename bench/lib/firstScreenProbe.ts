@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 /** Where one page load's time went, in ms from its navigation's start. */
 export interface Timeline {
   htmlEnd: number;
-  /** The last of the page's script and style files answered. */
+  /** The last of the page's script and style files asked for before the first screen answered. */
   assetsEnd: number;
   sessionStart: number;
   sessionEnd: number;
@@ -31,7 +31,13 @@ export function firstScreenProbe(): void {
     if (!ready()) return;
     observer.disconnect();
     Object.assign(window, { __listsAt: performance.now() });
-    requestAnimationFrame(() => setTimeout(() => Object.assign(window, { __paintedAt: performance.now() })));
+    performance.mark('first-screen-in-dom');
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        performance.mark('first-screen-painted');
+        Object.assign(window, { __paintedAt: performance.now() });
+      }),
+    );
   });
   observer.observe(document, { childList: true, subtree: true });
 }
@@ -42,10 +48,13 @@ export async function timelineOf(page: Page): Promise<Timeline> {
     const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
     const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
     const ofPath = (test: (pathname: string) => boolean) => resources.filter((entry) => test(new URL(entry.name).pathname));
-    const assets = ofPath((pathname) => /\.(js|css)$/.test(pathname) && !pathname.endsWith('sw.js'));
+    const marks = window as unknown as { __listsAt: number; __paintedAt: number };
+    // Only what the first screen waited for: code loaded after it (the other pages, preloaded) is not.
+    const assets = ofPath((pathname) => /\.(js|css)$/.test(pathname) && !pathname.endsWith('sw.js')).filter(
+      (entry) => entry.startTime < marks.__listsAt,
+    );
     const session = ofPath((pathname) => pathname === '/api/v1/session')[0];
     const lists = ofPath((pathname) => ['/api/v1/hosts', '/api/v1/projects', '/api/v1/threads'].includes(pathname)).slice(0, 3);
-    const marks = window as unknown as { __listsAt: number; __paintedAt: number };
     return {
       htmlEnd: navigation.responseEnd,
       assetsEnd: Math.max(0, ...assets.map((entry) => entry.responseEnd)),

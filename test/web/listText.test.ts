@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ModelChoice } from '../../src/web/api/types';
-import { relativeTime, shortFolder } from '../../src/web/render/listText';
+import { absoluteTime, newestFirst, relativeTime, shortFolder } from '../../src/web/render/listText';
 import { defaultModel, matchingModels } from '../../src/web/state/modelChoices';
 
 const NOW = Date.parse('2026-11-27T12:00:00.000Z');
@@ -22,6 +22,22 @@ describe('the lists say how long ago a thread began and where a project lives (i
   it('older than a week reads as a date, with the year only when it differs', () => {
     expect(relativeTime('2026-11-03T12:00:00.000Z', NOW)).to.match(/3/).and.not.match(/2026/);
     expect(relativeTime('2025-11-03T12:00:00.000Z', NOW)).to.match(/2025/);
+  });
+
+  it('the exact time (a tooltip) is the local date and time, to the minute', () => {
+    const at = new Date(2026, 0, 5, 9, 7, 30);
+    expect(absoluteTime(at.toISOString())).to.equal('2026-01-05 09:07');
+    expect(absoluteTime('not a time')).to.equal('not a time');
+  });
+
+  it('threads and projects sort newest first by their creation time', () => {
+    const made = (createdAt: string) => ({ createdAt });
+    const sorted = [made('2026-11-03T12:00:00.000Z'), made('2026-11-27T09:00:00.000Z'), made('2025-12-31T23:59:59.999Z')].sort(newestFirst);
+    expect(sorted.map((entry) => entry.createdAt)).to.deep.equal([
+      '2026-11-27T09:00:00.000Z',
+      '2026-11-03T12:00:00.000Z',
+      '2025-12-31T23:59:59.999Z',
+    ]);
   });
 
   it('a folder shows its last two segments; a short one shows whole', () => {

@@ -89,13 +89,14 @@ describe('the web page through npm start: first screen, themes, preview beside t
 
   it('the first screen never says "No host" or "No project" when both exist, and the lists follow sign-in at once (issue 29)', async () => {
     const first = await browser.context.newPage();
-    // Sampled from navigation on: every DOM change is checked for the two "nothing here" sentences.
+    // Sampled from navigation on: every DOM change is checked for the two "nothing here" sentences, and for
+    // "Signing in…": with the link's token the frame shows at once, its lists "Loading…".
     await first.addInitScript(() => {
       const seen: string[] = [];
       Object.assign(window, { __emptySaid: seen });
       new MutationObserver(() => {
         const text = document.body?.textContent ?? '';
-        for (const sentence of ['No host has connected yet.', 'No project yet.'])
+        for (const sentence of ['No host has connected yet.', 'No project yet.', 'Signing in…'])
           if (text.includes(sentence) && !seen.includes(sentence)) seen.push(sentence);
         if (!('__listsAt' in window) && document.querySelector('.hosts .host') && document.querySelector('.project'))
           Object.assign(window, { __listsAt: performance.now() });
@@ -121,6 +122,23 @@ describe('the web page through npm start: first screen, themes, preview beside t
       return { signInAnswered: of('/api/v1/session').responseEnd, listsAsked: of('/api/v1/hosts').startTime };
     });
     expect(order.listsAsked, 'the host list asked before sign-in answered').to.be.below(order.signInAnswered);
+    // What the lists waited for: the entry's code only, the styles inside the page. The thread view's
+    // Markdown and highlighting (~200 KB) run after the lists are shown; they may be fetched before, as a
+    // `prefetch` (idle priority, not run).
+    const before = await first.evaluate(() => {
+      const listsAt = (window as unknown as { __listsAt: number }).__listsAt;
+      const prefetched = new Set(Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="prefetch"]'), (link) => link.href));
+      const entries = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter(
+        (entry) => entry.startTime < listsAt,
+      );
+      const scripts = entries.filter((entry) => new URL(entry.name).pathname.endsWith('.js') && !prefetched.has(entry.name));
+      return {
+        scriptBytes: scripts.reduce((sum, entry) => sum + entry.decodedBodySize, 0),
+        stylesheets: entries.filter((entry) => new URL(entry.name).pathname.endsWith('.css')).length,
+      };
+    });
+    expect(before.scriptBytes, 'script bytes run before the lists were shown').to.be.below(100_000);
+    expect(before.stylesheets, 'stylesheet requests before the lists were shown').to.equal(0);
     expect(await first.getByRole('button', { name: /Quick open/ }).isEnabled()).to.equal(true);
     // The home page offers the next step: a thread in the newest projects.
     await first.getByRole('link', { name: 'Start a thread in demo' }).waitFor(WAIT);

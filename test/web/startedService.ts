@@ -34,12 +34,13 @@ export interface StartedService {
 /**
  * Runs `npm start -- --port 0 --data-dir <temp>` as a child process (`prestart` builds dist/ when stale), with
  * `env` on top of this process's, and reads what it prints: the URL, the sign-in link, the embedded host.
+ * `repo`: another checkout's service (a bench comparing this code with an older commit's).
  */
-export async function startService(env: NodeJS.ProcessEnv = {}): Promise<StartedService> {
+export async function startService(env: NodeJS.ProcessEnv = {}, repo?: string): Promise<StartedService> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ats-started-'));
   let started: StartedProcess;
   try {
-    started = await npmStart(['--port', '0', '--data-dir', dataDir], env);
+    started = await npmStart(['--port', '0', '--data-dir', dataDir], env, repo);
   } catch (error) {
     rmSync(dataDir, { recursive: true, force: true });
     throw error;

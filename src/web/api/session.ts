@@ -1,4 +1,12 @@
+import { signal } from '@preact/signals';
 import { answerOf, client, signedIn } from './http';
+
+/**
+ * True while a token is being traded for the cookie. The page then shows its frame with "Loading…" lists at
+ * once, rather than "Signing in…": the first layout of that frame (fonts, icons) is done by the time the
+ * lists answer, which then lay out alone (issue 29: lists within 300 ms of sign-in).
+ */
+export const tradingToken = signal(false);
 
 /**
  * Signs the browser in: a `#token=…` fragment (the URL `npm start` prints; a fragment never reaches the
@@ -24,8 +32,13 @@ export function takeToken(): string | null {
 }
 
 export async function signInWith(token: string): Promise<void> {
-  signedIn.value = await answerOf(client.POST('/api/v1/session', { body: { token } })).then(
-    () => true,
-    () => false,
-  );
+  tradingToken.value = true;
+  try {
+    signedIn.value = await answerOf(client.POST('/api/v1/session', { body: { token } })).then(
+      () => true,
+      () => false,
+    );
+  } finally {
+    tradingToken.value = false;
+  }
 }

@@ -2,33 +2,41 @@ import { useSignal, useSignalEffect } from '@preact/signals';
 import { ChevronLeft, Menu, MessagesSquare, Search } from 'lucide-preact';
 import { useEffect } from 'preact/hooks';
 import { signedIn } from '../api/http';
+import { tradingToken } from '../api/session';
 import type { Project } from '../api/types';
+import { newestFirst } from '../render/listText';
 import { directoryLoaded, listedThread, projects, startDirectory } from '../state/directory';
 import { notice } from '../state/notice';
 import { attentionCount, watchThreadChanges } from '../state/notifications';
 import { openQuickOpen, preview } from '../state/quickOpen';
 import { route } from '../state/route';
-import { FilePreview } from './FilePreview';
 import { Home } from './Home';
-import { NewProject } from './NewProject';
-import { NewThread } from './NewThread';
+import { lazyComponent } from './lazyComponent';
 import { NotifyButton } from './NotifyButton';
 import { QuickOpen } from './QuickOpen';
 import { SearchBox } from './SearchBox';
 import { Sidebar } from './Sidebar';
 import { SignIn } from './SignIn';
 import { ThemeToggle } from './ThemeToggle';
-import { ThreadView } from './ThreadView';
+
+// Not on the first screen: out of the entry, so the lists paint without their code (issue 29); preloaded
+// after that paint (`preloadPages`).
+const ThreadView = lazyComponent(() => import('./ThreadView').then((module) => module.ThreadView));
+const FilePreview = lazyComponent(() => import('./FilePreview').then((module) => module.FilePreview));
+const NewThread = lazyComponent(() => import('./NewThread').then((module) => module.NewThread));
+const NewProject = lazyComponent(() => import('./NewProject').then((module) => module.NewProject));
+
+/** Loads the pages the first screen left out, so the first click on a thread or a form finds them ready. */
+export function preloadPages(): Promise<unknown> {
+  return Promise.all([ThreadView, FilePreview, NewThread, NewProject].map((page) => page.preload()));
+}
 
 /** The project quick-open searches: the open thread's, the one a new thread goes into, else the newest. */
 function currentProject(): Project | undefined {
   const current = route.value;
   const projectId =
     current.page === 'thread' ? listedThread(current.threadId)?.projectId : current.page === 'newThread' ? current.projectId : undefined;
-  return (
-    projects.value.find((project) => project.id === projectId) ??
-    [...projects.value].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]
-  );
+  return projects.value.find((project) => project.id === projectId) ?? [...projects.value].sort(newestFirst)[0];
 }
 
 function startQuickOpen(): void {
@@ -67,7 +75,7 @@ export function App() {
   const menuOpen = useSignal(false);
   useSignalEffect(() => void (route.value, (menuOpen.value = false)));
 
-  if (signedIn.value === null) return <p class="muted loading">Signing in…</p>;
+  if (signedIn.value === null && !tradingToken.value) return <p class="muted loading">Signing in…</p>;
   if (!signedIn.value) return <SignIn />;
   const current = route.value;
   return (
@@ -122,7 +130,7 @@ export function App() {
             <ThreadView key={`${current.threadId}?${current.seq ?? ''}`} threadId={current.threadId} seq={current.seq} />
           )}
         </div>
-        <FilePreview />
+        {preview.value && <FilePreview />}
       </main>
       <QuickOpen />
       <SearchBox />

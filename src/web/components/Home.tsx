@@ -1,10 +1,10 @@
 import { FolderPlus, MessageSquarePlus } from 'lucide-preact';
-import { shortId } from '../render/listText';
+import { newestFirst, shortId } from '../render/listText';
 import { directoryLoaded, projects } from '../state/directory';
 
 /** The first page: where to start, with the step a newcomer needs next (a project, then a thread) one click away. */
 export function Home() {
-  const newest = [...projects.value].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, 3);
+  const newest = [...projects.value].sort(newestFirst).slice(0, 3);
   return (
     <section class="panel home">
       <h2>Welcome</h2>

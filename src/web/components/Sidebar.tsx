@@ -1,6 +1,6 @@
 import { Folder, Plus } from 'lucide-preact';
 import type { Host, Project, Thread } from '../api/types';
-import { absoluteTime, relativeTime, shortFolder, shortId } from '../render/listText';
+import { absoluteTime, newestFirst, relativeTime, shortFolder, shortId } from '../render/listText';
 import { directoryLoaded, hosts, now, projects, statusText, threads } from '../state/directory';
 import { route, threadHref } from '../state/route';
 import { isWaiting } from '../state/waiting';
@@ -63,7 +63,7 @@ function HostEntry({ host }: { host: Host }) {
  * one name) are told apart; then its threads, newest first.
  */
 function ProjectEntry({ project, current }: { project: Project; current: string | null }) {
-  const own = threads.value.filter((thread) => thread.projectId === project.id).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const own = threads.value.filter((thread) => thread.projectId === project.id).sort(newestFirst);
   const twin = projects.value.some(
     (other) => other.id !== project.id && other.name === project.name && other.source.path === project.source.path,
   );

@@ -31,6 +31,8 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {
       for (const name of await caches.keys()) if (name !== SHELL_CACHE) await caches.delete(name);
+      // A load's request for the page leaves while the worker starts, not after (issue 29's first screen).
+      await self.registration.navigationPreload?.enable();
       await self.clients.claim();
     })(),
   );
@@ -41,25 +43,32 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (request.method !== 'GET' || url.origin !== self.location.origin || isApi(url)) return;
   if (request.mode === 'navigate')
-    return event.respondWith(networkFirst(request, new URL('./index.html', self.registration.scope).href, true));
+    return event.respondWith(networkFirst(event, new URL('./index.html', self.registration.scope).href, true));
   if (isAsset(url)) return event.respondWith(cacheFirst(request));
-  if (shellUrls().includes(url.href)) return event.respondWith(networkFirst(request, url.href));
+  if (shellUrls().includes(url.href)) return event.respondWith(networkFirst(event, url.href));
 });
 
-async function networkFirst(request, key, isPage = false) {
+/**
+ * The network's answer goes to the page at once; the cache keeps its copy afterwards (`waitUntil`), so a
+ * load never waits for the cache's write. A page load takes the request navigation preload already sent.
+ */
+async function networkFirst(event, key, isPage = false) {
   const cache = await caches.open(SHELL_CACHE);
   try {
-    const answer = await fetch(request);
-    if (answer.ok) {
-      await cache.put(key, answer.clone());
-      if (isPage) await forgetOldAssets(cache, await answer.clone().text());
-    }
+    const answer = (isPage && (await event.preloadResponse)) || (await fetch(event.request));
+    if (answer.ok) event.waitUntil(keep(cache, key, answer.clone(), isPage));
     return answer;
   } catch (failure) {
     const kept = await cache.match(key);
     if (kept) return kept;
     throw failure;
   }
+}
+
+async function keep(cache, key, answer, isPage) {
+  const html = isPage ? await answer.clone().text() : '';
+  await cache.put(key, answer);
+  if (isPage) await forgetOldAssets(cache, html);
 }
 
 /** A new build names new hashed files: the previous build's are dropped rather than kept forever. */

@@ -17,10 +17,13 @@ export interface StartedProcess {
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 
-/** Runs `npm start -- <args>` as a newcomer would, in its own process group, and waits for `listening on`. */
-export function npmStart(args: string[], env: NodeJS.ProcessEnv = {}): Promise<StartedProcess> {
+/**
+ * Runs `npm start -- <args>` as a newcomer would, in its own process group, and waits for `listening on`.
+ * `repo` is this checkout unless a bench compares another (an older commit's worktree).
+ */
+export function npmStart(args: string[], env: NodeJS.ProcessEnv = {}, repo = REPO): Promise<StartedProcess> {
   const child = spawn('npm', ['start', '--silent', '--', ...args], {
-    cwd: REPO,
+    cwd: repo,
     env: { ...process.env, ...env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
