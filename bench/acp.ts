@@ -44,7 +44,10 @@ async function main(): Promise<void> {
 
     const paced = await bench.run(acpThread, `stream ${CHUNKS} every ${PACE_MS}`);
     const latencies = deltasOf(paced.rows).flatMap((timed) => chunksIn(timed).map((sentAt) => timed.at - Number(sentAt)));
-    console.log(`ACP update → stored row → SSE, ${latencies.length} chunks, one every ${PACE_MS} ms (goal p50 ≤ 5 ms, p99 ≤ 20 ms):`);
+    const fsync = process.env.ATS_FSYNC ?? 'batch (default)';
+    console.log(
+      `ACP update → stored row → SSE, ${latencies.length} chunks, one every ${PACE_MS} ms, ATS_FSYNC ${fsync} (goal p50 ≤ 5 ms, p99 ≤ 20 ms):`,
+    );
     console.log(
       `  p50 ${percentile(latencies, 50).toFixed(2)} ms   p99 ${percentile(latencies, 99).toFixed(2)} ms   max ${Math.max(...latencies).toFixed(1)} ms`,
     );

@@ -227,6 +227,9 @@ async function main(): Promise<void> {
     while (server.hub.subscriberCount() < SUBSCRIBERS + 1) await new Promise((resolve) => setTimeout(resolve, 10));
     const writer = publishingStore(server.store, server.hub);
     started = performance.now();
+    // CPU of the whole process (server, its worker threads and the 100 clients) over the fan-out: what the code
+    // costs per delivery, far less moved by other processes' load than the latencies are.
+    const cpuAtStart = process.cpuUsage();
     for (let start = 0; start < FANOUT_EVENTS; start += FANOUT_BATCH) {
       const batch = Array.from({ length: FANOUT_BATCH }, (_, i) => delta(fanThread, start + i));
       // Seqs are known in advance (one writer), so "stored" is stamped just before the rows are published.
@@ -240,6 +243,8 @@ async function main(): Promise<void> {
       });
     }
     const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuAtStart);
+    const cpuLine = `  CPU over the fan-out: user ${(cpu.user / 1e6).toFixed(2)} s, system ${(cpu.system / 1e6).toFixed(2)} s, wall ${seconds.toFixed(2)} s; ${((cpu.user + cpu.system) / (FANOUT_EVENTS * SUBSCRIBERS)).toFixed(2)} µs a delivery`;
     hubSubscription.unsubscribe();
     controllers.forEach((controller) => controller.abort());
     // The issue's baseline: the same batches appended to the same store and read back in process by cursor
@@ -258,6 +263,7 @@ async function main(): Promise<void> {
     console.log(
       `\nSSE fan-out (${SUBSCRIBERS} subscribers × ${FANOUT_EVENTS} events, batches of ${FANOUT_BATCH}; ${((FANOUT_EVENTS * SUBSCRIBERS) / seconds).toFixed(0)} deliveries/s)`,
     );
+    console.log(cpuLine);
     console.log(`  in-process append + store.list   p50 ${ms(percentile(readLatency, 50))}  p99 ${ms(percentile(readLatency, 99))}`);
     console.log(`  in-process hub subscriber        p50 ${ms(percentile(hubLatency, 50))}  p99 ${ms(percentile(hubLatency, 99))}`);
     console.log(`  SSE client (each of ${SUBSCRIBERS})      p50 ${ms(percentile(sseLatency, 50))}  p99 ${ms(percentile(sseLatency, 99))}`);

@@ -21,7 +21,10 @@ export interface BenchServer {
 
 export async function startBenchServer(providers: AgentProvider[]): Promise<BenchServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'ats-bench-acp-'));
-  const server = await startServer({ config: configWith({ port: 0, token: TOKEN, dataDir }), providers, log: () => undefined });
+  // ATS_FSYNC as `npm start` reads it, so the bench can be run once per mode (how much of the tail is the disk).
+  const fsync = process.env.ATS_FSYNC as 'always' | 'batch' | 'off' | undefined;
+  const config = configWith({ port: 0, token: TOKEN, dataDir, fsync });
+  const server = await startServer({ config, providers, log: () => undefined });
   const json = async (pathname: string, body?: unknown) => {
     const response = await fetch(`${server.url}/api/v1${pathname}`, {
       method: body === undefined ? 'GET' : 'POST',
