@@ -26,7 +26,7 @@ export interface RowDemand {
 /** Rows of the first store read of a catch-up; each page doubles the next, up to `pageSize` (and `pageChars`). */
 const FIRST_PAGE_ROWS = 8;
 /** The most rows of a catch-up page, whatever `pageSize` allows: what one reader's read holds (issue 31). */
-export const CATCH_UP_PAGE_MAX_ROWS = 256;
+const CATCH_UP_PAGE_MAX_ROWS = 256;
 const DEFAULT_PAGE_CHARS = 256 * 1024;
 
 const ALWAYS: RowDemand = { paused: () => false, resumed$: NEVER };
