@@ -96,13 +96,14 @@ describe('server: SSE catch-up from seq 0 to a slow reader (bounded memory)', ()
 
     reader.read();
     const caughtUp = await reader.events(total);
+    const readsWhenCaughtUp = { ...reads }; // the live row below may be read back if it finds the socket full
     await rpc(writer, textDelta(threadId, 'live', nextId++)); // after the catch-up: a live row
     const events = await reader.events(total + 1);
     reader.close();
     expect(events.map((event) => Number(event.id))).to.deep.equal(Array.from({ length: total + 1 }, (_, i) => i + 1));
     expect(caughtUp.slice(0, 100).map((event) => event.data)).to.deep.equal(await t.json(`/threads/${threadId}/events?limit=100`));
 
-    expect(reads.objects, 'rows built as objects to be serialised again').to.equal(0);
-    expect(reads.texts, 'rows read from the store (each once)').to.equal(total);
+    expect(readsWhenCaughtUp.objects, 'rows built as objects to be serialised again').to.equal(0);
+    expect(readsWhenCaughtUp.texts, 'rows read from the store (each once)').to.equal(total);
   });
 });
