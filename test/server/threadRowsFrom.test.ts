@@ -201,6 +201,17 @@ describe('threadRowsFrom with a reader that pauses (SSE backpressure)', () => {
     expect((failed as Error).message).to.equal('disk gone');
   });
 
+  it('stops reading when the store has none of the rows the hub published (a deleted thread), instead of reading again and again', async () => {
+    const store = countingStore([]);
+    const live$ = new Subject<StoredThreadEvent>();
+    const subscription = threadRowsFrom({ store, live$, pageSize: 10 }, 'thr_a', 0).subscribe();
+    await tick();
+    live$.next(row(3)); // ahead of the last row sent: read from the store, which has nothing
+    await tick();
+    subscription.unsubscribe();
+    expect(store.reads).to.equal(2);
+  });
+
   it('reads nothing on a resume when no row was missed', async () => {
     const stored = [1, 2].map(row);
     const store = countingStore(stored);

@@ -68,11 +68,14 @@ export function threadRowsFrom(deps: ThreadRowsDeps, threadId: string, afterSeq:
     let wake: (() => void) | undefined;
     const taken = () => (demand.paused() ? new Promise<void>((resolve) => (wake = resolve)) : undefined);
 
-    // Reads from `last` until a short page (the store's end), then again while rows were published meanwhile.
+    // Reads from `last` until a short page (the store's end), then again while rows were published meanwhile
+    // (unless a pass found nothing: rows the hub published but the store no longer has, a deleted thread's).
     const catchUp = async () => {
       reading = true;
       try {
+        let passFrom: number;
         do {
+          passFrom = last;
           let size = Math.min(FIRST_PAGE_ROWS, maxRows);
           for (;;) {
             await taken(); // the page before this one is in the reader's hands (or the socket's own buffer)
@@ -89,7 +92,7 @@ export function threadRowsFrom(deps: ThreadRowsDeps, threadId: string, afterSeq:
             if (text.length > pageChars) size = Math.max(1, size >> 1);
             else if (2 * text.length <= pageChars) size = Math.min(2 * size, maxRows);
           }
-        } while (stored > last);
+        } while (stored > last && last > passFrom);
         reading = false;
       } catch (error) {
         ended = true;
