@@ -103,5 +103,7 @@ describe('server: SSE fan-out (a stored batch published once to every reader)', 
     late.close();
     expect(fromLate.map((event) => event.id)).to.deep.equal(Array.from({ length: total }, (_, i) => i + 1));
     expect(fromLate.map((event) => JSON.parse(event.data))).to.deep.equal(fromEarly.map((event) => JSON.parse(event.data)));
+    // The backlog is sent as the store's own row text, the live rows as serialised: the same bytes.
+    expect(fromLate.map((event) => event.data)).to.deep.equal(fromEarly.map((event) => event.data));
   });
 });

@@ -69,7 +69,8 @@ export function eventsRouter(deps: AppDeps): Router {
       const lastEventId = ctx.get('last-event-id');
       const afterSeq = lastEventId ? parseInput(decimalParam, lastEventId, 'query') : (query.afterSeq ?? 0);
       const thread = await mustGet(deps.registry.threads, params.id, 'thread');
-      const source = { store: deps.store, live$: deps.hub.rowsOf$(thread.id), pageSize: eventsPageMax };
+      // A catch-up page is about as big as what the response may hold unsent (so a slow reader costs two of them).
+      const source = { store: deps.store, live$: deps.hub.rowsOf$(thread.id), pageSize: eventsPageMax, pageChars: sseMaxBufferedBytes };
       ctx.respond = false;
       await streamSse(ctx.res, (demand) => threadRowsFrom(source, thread.id, afterSeq, demand), {
         heartbeatMs: sseHeartbeatMs,

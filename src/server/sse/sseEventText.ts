@@ -1,5 +1,11 @@
 import type { StoredThreadEvent } from '../../store/eventStore';
 
+/** Rows ready to send as Server-Sent Events: their text, and the seq of the last of them. */
+export interface SseChunk {
+  lastSeq: number;
+  text: string;
+}
+
 /** Each published row's SSE text, made by the first stream that sends it and reused by every other. */
 const texts = new WeakMap<StoredThreadEvent, string>();
 
@@ -11,10 +17,15 @@ const texts = new WeakMap<StoredThreadEvent, string>();
 export function sseEventText(row: StoredThreadEvent): string {
   let text = texts.get(row);
   if (text === undefined) {
-    text = `id: ${row.seq}\ndata: ${JSON.stringify(row)}\n\n`;
+    text = sseEventTextOf(row.seq, JSON.stringify(row));
     texts.set(row, text);
   }
   return text;
+}
+
+/** A row's SSE event from its JSON text (exactly `JSON.stringify(row)`, so the same bytes as `sseEventText`). */
+export function sseEventTextOf(seq: number, json: string): string {
+  return `id: ${seq}\ndata: ${json}\n\n`;
 }
 
 /** The last event of a deleted thread's stream: `event: deleted` (no `id:`, so Last-Event-ID stays the last row's). */

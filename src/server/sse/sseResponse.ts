@@ -1,7 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { fromEvent, interval, type Observable } from 'rxjs';
-import type { StoredThreadEvent } from '../../store/eventStore';
-import { sseEventText } from './sseEventText';
+import type { SseChunk } from './sseEventText';
 import type { RowDemand } from './threadRowsFrom';
 
 export interface SseOptions {
@@ -23,16 +22,13 @@ export interface SseOptions {
  * rows complete (server shutdown).
  *
  * Backpressure: once `maxBufferedBytes` wait unsent (and the socket asked for a drain), the rows are told
- * to pause; they resume from the store on 'drain'. So a slow reader holds at most that plus one message,
- * and never delays the other readers of the thread. Rows that arrive in one go (one stored batch, one page
- * of the store) leave in one write while they fit. A reader that does not drain within `stallMs` is reset
- * rather than kept open forever.
+ * to pause; they resume from the store on 'drain' (a catch-up reads its next page only then). So a slow
+ * reader holds at most that plus one chunk (a live row, or a page of the store, about `maxBufferedBytes`),
+ * and never delays the other readers of the thread. Rows that arrive in one go (one stored batch) leave in
+ * one write while they fit. A reader that does not drain within `stallMs` is reset rather than kept open
+ * forever.
  */
-export function streamSse(
-  res: ServerResponse,
-  rowsFor: (demand: RowDemand) => Observable<StoredThreadEvent>,
-  options: SseOptions,
-): Promise<void> {
+export function streamSse(res: ServerResponse, rowsFor: (demand: RowDemand) => Observable<SseChunk>, options: SseOptions): Promise<void> {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',
@@ -73,7 +69,7 @@ export function streamSse(
       if (!demand.paused()) send(': heartbeat\n\n');
     });
     const subscription = rowsFor(demand).subscribe({
-      next: (row) => send(sseEventText(row)),
+      next: (chunk) => send(chunk.text),
       error: () => finish(),
       complete: () => finish(),
     });

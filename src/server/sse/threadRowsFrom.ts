@@ -1,132 +1,133 @@
-import {
-  concat,
-  concatMap,
-  defer,
-  EMPTY,
-  filter,
-  from,
-  map,
-  merge,
-  NEVER,
-  of,
-  Subject,
-  takeUntil,
-  takeWhile,
-  tap,
-  type Observable,
-} from 'rxjs';
+import { NEVER, Observable } from 'rxjs';
 import type { EventStore, StoredThreadEvent } from '../../store/eventStore';
+import { rowJsonOf } from '../../store/pageJson';
+import { sseEventText, sseEventTextOf, type SseChunk } from './sseEventText';
 
 export interface ThreadRowsDeps {
+  /** The store; one that keeps rows as text (`listRowJson`) is read without building row objects. */
   store: Pick<EventStore, 'list'>;
   /** Rows as they are stored (the event hub). */
   live$: Observable<StoredThreadEvent>;
+  /** Most rows a store read takes. */
   pageSize: number;
+  /** About the most characters of SSE text one store read makes: a page of long rows holds fewer rows. */
+  pageChars?: number;
 }
 
 /**
  * Whether the reader takes rows now. While `paused()` no row is emitted (live rows are dropped, a store read
- * stops); `resumed$` says the reader takes rows again, and the rows missed meanwhile are read from the store.
+ * waits); `resumed$` says the reader takes rows again, and the rows missed meanwhile are read from the store.
  */
 export interface RowDemand {
   paused(): boolean;
   resumed$: Observable<unknown>;
 }
 
-/**
- * Rows of the first store read after a start or a resume; each page the reader takes whole doubles the next,
- * up to `pageSize`. A reader that pauses again at once (a slow one: a full socket after a row or two) then
- * re-reads a few rows, not a full page it drops at the pause: with 16 KiB rows, re-reading ~900 rows for each
- * resume (45–260 ms a read) left a slow reader never catching up.
- */
+/** Rows of the first store read of a catch-up; each page doubles the next, up to `pageSize` (and `pageChars`). */
 const FIRST_PAGE_ROWS = 8;
+/** The most rows of a catch-up page, whatever `pageSize` allows: what one reader's read holds (issue 31). */
+const CATCH_UP_PAGE_MAX_ROWS = 256;
+const DEFAULT_PAGE_CHARS = 256 * 1024;
 
 const ALWAYS: RowDemand = { paused: () => false, resumed$: NEVER };
-const START = 'start' as const;
-const RESUME = 'resume' as const;
 
 /**
  * Every row of a thread with `seq > afterSeq`, then every row stored later, each exactly once and in seq
- * order, with no gap between the backlog and the live rows:
+ * order, with no gap between the backlog and the live rows, as SSE text: a page of the store is one chunk,
+ * made from the store's own row texts (no row object is built to be serialised again), a live row another.
  *
  *   live$   ----------4-----5--7-------
  *   store   1 2 3 (backlog read once subscribed; 6 stored but its live row raced behind 7)
- *   result  --1-2-3---4-----5--6-7-----   (7 arrives after a gap: 6 is read back from the store)
+ *   result  --123-----4-----5--67-----   (7 arrives after a gap: 6 and 7 are read from the store)
  *
- * The live rows are subscribed to before the backlog is read; a live row that does not follow the last
- * emitted seq triggers a store read from that seq instead of being trusted, so a race can never skip a seq.
+ * The live rows are subscribed to before the backlog is read. A live row that does not follow the last
+ * emitted seq, or that arrives while a store read runs, is not trusted: the store is read (again) from the
+ * last emitted seq, so a race can never skip a seq, and no live row is queued meanwhile.
  *
- * A paused reader holds nothing here (live rows are dropped, not queued): the store is its buffer.
+ * Backpressure: a page is read only once the reader took the one before it (not `paused()`; else after
+ * `resumed$`), so a catch-up holds one page, however long the thread and however slow the reader, and reads
+ * each row once. A paused reader holds nothing here (live rows are dropped, not queued): the store is its
+ * buffer, read from after the resume.
  *
  *   live$    --4--5--6--7-----8--
  *   paused   ^^^^^^^^^^         (4 is taken and pauses the reader; 5, 6, 7 are dropped)
  *   resumed$ ------------r-----
- *   result   --4---------567--8-  (5, 6, 7 read back from the store after 4)
+ *   result   --4---------(567)8-  (5, 6, 7 read back from the store after 4, as one page)
  *
- * The rows complete when `live$` does (server shutdown), paused or not.
+ * The rows complete when `live$` does (server shutdown), paused or not; a store read that fails errors them.
  */
-export function threadRowsFrom(
-  deps: ThreadRowsDeps,
-  threadId: string,
-  afterSeq: number,
-  demand: RowDemand = ALWAYS,
-): Observable<StoredThreadEvent> {
-  return defer(() => {
+export function threadRowsFrom(deps: ThreadRowsDeps, threadId: string, afterSeq: number, demand: RowDemand = ALWAYS): Observable<SseChunk> {
+  const maxRows = Math.max(1, Math.min(deps.pageSize, CATCH_UP_PAGE_MAX_ROWS));
+  const pageChars = deps.pageChars ?? DEFAULT_PAGE_CHARS;
+  return new Observable<SseChunk>((subscriber) => {
     let last = afterSeq;
-    // A row with seq > last was dropped or left unread while paused: the next resume must read the store.
-    let behind = false;
-    const readFromLast$ = defer(() => {
-      behind = false;
-      return readPages(deps, threadId, last);
-    }).pipe(
-      takeWhile(() => {
-        if (!demand.paused()) return true;
-        behind = true; // the rest of this read is owed to the next resume
-        return false;
-      }),
-    );
-    const liveEnded = new Subject<void>();
-    // live$ first: merge subscribes in order, so the hub listens before the backlog read starts.
-    return merge(
-      deps.live$.pipe(tap({ complete: () => liveEnded.next() })),
-      of(START),
-      demand.resumed$.pipe(
-        map(() => RESUME),
-        takeUntil(liveEnded),
-      ),
-    ).pipe(
-      concatMap((signal) =>
-        defer(() => {
-          // Paused again already (a read queued before this resume filled the socket): the next drain resumes.
-          if (signal === RESUME) return behind && !demand.paused() ? readFromLast$ : EMPTY;
-          if (demand.paused()) {
-            if (signal === START || signal.seq > last) behind = true;
-            return EMPTY;
-          }
-          if (signal === START || signal.seq > last + 1) return readFromLast$;
-          return signal.seq === last + 1 ? of(signal) : EMPTY;
-        }),
-      ),
-      filter((row) => row.seq > last),
-      tap((row) => (last = row.seq)),
-    );
-  });
-}
+    /** The highest seq the hub published: rows up to it are in the store. */
+    let stored = afterSeq;
+    let reading = false;
+    let ended = false;
+    let wake: (() => void) | undefined;
+    const taken = () => (demand.paused() ? new Promise<void>((resolve) => (wake = resolve)) : undefined);
 
-/**
- * Pages of the store from `afterSeq`, growing from FIRST_PAGE_ROWS to `pageSize` as they are taken; the next
- * page is read only once this one's rows are taken, and a short page is the thread's end.
- */
-function readPages(
-  deps: ThreadRowsDeps,
-  threadId: string,
-  afterSeq: number,
-  size = Math.min(FIRST_PAGE_ROWS, deps.pageSize),
-): Observable<StoredThreadEvent> {
-  return from(deps.store.list(threadId, { afterSeq, limit: size })).pipe(
-    concatMap((rows) => {
-      const next = Math.min(2 * size, deps.pageSize);
-      return concat(from(rows), rows.length < size ? EMPTY : defer(() => readPages(deps, threadId, rows[rows.length - 1]!.seq, next)));
-    }),
-  );
+    // Reads from `last` until a short page (the store's end), then again while rows were published meanwhile
+    // (unless a pass found nothing: rows the hub published but the store no longer has, a deleted thread's).
+    const catchUp = async () => {
+      reading = true;
+      try {
+        let passFrom: number;
+        do {
+          passFrom = last;
+          let size = Math.min(FIRST_PAGE_ROWS, maxRows);
+          for (;;) {
+            await taken(); // the page before this one is in the reader's hands (or the socket's own buffer)
+            if (ended) return;
+            const rows = await rowJsonOf(deps.store, threadId, { afterSeq: last, limit: size });
+            if (ended) return;
+            const text = rows.map((row) => sseEventTextOf(row.seq, row.json)).join('');
+            if (rows.length > 0) {
+              last = rows[rows.length - 1]!.seq;
+              subscriber.next({ lastSeq: last, text });
+            }
+            if (rows.length < size) break;
+            // Pages grow while short of the character budget and shrink past it (long rows: fewer a page).
+            if (text.length > pageChars) size = Math.max(1, size >> 1);
+            else if (2 * text.length <= pageChars) size = Math.min(2 * size, maxRows);
+          }
+        } while (stored > last && last > passFrom);
+        reading = false;
+      } catch (error) {
+        ended = true;
+        subscriber.error(error);
+      }
+    };
+
+    const live = deps.live$.subscribe({
+      next: (row) => {
+        stored = Math.max(stored, row.seq);
+        if (reading || demand.paused() || row.seq <= last) return;
+        if (row.seq > last + 1) return void catchUp();
+        last = row.seq;
+        subscriber.next({ lastSeq: row.seq, text: sseEventText(row) });
+      },
+      error: (error: unknown) => subscriber.error(error),
+      complete: () => {
+        ended = true;
+        subscriber.complete();
+      },
+    });
+    const resumed = demand.resumed$.subscribe(() => {
+      if (demand.paused()) return; // filled again already (a write queued before the drain): the next drain
+      if (wake) {
+        const resume = wake;
+        wake = undefined;
+        resume();
+      } else if (!reading && stored > last) void catchUp();
+    });
+    if (!ended) void catchUp();
+    return () => {
+      ended = true;
+      live.unsubscribe();
+      resumed.unsubscribe();
+      wake?.();
+    };
+  });
 }

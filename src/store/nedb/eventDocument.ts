@@ -72,16 +72,20 @@ export function toRow(document: EventDocument | EarlierEventDocument): StoredThr
  * long way.
  */
 export function pageTextOf(documents: ReadonlyArray<EventDocument | EarlierEventDocument>): string {
+  return `[${rowTextsOf(documents).join(',')}]`;
+}
+
+/** Each document's row as JSON text, exactly `JSON.stringify(toRow(document))`, spliced as `pageTextOf` does. */
+export function rowTextsOf(documents: ReadonlyArray<EventDocument | EarlierEventDocument>): string[] {
   let threadId: unknown;
   let quoted = '';
-  const texts = documents.map((document) => {
+  return documents.map((document) => {
     if (document.threadId !== threadId) {
       threadId = document.threadId;
       quoted = typeof threadId === 'string' ? JSON.stringify(threadId) : '';
     }
     return rowTextQuoting(document, quoted);
   });
-  return `[${texts.join(',')}]`;
 }
 
 /** One row's text, given its thread id already quoted as JSON (empty when it is not a string). */

@@ -9,7 +9,7 @@ import { createAppendToThread } from './appendToThread';
 import { startCheckpointer } from './checkpointer';
 import { createCommitGroup } from './commitGroup';
 import { createDeleteThread } from './deleteThread';
-import { pageTextOf, toRow } from './eventDocument';
+import { pageTextOf, rowTextsOf, toRow } from './eventDocument';
 import { startIndexSaver } from './indexSaver';
 import { createReadPage } from './readPage';
 import { createGroupCommit } from './segments/groupCommit';
@@ -172,6 +172,11 @@ function createStore(context: StoreContext): NedbEventStore {
     async listJson(threadId: string, options?: ListEventsOptions) {
       const documents = await readPage(threadId, options);
       return { json: pageTextOf(documents), rows: documents.length };
+    },
+    async listRowJson(threadId: string, options?: ListEventsOptions) {
+      const documents = await readPage(threadId, options);
+      const texts = rowTextsOf(documents);
+      return documents.map((document, i) => ({ seq: document.seq, json: texts[i]! }));
     },
     async lastSeq(threadId: string) {
       await commits.settled();
