@@ -56,7 +56,8 @@ export async function coldKeystrokes(): Promise<ColdRoundResult> {
     server = await startPathsService(roots[0]!, 10 * 60_000, serviceDir);
     const pid = server.pid;
     const gcPauses = server.gcPauses;
-    console.log(`  service: \`${server.command}\` in ${serviceDir} (pid ${pid})`);
+    const extra = process.env.BENCH_SERVICE_NODE_OPTIONS;
+    console.log(`  service: \`${server.command}\` in ${serviceDir} (pid ${pid})${extra ? `, NODE_OPTIONS ${extra}` : ''}`);
     const started = performance.now();
     const others: PathsProject[] = [server];
     for (const root of roots.slice(1, OTHER_ROOTS)) others.push(await server.project(root));

@@ -42,7 +42,10 @@ export async function startPathsService(root: string, pathWatchIdleMs: number, s
     cwd: serviceDir,
     env: {
       ...process.env,
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${join(__dirname, 'gcProbe.cjs')}`.trim(),
+      // `BENCH_SERVICE_NODE_OPTIONS`: flags for the service alone (a start script to be, e.g. a heap size), not this process.
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, process.env.BENCH_SERVICE_NODE_OPTIONS, `--require ${join(__dirname, 'gcProbe.cjs')}`]
+        .filter(Boolean)
+        .join(' '),
       ATS_TOKEN: TOKEN,
       ATS_DEBUG: '1',
       ATS_AGENT_PROVIDERS: 'none',
