@@ -166,7 +166,7 @@ export async function coldKeystrokes(): Promise<ColdRoundResult> {
       .map((said, i) => ({ said, at: logAt[i]! }))
       .filter(({ said }) => said.startsWith(`paths: ${typedRoot} names packed`))
       .map(({ said, at }) => `${said.replace(/^.* in /, '')} ending at ${(at - typingFrom).toFixed(0)} ms`);
-    console.log(`  the typed root's names packed while idle, from the first keystroke: ${packed.join(', ') || 'never'}`);
+    console.log(`  the typed root's names packed, from the first keystroke: ${packed.join(', ') || 'never'}`);
     console.log(`  first 40 keystrokes: ${line(firstCalls)} (targets p99 ≤ 40 ms, worst ≤ 80 ms)`);
     console.log(`    slowest, with what they overlapped:\n      ${slowest(firstCalls, 5)}`);
     console.log(

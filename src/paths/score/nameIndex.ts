@@ -44,6 +44,11 @@ export function nameIndexOf(entries: readonly WalkEntry[]): NameIndex {
   return index;
 }
 
+/** Whether `entries` has its index already (packing it again is a lookup, and says nothing new). */
+export function hasNameIndex(entries: readonly WalkEntry[]): boolean {
+  return indexes.has(entries);
+}
+
 /**
  * Says that `next` is the listing of a tree that `previous` listed before a change: its index is then built
  * by copying the packed names of every entry the two share (a fold after a file-watcher event keeps 135k of
