@@ -58,6 +58,8 @@ async function main(): Promise<void> {
     await coldKeystrokes();
     return;
   }
+  // `--keystrokes-only`: the live-index keystrokes and the freshness of the 8 changes alone, on a tree of its own.
+  const keystrokesOnly = process.argv.includes('--keystrokes-only');
   const root = mkdtempSync(join(tmpdir(), 'bench-paths-'));
   try {
     const built = await timeIt(() => buildPathsBenchTree(root));
@@ -66,6 +68,10 @@ async function main(): Promise<void> {
       `tree: ${tree.source} names, ${tree.files} files + ${tree.directories} directories listed, ` +
         `${tree.excluded} excluded .git/node_modules entries, ${tree.ignoreFiles} .gitignore files with rules (built in ${ms(built.ms)})`,
     );
+    if (keystrokesOnly) {
+      await keystrokes(root);
+      return;
+    }
 
     const tool = pickBaselineTool();
     await timeBaselineWalk(tool, root); // warm the page cache for everyone

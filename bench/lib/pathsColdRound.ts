@@ -1,10 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks';
+import { join, resolve } from 'node:path';
 import { buildPathsBenchTree } from './pathsBenchTree';
-import { collectGarbage } from './collectGarbage';
-import { startPathsServer, type PathsProject, type PathsServer } from './pathsHttp';
+import type { PathsProject } from './pathsHttp';
+import { startPathsService, type PathsService } from './pathsService';
 import { median, ms, percentile, timeIt } from './pathsStats';
 import { sampleThreadTimes, threadTimesBetween, type ThreadTimesBetween } from './threadTimes';
 
@@ -21,9 +21,10 @@ export interface ColdRoundResult {
 }
 
 /**
- * Issue 26's cold keystrokes: one service, three other roots of the bench tree's size registered and listed
+ * Issue 26's cold keystrokes: one service (started as `npm start` starts it, in its own process: `pathsService.ts`;
+ * `BENCH_SERVICE_DIR=<checkout>` measures another checkout's code with this same bench), three other roots of the bench tree's size registered and listed
  * once, then a fourth root's first listing and at once the 40 keystrokes of `COLD_WORDS`, over HTTP; then the
- * same words again. Says for each slow call what it overlapped: collector pauses (perf_hooks), and what the
+ * same words again. Says for each slow call what it overlapped: the service's collector pauses, and what the
  * path lister logged meanwhile (a revalidation by stamps, a watch starting, a name index built).
  */
 export async function coldKeystrokes(): Promise<ColdRoundResult> {
@@ -33,11 +34,9 @@ export async function coldKeystrokes(): Promise<ColdRoundResult> {
   const roots = Array.from({ length: OTHER_ROOTS + 1 }, (_, i) =>
     kept === undefined ? mkdtempSync(join(tmpdir(), 'bench-paths-cold-')) : join(kept, `root-${i}`),
   );
-  const gcPauses: Array<{ at: number; ms: number; kind: string }> = [];
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) gcPauses.push({ at: entry.startTime, ms: entry.duration, kind: gcKind(entry) });
-  });
-  let server: PathsServer | null = null;
+  const serviceDir = resolve(process.env.BENCH_SERVICE_DIR ?? join(__dirname, '../..'));
+  execFileSync(process.execPath, [join(serviceDir, 'src/build/ensureBuilt.mjs')], { cwd: serviceDir, stdio: 'inherit' });
+  let server: PathsService | null = null;
   try {
     const built = await timeIt(() =>
       roots.map((root) => {
@@ -54,9 +53,11 @@ export async function coldKeystrokes(): Promise<ColdRoundResult> {
       `cold keystrokes (issue 26): ${roots.length} roots of ${built.value[0]!.files + built.value[0]!.directories} entries ` +
         `built in ${ms(built.ms)}; ${OTHER_ROOTS} listed once, then the 4th listed and typed into at once`,
     );
-    collectGarbage(); // the trees' build leaves garbage that a running service would not have
-    observer.observe({ entryTypes: ['gc'] });
-    server = await startPathsServer(roots[0]!, 10 * 60_000);
+    server = await startPathsService(roots[0]!, 10 * 60_000, serviceDir);
+    const pid = server.pid;
+    const gcPauses = server.gcPauses;
+    const extra = process.env.BENCH_SERVICE_NODE_OPTIONS;
+    console.log(`  service: \`${server.command}\` in ${serviceDir} (pid ${pid})${extra ? `, NODE_OPTIONS ${extra}` : ''}`);
     const started = performance.now();
     const others: PathsProject[] = [server];
     for (const root of roots.slice(1, OTHER_ROOTS)) others.push(await server.project(root));
@@ -69,10 +70,10 @@ export async function coldKeystrokes(): Promise<ColdRoundResult> {
       const calls: Call[] = [];
       for (const query of prefixes) {
         // Sampled outside the timed span (reading ~15 small /proc files costs ~0.5 ms).
-        const before = sampleThreadTimes();
+        const before = sampleThreadTimes(pid);
         const at = performance.now();
         const took = (await timeIt(() => typed.paths({ query }))).ms;
-        calls.push({ query, at, ms: took, threads: threadTimesBetween(before, sampleThreadTimes()) });
+        calls.push({ query, at, ms: took, threads: threadTimesBetween(before, sampleThreadTimes(pid), pid) });
       }
       return calls;
     };
@@ -149,9 +150,11 @@ export async function coldKeystrokes(): Promise<ColdRoundResult> {
     const gcIn = (from: number, to: number) => gcPauses.filter((pause) => pause.at >= from && pause.at < to);
     const majorMs = (pauses: typeof gcPauses) => pauses.filter((p) => p.kind === 'major').reduce((sum, p) => sum + p.ms, 0);
     const firstGc = gcIn(firstCalls[0]!.at, againCalls[0]!.at);
+    const againGc = gcIn(againCalls[0]!.at, Infinity);
     console.log(
       `  4 roots listed and 120 keystrokes in ${ms(tookAll)}; the typed root's first listing ${ms(firstListing.ms)}; ` +
-        `GC while typing the first 40: ${firstGc.length} pauses, ${ms(firstGc.reduce((sum, p) => sum + p.ms, 0))} (major ${ms(majorMs(firstGc))})`,
+        `GC while typing the first 40: ${firstGc.length} pauses, ${ms(firstGc.reduce((sum, p) => sum + p.ms, 0))} (major ${ms(majorMs(firstGc))}, ` +
+        `longest ${ms(Math.max(0, ...firstGc.map((p) => p.ms)))}); again: ${againGc.length} pauses, longest ${ms(Math.max(0, ...againGc.map((p) => p.ms)))}`,
     );
     const typingFrom = firstCalls[0]!.at;
     const watchedAt = roots.map((root) => {
@@ -163,7 +166,7 @@ export async function coldKeystrokes(): Promise<ColdRoundResult> {
       .map((said, i) => ({ said, at: logAt[i]! }))
       .filter(({ said }) => said.startsWith(`paths: ${typedRoot} names packed`))
       .map(({ said, at }) => `${said.replace(/^.* in /, '')} ending at ${(at - typingFrom).toFixed(0)} ms`);
-    console.log(`  the typed root's names packed while idle, from the first keystroke: ${packed.join(', ') || 'never'}`);
+    console.log(`  the typed root's names packed, from the first keystroke: ${packed.join(', ') || 'never'}`);
     console.log(`  first 40 keystrokes: ${line(firstCalls)} (targets p99 ≤ 40 ms, worst ≤ 80 ms)`);
     console.log(`    slowest, with what they overlapped:\n      ${slowest(firstCalls, 5)}`);
     console.log(
@@ -190,16 +193,7 @@ export async function coldKeystrokes(): Promise<ColdRoundResult> {
     );
     return { first: firstCalls.map((call) => call.ms), again: againCalls.map((call) => call.ms) };
   } finally {
-    observer.disconnect();
     await server?.close();
     if (kept === undefined) for (const root of roots) rmSync(root, { recursive: true, force: true });
   }
-}
-
-function gcKind(entry: PerformanceEntry): string {
-  const kind = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
-  if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) return 'major';
-  if (kind === constants.NODE_PERFORMANCE_GC_MINOR) return 'minor';
-  if (kind === constants.NODE_PERFORMANCE_GC_INCREMENTAL) return 'incremental';
-  return 'weak';
 }

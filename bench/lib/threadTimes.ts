@@ -1,16 +1,15 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /**
- * CPU time and run-queue wait of every thread of this process, from Linux's `/proc/self/task/*∕schedstat`
+ * CPU time and run-queue wait of every thread of a process (this one by default), from Linux's `/proc/PID/task/*∕schedstat`
  * (nanoseconds on a core, nanoseconds runnable but waiting for one). Two samples around a call tell whether a
  * slow call's main thread was working (ranking, HTTP, the collector) or waiting for a core, and which other
  * thread of the process had the cores meanwhile (the watcher's crawl, a directory reader). Empty elsewhere.
  */
 export type ThreadTimes = Map<number, { runNs: number; waitNs: number }>;
 
-const TASKS = '/proc/self/task';
-
-export function sampleThreadTimes(): ThreadTimes {
+export function sampleThreadTimes(pid: number = process.pid): ThreadTimes {
+  const TASKS = `/proc/${pid}/task`;
   const times: ThreadTimes = new Map();
   if (!existsSync(TASKS)) return times;
   for (const task of readdirSync(TASKS)) {
@@ -33,8 +32,7 @@ export interface ThreadTimesBetween {
   busiest: { tid: number; runMs: number } | null;
 }
 
-export function threadTimesBetween(before: ThreadTimes, after: ThreadTimes): ThreadTimesBetween {
-  const main = process.pid;
+export function threadTimesBetween(before: ThreadTimes, after: ThreadTimes, main: number = process.pid): ThreadTimesBetween {
   const delta = (tid: number) => {
     const a = after.get(tid);
     const b = before.get(tid) ?? { runNs: 0, waitNs: 0 };

@@ -1,6 +1,6 @@
 import { defer, type Observable } from 'rxjs';
 import { warmRankingOnce } from '../rank/warmRanking';
-import { followsListing, nameIndexOf } from '../score/nameIndex';
+import { followsListing, hasNameIndex, nameIndexOf } from '../score/nameIndex';
 import type { TreeSnapshotOptions } from '../walk/treeSnapshot';
 import type { Listing } from '../walk/walkEntry';
 import { createLiveTree, DEFAULT_WATCH_IDLE_MS, type LiveTree, type LiveTreeOptions, type ServedBy } from './liveTree';
@@ -40,16 +40,17 @@ export function createCachedWalks(options: CachedWalksOptions = {}): CachedWalks
   const treeFor = (root: string): LiveTree => {
     const existing = trees.get(root);
     if (existing !== undefined) trees.delete(root);
-    // Packing the names while idle makes the first keystroke reuse them (the same array → a cached index);
-    // after a change, the new listing's names are copied from the old one's index, not folded again. The
-    // process's first listing also warms the scorer, so the first keystrokes do not run it unoptimised.
-    const whileIdle = (listing: Listing): void => {
+    // Packing the names before a listing is answered makes the first keystroke reuse them (the same array → a
+    // cached index); after a change, the new listing's names are copied from the old one's index, not folded
+    // again. The process's first listing also warms the scorer, so the first keystrokes do not run it unoptimised.
+    const beforeAnswer = (listing: Listing): void => {
+      if (hasNameIndex(listing.entries)) return;
       const began = performance.now();
       nameIndexOf(listing.entries);
       warmRankingOnce(listing);
-      options.debug?.(`paths: ${listing.root} names packed while idle in ${(performance.now() - began).toFixed(0)} ms`);
+      options.debug?.(`paths: ${listing.root} names packed before the answer in ${(performance.now() - began).toFixed(0)} ms`);
     };
-    const packing = { whileIdle, onListingChanged: followsListing };
+    const packing = { beforeAnswer, onListingChanged: followsListing };
     const tree = existing ?? createLiveTree(root, { ...packing, ...options }, liveOptions);
     trees.set(root, tree);
     while (trees.size > maxRoots) {

@@ -77,13 +77,14 @@ function ranked(query: PreparedQuery, entries: readonly WalkEntry[]): Ranking {
     slots = new Int32Array(entries.length);
     scoreListing(query, entries, index, scores, slots);
   };
+  const nameLength = index.nameLength;
   const byScore = (a: number, b: number): number =>
-    scores[b] - scores[a] || entries[a].name.length - entries[b].name.length || comparePaths(entries[a], entries[b]);
+    scores[b] - scores[a] || nameLength[a] - nameLength[b] || comparePaths(entries[a], entries[b]);
   return {
     count,
     top: (limit) => {
       own();
-      return selectTop(topScoreCandidates(scores, slots, count, limit), limit, byScore).map((slot) => ({
+      return selectTop(topScoreCandidates(scores, slots, count, limit, nameLength), limit, byScore).map((slot) => ({
         entry: entries[slot],
         score: scores[slot],
         slot,

@@ -7,7 +7,8 @@ import type { WalkEntry } from '../walk/walkEntry';
  * front to back instead of chasing 100k entry objects and strings: entry i's name is the units
  * [start[i], start[i + 1]), `charSet[i]` says which units it has (`foldForMatch.ts`), and `parentSlot[i]`
  * is the slot of its directory's entry and `isDirectory[i]` 1 for a directory (for path queries), and
- * `ignored[i]` 1 for an ignored entry (`WalkEntry.ignored`, ranked last). A tree whose marks change gets a new
+ * `ignored[i]` 1 for an ignored entry (`WalkEntry.ignored`, ranked last), and `nameLength[i]` the length of its
+ * name as the ranker's tie-break compares it (UTF-16 units, before folding). A tree whose marks change gets a new
  * listing (`treeSnapshot.ts`), so an index never holds stale marks.
  */
 export interface NameIndex {
@@ -18,6 +19,7 @@ export interface NameIndex {
   readonly parentSlot: Int32Array;
   readonly isDirectory: Uint8Array;
   readonly ignored: Uint8Array;
+  readonly nameLength: Int32Array;
 }
 
 /** `parentSlot` of an entry directly under the root. */
@@ -40,6 +42,11 @@ export function nameIndexOf(entries: readonly WalkEntry[]): NameIndex {
     predecessors.delete(entries);
   }
   return index;
+}
+
+/** Whether `entries` has its index already (packing it again is a lookup, and says nothing new). */
+export function hasNameIndex(entries: readonly WalkEntry[]): boolean {
+  return indexes.has(entries);
 }
 
 /**
@@ -68,6 +75,7 @@ function buildNameIndex(entries: readonly WalkEntry[], source: IndexSource | nul
   const charSet = new Int32Array(count);
   const isDirectory = new Uint8Array(count);
   const ignored = new Uint8Array(count);
+  const nameLength = new Int32Array(count);
   const sourceEntries = source?.entries ?? [];
   const sourceStart = source?.index.start ?? new Int32Array(1);
   // Names copied from `source` go in runs: entries that were next to each other there usually still are, so
@@ -87,6 +95,7 @@ function buildNameIndex(entries: readonly WalkEntry[], source: IndexSource | nul
     start[slot] = total;
     isDirectory[slot] = entry.kind === 'directory' ? 1 : 0;
     ignored[slot] = entry.ignored === true ? 1 : 0;
+    nameLength[slot] = entry.name.length;
     entry.indexSlot = slot;
     if (copied) {
       const length = sourceStart[was + 1] - from;
@@ -112,7 +121,7 @@ function buildNameIndex(entries: readonly WalkEntry[], source: IndexSource | nul
   }
   if (runLength > 0) copyUnits(source!.index, runFrom, runLength, units, bonus, total - runLength);
   start[count] = total;
-  return { units, bonus, start, charSet, parentSlot: parentSlotsOf(entries), isDirectory, ignored };
+  return { units, bonus, start, charSet, parentSlot: parentSlotsOf(entries), isDirectory, ignored, nameLength };
 }
 
 /** Room for names a change added, beyond the previous index's size, before the arrays grow. */

@@ -1,5 +1,5 @@
 import { charSetOf } from './foldForMatch';
-import { NO_MATCH } from './fuzzyMatch';
+import { NO_MATCH, fuzzyScoreOneUnit } from './fuzzyMatch';
 import { AT_ROOT, type NameIndex } from './nameIndex';
 import { createPathAligner } from './pathAlignment';
 import { matchedBeforeName } from './pathPrefilter';
@@ -17,7 +17,38 @@ export function scoreListing(
   scores: Int32Array,
   slots: Int32Array,
 ): number {
-  return query.matchesPath ? scorePathQuery(query, entries, index, scores, slots) : scoreNameQuery(query, entries, index, scores, slots);
+  if (query.matchesPath) return scorePathQuery(query, entries, index, scores, slots);
+  if (query.folded.text.length === 1) return scoreOneUnitQuery(query, entries, index, scores, slots);
+  return scoreNameQuery(query, entries, index, scores, slots);
+}
+
+/**
+ * A one-unit name query (a first letter, the keystroke that matches the most names): `scoreNameUnits` inlined, the
+ * same scores. The name bonus applies only to a name that starts with the unit, so it is asked for only then.
+ */
+function scoreOneUnitQuery(
+  query: PreparedQuery,
+  entries: readonly WalkEntry[],
+  index: NameIndex,
+  scores: Int32Array,
+  slots: Int32Array,
+): number {
+  const wanted = query.folded.charSet;
+  const char = query.folded.text.charCodeAt(0);
+  const { units, bonus, charSet, start, ignored } = index;
+  let count = 0;
+  for (let slot = 0; slot < entries.length; slot += 1) {
+    if ((charSet[slot] & wanted) !== wanted) continue;
+    const from = start[slot];
+    const length = start[slot + 1] - from;
+    const fuzzy = fuzzyScoreOneUnit(char, units, bonus, from, length);
+    if (fuzzy === NO_MATCH) continue;
+    const named = units[from] === char ? nameBonus(query, units, from, length) : 0;
+    scores[slot] = fuzzy + named - ignored[slot] * IGNORED_PENALTY;
+    slots[count] = slot;
+    count += 1;
+  }
+  return count;
 }
 
 /** A name query: only names that have every unit of the query are scored. */
