@@ -11,7 +11,8 @@ const MAX_POSITIONS = 255;
 /** A word as a tsvector or tsquery literal: quoted, so nothing in it reads as an operator. */
 const quoted = (word: string) => `'${word.replace(/['\\]/g, '\\$&')}'`;
 
-const fits = (word: string) => Buffer.byteLength(word) < MAX_WORD_BYTES;
+/** A UTF-16 unit is at most 3 UTF-8 bytes, so only a long word is measured. */
+const fits = (word: string) => word.length * 3 < MAX_WORD_BYTES || Buffer.byteLength(word) < MAX_WORD_BYTES;
 
 /**
  * A row's `tsvector` as PostgreSQL reads it (`'word':1,4 'other':2`), cut in Node by `wordsOf` (the cut the
