@@ -113,19 +113,23 @@ async function seededRows(server: RunningServer, prefix: string): Promise<number
 
 /** Intake of `rows` rows through the server's indexed store and through a plain store of the same engine, in one run. */
 async function measureIntake(server: RunningServer, plainDir: string, threadIds: string[], rows: number) {
-  const plain: EventStore = POSTGRES_URL
-    ? createPostgresEventStore({
-        pool: (await openPostgresDatabase({ url: POSTGRES_URL, max: 10, applicationName: 'bench', log: () => {} })).pool,
-        origin: 'bench',
-      })
+  const pool = POSTGRES_URL
+    ? (await openPostgresDatabase({ url: POSTGRES_URL, max: 10, applicationName: 'bench', log: () => {} })).pool
+    : undefined;
+  const plain: EventStore = pool
+    ? createPostgresEventStore({ pool, origin: 'bench' })
     : await openNedbEventStore({ dataDir: plainDir, log: () => {} });
+  const docs = async () => (pool ? Number((await pool.query('SELECT count(*) AS n FROM search_docs')).rows[0].n) : 0);
+  const docsBefore = await docs();
   const plainThreads = (suffix: string) => threadIds.map((threadId) => `${threadId}${suffix}`);
   // A first plain run warms the process up (JIT, file cache); the plain run after the indexed one is the one compared.
   await appendAll(plain, plainThreads('w'), rows);
   const onMs = await appendAll(server.store, threadIds, rows);
   const lastAppend = performance.now();
+  const docsAtLastAppend = (await docs()) - docsBefore;
   await server.search.flushed();
   const lagMs = performance.now() - lastAppend;
+  const docsAfter = (await docs()) - docsBefore;
   const offMs = await appendAll(plain, plainThreads('p'), rows);
   await plain.close();
   const rate = (ms: number) => Math.round(rows / (ms / 1000)).toLocaleString('en');
@@ -133,6 +137,16 @@ async function measureIntake(server: RunningServer, plainDir: string, threadIds:
     `intake of ${rows.toLocaleString('en')} rows: index off ${rate(offMs)} rows/s, index on ${rate(onMs)} rows/s: ratio ${(offMs / onMs).toFixed(2)}×`,
   );
   console.log(`index: every row searchable ${lagMs.toFixed(0)} ms after the last append of that burst`);
+  // PostgreSQL: how fast the index wrote beside the appends and alone after them (why the burst lags).
+  if (pool && docsAfter > 0) {
+    const rowsPerDoc = rows / docsAfter;
+    const during = (docsAtLastAppend / (onMs / 1000)) * rowsPerDoc;
+    const alone = ((docsAfter - docsAtLastAppend) / (lagMs / 1000)) * rowsPerDoc;
+    console.log(
+      `index: ${docsAtLastAppend.toLocaleString('en')} of ${docsAfter.toLocaleString('en')} documents written at the last append; ` +
+        `${Math.round(during).toLocaleString('en')} stored rows/s beside the appends, ${Math.round(alone).toLocaleString('en')} rows/s alone after them`,
+    );
+  }
 }
 
 /** A turn appended on a quiet server, one at a time: how long until a search over HTTP finds its word. */

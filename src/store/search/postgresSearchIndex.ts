@@ -4,6 +4,7 @@ import { keepSearchStatistics } from './postgresSearchStatistics';
 import { searchNewestRanked } from './postgresSearchQuery';
 import type { SearchIndex } from './searchIndex';
 import { searchDocOf } from './searchableText';
+import { tsvectorOf } from './postgresTsvector';
 
 /** Stored rows written in one statement at most (about 40% of them searchable): bounds a statement's size. */
 export const INDEX_WRITE_MAX_ROWS = 5_000;
@@ -16,7 +17,7 @@ export const INDEX_WRITE_MAX_ROWS = 5_000;
 export const INDEX_WRITERS = 1;
 
 /**
- * The PostgreSQL engine: `search_docs` (migrations 005, 006) with a generated `tsvector` under a GIN index.
+ * The PostgreSQL engine: `search_docs` (migrations 005–007) with a `tsvector` cut here (`tsvectorOf`) under a GIN index.
  * Stored rows are queued (an append never waits for them) and written one batch at a time (each split by
  * thread over `INDEX_WRITERS` connections): rows that arrive while a batch is being written all go in the
  * next one, so a burst of appends becomes a few large statements instead of one per append, and a
@@ -107,14 +108,16 @@ async function writeRows(pool: Pool, rows: readonly StoredThreadEvent[]): Promis
     await client.query('BEGIN; SET LOCAL synchronous_commit = off');
     await client.query(
       `WITH d AS (
-         INSERT INTO search_docs (thread_id, seq, kind, text)
-         SELECT t, s, k, x FROM json_to_recordset($1) AS r(t text, s integer, k text, x text)
+         INSERT INTO search_docs (thread_id, seq, kind, text, tsv)
+         SELECT t, s, k, x, v::tsvector FROM json_to_recordset($1) AS r(t text, s integer, k text, x text, v text)
          ON CONFLICT DO NOTHING)
        INSERT INTO search_heads (thread_id, last_seq)
        SELECT t, s FROM json_to_recordset($2) AS h(t text, s integer) ORDER BY t
        ON CONFLICT (thread_id) DO UPDATE SET last_seq = greatest(search_heads.last_seq, EXCLUDED.last_seq)`,
       [
-        JSON.stringify(docs.map((doc) => ({ t: doc.threadId, s: doc.seq, k: doc.kind, x: doc.text.replaceAll('\u0000', '') }))),
+        JSON.stringify(
+          docs.map((doc) => ({ t: doc.threadId, s: doc.seq, k: doc.kind, x: doc.text.replaceAll('\u0000', ''), v: tsvectorOf(doc.text) })),
+        ),
         JSON.stringify([...heads].map(([t, s]) => ({ t, s }))),
       ],
     );

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { RowHit, RowSearch } from './searchIndex';
+import { tsqueryOf } from './postgresTsvector';
 
 /** How many of the newest matching rows `ts_rank` orders; older matches follow newest first. */
 export const RANKED_WINDOW = 200;
@@ -21,20 +22,20 @@ interface PageRow {
  * rather than by score. Scoring every match was what made a common word slow: at 1,000,000 rows a word in
  * most answers matches ~200,000 rows, each fetched and scored for one page. The planner finds the window by
  * walking `doc_id` backwards for a common word (stopping after ~200 matches) and through the GIN index for
- * a rare one, so the work is bounded either way. The query is the words joined by AND (`plainto_tsquery`
- * of the words alone: `websearch_to_tsquery` would read a searched "or" as an operator).
+ * a rare one, so the work is bounded either way. The query is the words joined by AND, each quoted
+ * (`tsqueryOf`: cut by `wordsOf` as the rows are, so a searched "or" or "!" is a word, never an operator).
  */
 export async function searchNewestRanked(pool: Pool, { words, threadIds, offset, limit }: RowSearch): Promise<RowHit[]> {
-  if (words.length === 0 || threadIds.length === 0) return [];
-  const query = words.join(' ');
+  const query = tsqueryOf(words);
+  if (query === undefined || threadIds.length === 0) return [];
   // The tsquery is written out in each clause (not a CTE) so the planner sees the words and their frequency.
   const { rows } = await pool.query<PageRow>(
     `WITH win AS MATERIALIZED (
        SELECT doc_id, tsv FROM search_docs
-       WHERE tsv @@ plainto_tsquery('simple', $1) AND thread_id = ANY($2)
+       WHERE tsv @@ $1::tsquery AND thread_id = ANY($2)
        ORDER BY doc_id DESC LIMIT ${RANKED_WINDOW}),
      ranked AS (
-       SELECT doc_id, row_number() OVER (ORDER BY ts_rank(tsv, plainto_tsquery('simple', $1)) DESC, doc_id DESC) AS place
+       SELECT doc_id, row_number() OVER (ORDER BY ts_rank(tsv, $1::tsquery) DESC, doc_id DESC) AS place
        FROM win)
      SELECT p.place, d.thread_id, d.seq, d.kind, d.text, w.window_size, w.window_end
      FROM (SELECT count(*) AS window_size, min(doc_id) AS window_end FROM win) AS w
@@ -47,7 +48,7 @@ export async function searchNewestRanked(pool: Pool, { words, threadIds, offset,
   if (Number(size) < RANKED_WINDOW || offset + limit <= RANKED_WINDOW || end === null) return hits;
   const older = await pool.query<PageRow>(
     `SELECT thread_id, seq, kind, text FROM search_docs
-     WHERE tsv @@ plainto_tsquery('simple', $1) AND thread_id = ANY($2) AND doc_id < $3
+     WHERE tsv @@ $1::tsquery AND thread_id = ANY($2) AND doc_id < $3
      ORDER BY doc_id DESC OFFSET $4 LIMIT $5`,
     [query, threadIds, end, Math.max(0, offset - RANKED_WINDOW), limit - hits.length],
   );

@@ -132,6 +132,9 @@ describeWithPostgres('search on PostgreSQL and the embedded store (issue 31)', (
         'naive',
         '東京',
         'über+ärger',
+        // `²` is a number to Unicode but not alphanumeric to PostgreSQL's locale: the server cuts both (migration 007).
+        'x²',
+        'x',
       ];
       for (const q of queries.map(encodeURIComponent)) {
         const [a, b] = [await found(embedded, q), await found(postgres, q)];
@@ -140,6 +143,7 @@ describeWithPostgres('search on PostgreSQL and the embedded store (issue 31)', (
       expect(await found(embedded, 'wombat')).to.have.length(8);
       expect(await found(embedded, encodeURIComponent('école'))).to.have.length(2);
       expect(await found(embedded, encodeURIComponent('東京'))).to.have.length(1);
+      expect(await found(embedded, encodeURIComponent('x²'))).to.have.length(1);
     } finally {
       await embedded.close();
       await postgres.close();
