@@ -26,7 +26,8 @@ export async function removeGeminiSessionFiles(sessionId: string, env: NodeJS.Pr
   return removed.reduce((sum, count) => sum + count, 0);
 }
 
-function geminiRuntimeDir(env: NodeJS.ProcessEnv): string {
+/** Gemini CLI's runtime folder, where its `tmp/<project>/chats/` are; found as Gemini CLI finds it, through its env. */
+export function geminiRuntimeDir(env: NodeJS.ProcessEnv): string {
   const home = env['GEMINI_CLI_HOME'] || env['HOME'] || os.homedir();
   return env['SANDBOX'] === 'sandbox-exec' ? path.join(home, '.cache', '.gemini') : path.join(home, '.gemini');
 }

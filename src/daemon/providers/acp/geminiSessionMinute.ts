@@ -1,6 +1,6 @@
 import { access, readdir } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
+import { geminiRuntimeDir } from './geminiSessionFiles';
 
 /** What is added to the minute's end, so Gemini CLI's own clock reading is surely in the next one. */
 const MARGIN_MS = 250;
@@ -13,8 +13,8 @@ const MARGIN_MS = 250;
  * load then fails with "No previous sessions found for this project". A minute later the new recording is a file
  * of its own and the load finds the conversation. So before a load, when the session has a file named with the
  * current minute, this waits for the next minute (at most 60 s; only an agent started again within a minute of
- * its session's start, e.g. after a daemon restart, ever waits). Found through the agent's env (GEMINI_CLI_HOME,
- * else HOME). test/providers/acp/realGeminiSessions.test.ts fails if Gemini CLI changes this.
+ * its session's start, e.g. after a daemon restart, ever waits). Found through the agent's env, as the delete finds
+ * them (`geminiRuntimeDir`). test/providers/acp/realGeminiSessions.test.ts fails if Gemini CLI changes this.
  */
 export async function waitOutGeminiSessionMinute(
   sessionId: string,
@@ -24,7 +24,7 @@ export async function waitOutGeminiSessionMinute(
 ): Promise<void> {
   const at = now();
   const fileName = `session-${new Date(at).toISOString().slice(0, 16).replace(/:/g, '-')}-${sessionId.slice(0, 8)}.jsonl`;
-  const projects = path.join(env['GEMINI_CLI_HOME'] ?? env['HOME'] ?? os.homedir(), '.gemini', 'tmp');
+  const projects = path.join(geminiRuntimeDir(env), 'tmp');
   const names = await readdir(projects).catch(() => [] as string[]);
   const found = await Promise.all(
     names.map((name) =>
