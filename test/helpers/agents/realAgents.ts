@@ -1,8 +1,9 @@
+import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../../src/daemon/providers/acp';
 import type { AgentScripts, FakeAgentModel } from '../fakes/agentModel';
 import { startFakeAnthropicServer } from '../fakes/anthropicServer';
 import { startFakeGeminiServer } from '../fakes/geminiServer';
 import { startFakeResponsesServer } from '../fakes/responsesServer';
-import { claudeAgentEnv, codexAgentEnv, geminiAgentEnv, type TestAgent } from './acpAgents';
+import { claudeAgentEnv, codexAgentEnv, geminiAgentEnv, TEST_AGENTS_BIN, type TestAgent } from './acpAgents';
 
 /** How a test runs one real ACP agent offline: the fake model API it talks to, and its isolated environment. */
 export interface RealAgent {
@@ -29,3 +30,14 @@ export const REAL_AGENTS: Record<TestAgent, RealAgent> = {
   },
   gemini: { agent: 'gemini', adapter: 'gemini --acp → fake Gemini API', startModel: startFakeGeminiServer, envOf: geminiAgentEnv },
 };
+
+/** The service's provider of a real agent: its built-in spec, run from test/agents offline with its home in `home`. */
+export function realAgentProvider(agent: TestAgent, home: string, modelOrigin: string, log: (message: string) => void) {
+  return createAcpProvider({
+    name: agent,
+    spec: BUILT_IN_ACP_AGENTS[agent],
+    env: REAL_AGENTS[agent].envOf(home, modelOrigin),
+    binDirs: [TEST_AGENTS_BIN],
+    log,
+  });
+}

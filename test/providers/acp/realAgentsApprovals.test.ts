@@ -2,14 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
-import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../../src/daemon/providers/acp';
+import { BUILT_IN_ACP_AGENTS } from '../../../src/daemon/providers/acp';
 import type { AgentThread, AskUser } from '../../../src/daemon/providers/agentProvider';
 import { ACP_METHOD } from '../../../src/protocol/acpFrames';
 import type { ApprovalOptionKind, ApprovalQuestion } from '../../../src/protocol/approvals';
 import { alive, childrenOf, commandLineOf, descendantsOf, groupMembers } from '../../helpers/agents/processTree';
-import { describeWithAgents, TEST_AGENTS_BIN } from '../../helpers/agents/acpAgents';
+import { describeWithAgents } from '../../helpers/agents/acpAgents';
 import type { AgentScripts, FakeAgentModel } from '../../helpers/fakes/agentModel';
-import { REAL_AGENTS, type RealAgent } from '../../helpers/agents/realAgents';
+import { REAL_AGENTS, realAgentProvider, type RealAgent } from '../../helpers/agents/realAgents';
 import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
 
 /**
@@ -73,13 +73,7 @@ for (const { agent, startModel, envOf, modes, reportsSameMode } of AGENTS) {
         const option = question.options.find((candidate) => candidate.kind === chosenKind)!;
         return { outcome: 'selected', optionId: option.optionId, optionKind: option.kind, decidedBy: 'user' };
       };
-      const provider = createAcpProvider({
-        name: agent,
-        spec: BUILT_IN_ACP_AGENTS[agent],
-        env: envOf(path.join(root, 'home'), model.origin),
-        binDirs: [TEST_AGENTS_BIN],
-        log: (message) => logs.push(message),
-      });
+      const provider = realAgentProvider(agent, path.join(root, 'home'), model.origin, (message) => logs.push(message));
       thread = await provider.openThread({
         threadId: `thr_${agent}`,
         cwd,

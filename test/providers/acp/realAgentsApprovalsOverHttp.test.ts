@@ -2,10 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
-import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../../src/daemon/providers/acp';
-import { describeWithAgents, TEST_AGENTS_BIN } from '../../helpers/agents/acpAgents';
+import { describeWithAgents } from '../../helpers/agents/acpAgents';
 import type { AgentScripts, FakeAgentModel } from '../../helpers/fakes/agentModel';
-import { REAL_AGENTS, type RealAgent } from '../../helpers/agents/realAgents';
+import { REAL_AGENTS, realAgentProvider, type RealAgent } from '../../helpers/agents/realAgents';
 import { startTestServer, type TestServer } from '../../helpers/server/harness';
 import { completedTurns, completions, eventsUntil, type ThreadEvent } from '../../helpers/server/threadRows';
 import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
@@ -52,15 +51,7 @@ for (const { agent, startModel, envOf, afterReject } of AGENTS) {
     const startServer = (dataDir?: string) =>
       startTestServer({
         dataDir,
-        providers: [
-          createAcpProvider({
-            name: agent,
-            spec: BUILT_IN_ACP_AGENTS[agent],
-            env: envOf(path.join(root, 'home'), model.origin),
-            binDirs: [TEST_AGENTS_BIN],
-            log: (message) => logs.push(message),
-          }),
-        ],
+        providers: [realAgentProvider(agent, path.join(root, 'home'), model.origin, (message) => logs.push(message))],
       });
 
     before(async () => {

@@ -1,10 +1,9 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
-import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../../src/daemon/providers/acp';
-import { describeWithAgents, TEST_AGENTS_BIN } from '../../helpers/agents/acpAgents';
+import { describeWithAgents } from '../../helpers/agents/acpAgents';
 import type { AgentScripts, FakeAgentModel } from '../../helpers/fakes/agentModel';
-import { REAL_AGENTS, type RealAgent } from '../../helpers/agents/realAgents';
+import { REAL_AGENTS, realAgentProvider, type RealAgent } from '../../helpers/agents/realAgents';
 import { eventually } from '../../helpers/server/eventually';
 import { startTestServer, type TestServer } from '../../helpers/server/harness';
 import { completedTurns, eventsUntil } from '../../helpers/server/threadRows';
@@ -79,13 +78,7 @@ for (const { agent, startModel, envOf, fileKey } of AGENTS) {
       const projectDir = path.join(root, 'project');
       await mkdir(projectDir);
       model = await startModel(SCRIPTS);
-      const provider = createAcpProvider({
-        name: agent,
-        spec: BUILT_IN_ACP_AGENTS[agent],
-        env: envOf(home, model.origin),
-        binDirs: [TEST_AGENTS_BIN],
-        log: (message) => logs.push(message),
-      });
+      const provider = realAgentProvider(agent, home, model.origin, (message) => logs.push(message));
       t = await startTestServer({ providers: [provider], config: { agentIdleMs: 500 }, log: (message) => logs.push(message) });
       projectId = (
         await t.json('/projects', {

@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
-import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../../src/daemon/providers/acp';
-import { describeWithAgents, TEST_AGENTS_BIN } from '../../helpers/agents/acpAgents';
+import { BUILT_IN_ACP_AGENTS } from '../../../src/daemon/providers/acp';
+import { describeWithAgents } from '../../helpers/agents/acpAgents';
 import type { AgentScripts, FakeAgentModel } from '../../helpers/fakes/agentModel';
-import { REAL_AGENTS, type RealAgent } from '../../helpers/agents/realAgents';
+import { REAL_AGENTS, realAgentProvider, type RealAgent } from '../../helpers/agents/realAgents';
 import { startTestServer, type TestServer } from '../../helpers/server/harness';
 import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
 import { commandRows, completedTurns, completions, eventsUntil, type ThreadEvent } from '../../helpers/server/threadRows';
@@ -49,13 +49,7 @@ for (const { agent, adapter, startModel, envOf } of AGENTS) {
       // Claude's Write tool takes an absolute path: the script names the file in this suite's project folder.
       const write = { kind: 'write' as const, path: path.join(projectDir, 'notes.txt'), content: 'hello\n' };
       model = await startModel({ ...SCRIPTS, 'Write notes': [write, { kind: 'text', chunks: ['Wrote it.'] }] });
-      const provider = createAcpProvider({
-        name: agent,
-        spec: BUILT_IN_ACP_AGENTS[agent],
-        env: envOf(path.join(root, 'home'), model.origin),
-        binDirs: [TEST_AGENTS_BIN],
-        log: (message) => logs.push(message),
-      });
+      const provider = realAgentProvider(agent, path.join(root, 'home'), model.origin, (message) => logs.push(message));
       t = await startTestServer({ providers: [provider] });
       projectId = (
         await t.json('/projects', {

@@ -1,8 +1,8 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
-import { BUILT_IN_ACP_AGENTS, createAcpProvider } from '../../../src/daemon/providers/acp';
-import { describeWithAgents, geminiAgentEnv, TEST_AGENTS_BIN } from '../../helpers/agents/acpAgents';
+import { describeWithAgents } from '../../helpers/agents/acpAgents';
+import { realAgentProvider } from '../../helpers/agents/realAgents';
 import { startFakeGeminiServer, type FakeGeminiModel } from '../../helpers/fakes/geminiServer';
 import { startTestServer, type TestServer } from '../../helpers/server/harness';
 import { completedTurns, completions, eventsUntil, type ThreadEvent } from '../../helpers/server/threadRows';
@@ -24,15 +24,7 @@ describeWithAgents('Gemini CLI sessions through the service: its models and a re
   const startServer = (dataDir?: string) =>
     startTestServer({
       dataDir,
-      providers: [
-        createAcpProvider({
-          name: 'gemini',
-          spec: BUILT_IN_ACP_AGENTS.gemini,
-          env: geminiAgentEnv(path.join(root, 'home'), model.origin),
-          binDirs: [TEST_AGENTS_BIN],
-          log: (message) => logs.push(message),
-        }),
-      ],
+      providers: [realAgentProvider('gemini', path.join(root, 'home'), model.origin, (message) => logs.push(message))],
     });
 
   before(async () => {
