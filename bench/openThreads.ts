@@ -179,6 +179,15 @@ async function openAsThePage(api: string, threadId: string, lastSeq: number): Pr
   return openSse(`${api}/threads/${threadId}/events/stream?afterSeq=${last}`);
 }
 
+/** The service's RSS once it settled `settleMs`, then again after a forced GC. */
+async function settledRss(service: Service, settleMs: number): Promise<[number, number]> {
+  await pause(settleMs);
+  const settled = rssMb(service.pid);
+  await service.collect();
+  await pause(500);
+  return [settled, rssMb(service.pid)];
+}
+
 async function main(): Promise<void> {
   execFileSync(process.execPath, [path.join(REPO, 'src/build/ensureBuilt.mjs')], { cwd: REPO, stdio: 'inherit' });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'ats-bench-open-threads-'));
@@ -199,11 +208,7 @@ async function main(): Promise<void> {
     const warmCatchUp = await openSse(`${api}/threads/thr_warm/events/stream?afterSeq=0`);
     await warmCatchUp.reached(WARM_ROWS);
     warmCatchUp.close();
-    await pause(3000);
-    const idle = rssMb(pid);
-    await service.collect();
-    await pause(500);
-    const idleGc = rssMb(pid);
+    const [idle, idleGc] = await settledRss(service, 3000);
 
     // 2. open each thread as the page does, one after another, their streams kept open.
     const openMs: number[] = [];
@@ -216,11 +221,7 @@ async function main(): Promise<void> {
       }
       return open;
     });
-    await pause(1000);
-    const opened = rssMb(pid);
-    await service.collect();
-    await pause(500);
-    const openedGc = rssMb(pid);
+    const [opened, openedGc] = await settledRss(service, 1000);
     const openLoad = load();
 
     // 3. every thread's stream from seq 0 at once, each read to its end.
@@ -231,11 +232,7 @@ async function main(): Promise<void> {
       for (const reader of readers) reader.close();
     });
     const catchUpS = (performance.now() - catchUpStart) / 1000;
-    await pause(1000);
-    const caughtUp = rssMb(pid);
-    await service.collect();
-    await pause(500);
-    const caughtUpGc = rssMb(pid);
+    const [caughtUp, caughtUpGc] = await settledRss(service, 1000);
     const catchUpLoad = load();
     for (const stream of streams) stream.close();
 
