@@ -5,6 +5,7 @@ import { createHostDispatcher, type HostDispatcher } from './hostDispatcher';
 import { createHostFileHandlers, type HostFileOperations } from './hostFileHandlers';
 import { allowedRoots } from '../files/allowedRoots';
 import { createModelHandlers } from './modelHandlers';
+import { createGitHandlers } from './git/gitHandlers';
 import type { HostIdentity } from './hostIdentity';
 import { createProviderRegistry } from './providerRegistry';
 import type { AgentProvider, AgentThread } from './providers/agentProvider';
@@ -84,7 +85,7 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
   });
   const { dispose, ...threadHandlers } = threads;
   const dispatch = createHostDispatcher(
-    { ...createHostFileHandlers(deps.files, allowed), ...threadHandlers, ...createModelHandlers(providers) },
+    { ...createHostFileHandlers(deps.files, allowed), ...threadHandlers, ...createModelHandlers(providers), ...createGitHandlers({ dataDir: deps.dataDir }) },
     log,
   );
   return {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { hostFileCommands } from './hostFileCommands';
 import { hostModelCommands } from './hostModelCommands';
+import { hostGitCommands } from './hostGitCommands';
 import { threadCommands } from './threadCommands';
 
 /**
@@ -8,7 +9,7 @@ import { threadCommands } from './threadCommands';
  * params and result, checked on both sides of the link. Nothing here knows how bytes travel: the embedded
  * daemon uses an in-process link, a remote one a WebSocket, and both speak exactly these messages.
  */
-export const hostCommands = { ...hostFileCommands, ...threadCommands, ...hostModelCommands } as const;
+export const hostCommands = { ...hostFileCommands, ...threadCommands, ...hostModelCommands, ...hostGitCommands } as const;
 
 export type HostMethod = keyof typeof hostCommands;
 export type HostParams<M extends HostMethod> = z.input<(typeof hostCommands)[M]['params']>;
@@ -33,4 +34,5 @@ export type HostHello = z.infer<typeof HostHelloSchema>;
 export * from './threadCommands';
 export * from './hostFileCommands';
 export * from './hostModelCommands';
+export * from './hostGitCommands';
 export * from './hostErrors';

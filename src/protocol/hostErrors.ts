@@ -29,6 +29,14 @@ export const HostErrorCodeSchema = z.enum([
   'root_not_allowed',
   /** The daemon is closing: it starts no agent it could not dispose of. */
   'host_closing',
+  /** `workspace: "worktree"` for a project whose folder is not in a git repository (issue 38). */
+  'not_a_git_repository',
+  /** A branch name `git check-ref-format --branch` refuses. */
+  'invalid_branch',
+  /** A `baseRef` git cannot resolve to a commit. */
+  'unknown_ref',
+  /** Git itself failed (its own words in the message). */
+  'git_failed',
 ]);
 export type HostErrorCode = z.infer<typeof HostErrorCodeSchema>;
 
@@ -54,6 +62,10 @@ export const HOST_ERROR_HTTP_STATUS: Readonly<Record<Exclude<HostErrorCode, 'hos
   thread_archived: 409,
   mode_not_allowed: 403,
   root_not_allowed: 403,
+  not_a_git_repository: 400,
+  invalid_branch: 400,
+  unknown_ref: 400,
+  git_failed: 502,
 };
 
 /**
