@@ -60,6 +60,16 @@ export const LastSeqResultSchema = z.strictObject({ lastSeq: z.number().int().mi
 /** JSON-RPC error code of an append whose seqs do not line up with the store (a second writer: a bug). */
 export const SEQ_CONFLICT = -32010;
 
+/**
+ * JSON-RPC error code of a `store.*` request naming a thread that is not the link's host's: another host's, the
+ * server's embedded host's, one deleted, or an id that never was (issue 37). Nothing was stored or read, for
+ * any thread of the request; `data` names the refused ones. The same answer for all four, so a link learns
+ * nothing about threads that are not its own. A daemon drops those threads' rows and sends the rest.
+ */
+export const THREAD_NOT_OWNED = -32011;
+export const ThreadNotOwnedDataSchema = z.object({ threadIds: z.array(z.string()).min(1) });
+export type ThreadNotOwnedData = z.infer<typeof ThreadNotOwnedDataSchema>;
+
 /** WebSocket close codes of the link (4000–4999 is the application range). */
 export const LINK_CLOSE = {
   /** The daemon speaks another HOST_DAEMON_PROTOCOL_VERSION; the reason names both. It must not retry. */

@@ -168,7 +168,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   );
   // Remote daemons (docs/hosts.md): their batches land in the same store, published like the embedded one's.
   const daemonLink = createDaemonLinkRoute(
-    { token, access: hostAccess, revocations, hosts, store: storeForDaemons(), log },
+    {
+      token,
+      access: hostAccess,
+      revocations,
+      hosts,
+      store: storeForDaemons(),
+      threads: { threadOf: (threadId) => registry.threads.get(threadId), deleted$: (threadId) => hub.deleted$(threadId) },
+      log,
+    },
     {
       heartbeatMs: config.wsHeartbeatMs,
       hostCommandTimeoutMs: config.hostCommandTimeoutMs,

@@ -14,6 +14,8 @@ export interface LinkCredentialSettings {
   dataDir: string;
   enroll?: string;
   token?: string;
+  /** PEM CA certificates trusted for an https server (`--ca`, read already), for the enrollment as for the link. */
+  trustedCa?: string;
 }
 
 /** The command a person runs to enroll this host, for messages (the code is theirs to fill in). */
@@ -44,7 +46,7 @@ export async function linkCredentialOf(
     },
   });
   if (settings.enroll) {
-    const credential = await enrollHost(linkUrls(settings.server), { code: settings.enroll, hostId });
+    const credential = await enrollHost(linkUrls(settings.server), { code: settings.enroll, hostId }, settings.trustedCa);
     const file = await saveHostCredential(settings.dataDir, credential);
     log(`enrolled as ${hostId}; this host's credential is in ${file} (mode 0600): later starts need no --enroll or --token`);
     return own(credential);

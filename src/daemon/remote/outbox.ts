@@ -4,6 +4,7 @@ import type { AppendBatch } from '../../protocol/daemonLink';
 import { replaceFile } from '../../store/replaceFile';
 
 export const OUTBOX_FILE_NAME = 'link-outbox.jsonl';
+const OUTBOX_MODE = 0o600;
 
 /**
  * Batches the daemon's pipeline produced that the server has not acked yet, kept on disk so a daemon killed
@@ -33,8 +34,9 @@ export async function openOutbox(dataDir: string): Promise<Outbox> {
   }
   // Start from a compact file: only what is still unacked. Renamed in whole, never rewritten in place: a kill
   // mid-rewrite would lose the unacked batches.
-  await replaceFile(file, [...pending.values()].map((batch) => JSON.stringify({ add: batch }) + '\n').join(''));
-  const fd = openSync(file, 'a');
+  // Thread rows, so agent output: this user's only (the data dir is 0700 too).
+  await replaceFile(file, [...pending.values()].map((batch) => JSON.stringify({ add: batch }) + '\n').join(''), { mode: OUTBOX_MODE });
+  const fd = openSync(file, 'a', OUTBOX_MODE);
 
   return {
     add(batch, json = JSON.stringify(batch)) {

@@ -14,6 +14,7 @@ import {
 } from '../../protocol/daemonLink';
 import type { Outbox } from './outbox';
 import { LinkProtocolError } from '../../link/rpcPeer';
+import { refusalLog, refusedThreadsOf, withoutThreads } from './refusedThreads';
 
 export interface RemoteEventStoreOptions {
   link: DaemonLinkClient;
@@ -49,11 +50,33 @@ export function createRemoteEventStore(options: RemoteEventStoreOptions): EventS
   // Batches a previous run of this daemon left unacked go first on every new link, before anything can
   // read a thread they belong to; that is what keeps hydration and seqs consistent after a crash.
   let leftovers = outbox.pending();
+  const tellRefused = refusalLog(options.log);
+
+  /**
+   * What is left of a batch once the threads the server refused (issue 37: deleted, or not this host's) are
+   * dropped; undefined when nothing is. Those rows can never be stored, so holding them would wedge the outbox.
+   */
+  const dropRefused = (batch: AppendBatch, answer: JsonRpcResponse): { rest: AppendBatch | undefined } | undefined => {
+    const refused = refusedThreadsOf(answer);
+    if (!refused) return undefined;
+    const rest = withoutThreads(batch, refused);
+    // A refusal naming none of the batch's threads would be answered the same way forever.
+    if (rest && rest.events.length === batch.events.length) return undefined;
+    tellRefused(refused, batch.events.length - (rest?.events.length ?? 0));
+    return { rest };
+  };
 
   link.onReady(async (call) => {
     while (leftovers.length > 0) {
       const batch = leftovers[0]!;
       const answer = await call(LINK_METHOD.append, batch);
+      const dropped = dropRefused(batch, answer);
+      if (dropped) {
+        if (dropped.rest) outbox.add(dropped.rest);
+        else outbox.ack(batch.batchId);
+        leftovers = dropped.rest ? [dropped.rest, ...leftovers.slice(1)] : leftovers.slice(1);
+        continue;
+      }
       if ('error' in answer && answer.error.code !== SEQ_CONFLICT) throw new Error(answer.error.message);
       if ('error' in answer) options.log(`dropped unacked batch ${batch.batchId}: ${answer.error.message}`);
       else options.log(`re-sent batch ${batch.batchId} (${batch.events.length} events) left by an earlier run`);
@@ -118,9 +141,13 @@ export function createRemoteEventStore(options: RemoteEventStoreOptions): EventS
     outbox.add(batch, json);
     const answer = await untilAnswered(LINK_METHOD.append, new JsonText(json));
     if ('error' in answer) {
-      // Never stored and never will be as it is: forget what we believed about these threads' seqs.
-      for (const threadId of Object.keys(firstSeqs)) lastSeqs.delete(threadId);
       outbox.ack(batch.batchId);
+      const dropped = dropRefused(batch, answer);
+      // Never stored and never will be as it is: forget what we believed about these threads' seqs.
+      for (const threadId of Object.keys(firstSeqs)) if (!dropped?.rest?.firstSeqs[threadId]) lastSeqs.delete(threadId);
+      // The other threads' rows go on their own. The append still fails as a whole: its caller rebuilds every
+      // thread of it from the server's rows, which then hold what was stored.
+      if (dropped?.rest) await appendNow(dropped.rest.events);
       throw new BatchRejected(answer.error.message);
     }
     const { stored } = AppendResultSchema.parse(answer.result);

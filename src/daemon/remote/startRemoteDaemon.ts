@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createHostDaemon, type HostDaemon } from '../hostDaemon';
 import type { HostFileOperations } from '../hostFileHandlers';
@@ -7,9 +6,11 @@ import { localHostFiles, pathListerOptionsOf } from '../localHostFiles';
 import type { AgentProvider } from '../providers/agentProvider';
 import { createThreadIngest } from '../../ingest/threadIngest';
 import { readTrustedCa } from '../../link/tlsTrust';
-import { lockDataDir } from '../../store/dataDirLock';
+import { LOCK_FILE_NAME, lockDataDir } from '../../store/dataDirLock';
 import { CA_SETTING, createDaemonLinkClient, type DaemonLinkClient, type LinkRefused } from './daemonLinkClient';
-import { openOutbox } from './outbox';
+import { OUTBOX_FILE_NAME, openOutbox } from './outbox';
+import { keepFilesPrivate, makePrivateDataDir } from './privateDataDir';
+
 import { createRemoteEventStore } from './remoteEventStore';
 import { linkCredentialOf } from './linkCredential';
 
@@ -67,15 +68,16 @@ export async function startRemoteDaemon(options: RemoteDaemonOptions): Promise<R
   const { config } = options;
   const log = options.log ?? ((message: string) => console.error(message));
   const ca = config.ca === undefined ? undefined : await readTrustedCa(path.resolve(config.ca), CA_SETTING);
-  await mkdir(config.dataDir, { recursive: true });
+  await makePrivateDataDir(config.dataDir, log);
   // One daemon per data dir: two would share a host id and an outbox.
   const lock = await lockDataDir(config.dataDir);
   const identity = await loadHostIdentity(config.dataDir, config.name);
-  const credential = await linkCredentialOf(config, identity.hostId, log).catch(async (error: unknown) => {
+  const credential = await linkCredentialOf({ ...config, trustedCa: ca }, identity.hostId, log).catch(async (error: unknown) => {
     await lock.release();
     throw error;
   });
   const outbox = await openOutbox(config.dataDir);
+  await keepFilesPrivate(config.dataDir, [path.basename(identityFileOf(config.dataDir)), LOCK_FILE_NAME, OUTBOX_FILE_NAME]);
   const link = createDaemonLinkClient({
     serverUrl: config.server,
     ca,

@@ -9,7 +9,8 @@ import type { UpgradeRoute } from '../http/upgrades';
 import { startWsHeartbeat } from '../http/wsHeartbeat';
 import { closeGoingAway } from '../http/closeGoingAway';
 import type { EventStore } from '../../store/eventStore';
-import { createLinkStoreMethods, storeFailureOf } from './linkStoreMethods';
+import { createLinkStoreMethods, storeFailureOf, type LinkOwner } from './linkStoreMethods';
+import { createLinkThreadScope, type LinkThreadScopeDeps } from './linkThreadScope';
 import { DAEMON_LINK_PATH, LINK_CLOSE, LINK_METHOD, LinkHelloParamsSchema, type LinkHelloResult } from '../../protocol/daemonLink';
 import { createRpcPeer } from '../../link/rpcPeer';
 import { wsHostLink } from './wsHostLink';
@@ -31,6 +32,8 @@ export interface DaemonLinkDeps {
   hosts: HostDirectory;
   /** Where daemon batches land: the server's store, wrapped so SSE readers see the rows (publishingStore). */
   store: EventStore;
+  /** Whose each thread is: a link reads and writes its own host's threads only (issue 37). */
+  threads: Pick<LinkThreadScopeDeps, 'threadOf' | 'deleted$'>;
   log(message: string): void;
 }
 
@@ -43,6 +46,9 @@ export interface DaemonLinkOptions {
   /** Wait for a linked host's ping answer before a hello with its id is refused (DUPLICATE_PROBE_MS). */
   duplicateProbeMs?: number;
 }
+
+/** Beyond the open's own timeout, how long the server may take to store a new thread's record (one durable write). */
+const OPEN_TO_RECORD_MS = 10_000;
 
 /** Short: a close reason holds at most 123 bytes. The server's log names the host and both addresses. */
 const DUPLICATE_REASON = 'this host id is already connected; a copied daemon data dir needs a new identity';
@@ -70,6 +76,7 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
     if (!known) return socket.terminate();
     const grant: LinkGrant = known;
     let hostId: string | undefined;
+    let owner: LinkOwner | undefined;
     const helloTimer = setTimeout(() => socket.close(LINK_CLOSE.badHello, 'no link.hello in time'), options.helloTimeoutMs);
     socket.once('close', () => clearTimeout(helloTimer));
     socket.on('error', (error) => deps.log(`daemon link from ${from}: ${error.message}`));
@@ -102,7 +109,16 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
         claim.settle();
         throw new LinkRefusal('the link closed during its hello');
       }
-      const link = wsHostLink(peer, daemonHello, options.hostCommandTimeoutMs);
+      const scope = createLinkThreadScope(daemonHello.hostId, {
+        ...deps.threads,
+        // A new thread's record is stored right after its host answers the open: the command's timeout bounds it.
+        vouchMs: options.hostCommandTimeoutMs + OPEN_TO_RECORD_MS,
+      });
+      socket.once('close', () => scope.close());
+      const link = wsHostLink(peer, daemonHello, options.hostCommandTimeoutMs, ({ params }) => {
+        const threadId = (params as { threadId?: unknown } | undefined)?.threadId;
+        if (typeof threadId === 'string') scope.vouch(threadId);
+      });
       try {
         await deps.hosts.attach(link);
         claim.settle({ socket, from });
@@ -111,6 +127,7 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
         throw error;
       }
       hostId = daemonHello.hostId;
+      owner = { hostId, scope };
       deps.log(`host ${hostId} (${daemonHello.name}, ${daemonHello.platform}) connected from ${from}`);
       if (grant.via === 'token')
         deps.log(
@@ -133,7 +150,8 @@ export function createDaemonLinkRoute(deps: DaemonLinkDeps, options: DaemonLinkO
           handle: hello,
           invalidParams: () => socket.close(LINK_CLOSE.badHello, 'the first request must be a valid link.hello'),
         },
-        ...storeMethodsOfLink(),
+        // `admit` lets no store request through before the hello, so the owner is known by then.
+        ...storeMethodsOfLink(() => owner!),
       },
       {
         admit,

@@ -2,6 +2,7 @@ import { hostIdOfCredential, type Enrollment } from '../../protocol/hostEnrollme
 import type { Registry } from '../../registry/registry';
 import { Problem } from '../http/problem';
 import { hashOf, matchesHash, newEnrollmentCode, newHostCredential } from './secrets';
+import { lockHostIdForEnrollment } from './enrollingLock';
 
 /**
  * Who may attach as a host (issue 30, docs/hosts.md#enrolling-a-host). Everything lives in the registry, as
@@ -50,6 +51,23 @@ export function createHostAccess(
       );
   };
 
+  /** Trades the code for the host's credential; runs holding the host id's enrollment lock. */
+  const enrollLocked = async (code: string, hostId: string): Promise<string> => {
+    // Taken before it is judged: of two daemons racing with one code (on one server or two), one gets it.
+    const enrollment = await enrollments.take(hashOf(code));
+    if (!enrollment)
+      throw new Problem(401, 'enrollment_code_invalid', 'this enrollment code is unknown or was used already: make a new one');
+    if (enrollment.expiresAt <= now())
+      throw new Problem(
+        401,
+        'enrollment_code_expired',
+        `this enrollment code expired at ${new Date(enrollment.expiresAt).toISOString()}: make a new one (ATS_ENROLLMENT_TTL_MS sets how long they last)`,
+      );
+    const credential = newHostCredential(hostId);
+    await hostCredentials.put({ id: hostId, keyHash: hashOf(credential), createdAt: new Date().toISOString() });
+    return credential;
+  };
+
   /** Codes nobody used leave with the next code made, so the table holds only live ones (and a few stale). */
   const dropExpired = async () => {
     const at = now();
@@ -66,19 +84,14 @@ export function createHostAccess(
     },
     async enroll(code, hostId) {
       await refuseTakenId(hostId);
-      // Taken before it is judged: of two daemons racing with one code (on one server or two), one gets it.
-      const enrollment = await enrollments.take(hashOf(code));
-      if (!enrollment)
-        throw new Problem(401, 'enrollment_code_invalid', 'this enrollment code is unknown or was used already: make a new one');
-      if (enrollment.expiresAt <= now())
-        throw new Problem(
-          401,
-          'enrollment_code_expired',
-          `this enrollment code expired at ${new Date(enrollment.expiresAt).toISOString()}: make a new one (ATS_ENROLLMENT_TTL_MS sets how long they last)`,
-        );
-      const credential = newHostCredential(hostId);
-      await hostCredentials.put({ id: hostId, keyHash: hashOf(credential), createdAt: new Date().toISOString() });
-      return credential;
+      const release = await lockHostIdForEnrollment(enrollments, hostId, now);
+      try {
+        // Looked at again under the lock: an enrollment that held it a moment ago may have stored a credential.
+        await refuseTakenId(hostId);
+        return await enrollLocked(code, hostId);
+      } finally {
+        await release();
+      }
     },
     async hostOf(credential) {
       const hostId = hostIdOfCredential(credential);

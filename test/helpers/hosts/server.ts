@@ -62,6 +62,10 @@ export async function startHostsServer(options: HostsServerOptions = {}): Promis
       revocations: t.server.revocations,
       hosts: t.server.hosts,
       store: (options.wrapStore ?? ((store) => store))(publishingStore(t.server.store, t.server.hub)),
+      threads: {
+        threadOf: (threadId) => t.server.registry.threads.get(threadId),
+        deleted$: (threadId) => t.server.hub.deleted$(threadId),
+      },
       log,
     },
     {
