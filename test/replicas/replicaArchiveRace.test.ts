@@ -20,7 +20,8 @@ describeWithPostgres('one owner per thread across replicas (issue 37): two serve
     await a?.close();
   });
 
-  it('20 rounds of 20 concurrent archive toggles, half through each replica: the record and the last thread/updated row agree', async () => {
+  it('20 rounds of 20 concurrent archive toggles, half through each replica: the record and the last thread/updated row agree', async function () {
+    this.timeout(120_000); // 400 PATCHes, each of a round waiting for the one before it
     const folder = await tempDir('ats-replica-archive-race-');
     const project = await b.json('/projects', {
       body: { name: 'p', source: { type: 'local_path', path: folder, hostId: a.server.hostId } },
