@@ -134,6 +134,8 @@ export const ConfigSchema = z.strictObject({
     .optional(),
   /** Connections this server holds at most (plus one for LISTEN). */
   databasePoolMax: z.coerce.number().int().positive().default(10),
+  /** Connections holding thread locks (issue 37), apart from the pool: threads one replica changes at once. */
+  databaseLockPoolMax: z.coerce.number().int().positive().default(4),
   /** `0`: no embedded host daemon in this server (a replica that only serves the API and remote daemons). */
   embeddedHost: BooleanSettingSchema.default(true),
   /** Where the other replicas reach this one to forward host commands; default: the URL it listens on. */

@@ -4,6 +4,7 @@ import { DEFAULT_FSYNC_MODE, type FsyncMode } from '../store/fsyncMode';
 import { fsyncPath } from '../store/fsyncPath';
 import { openCollection, type Collection } from './collection';
 import { threadCollectionOf, type ThreadCollection } from './threadCollection';
+import { inProcessThreadLock, type ThreadLock } from './threadLock';
 import type { EnrollmentRecord, EnvironmentRecord, HostCredentialRecord, HostRecord, ProjectRecord, ThreadRecord } from './records';
 
 /** Projects, hosts, environments and threads, each in its own nedb file under `<dataDir>/registry/`. */
@@ -13,6 +14,8 @@ export interface Registry {
   environments: Collection<EnvironmentRecord>;
   /** Threads being deleted are hidden from it (threadCollection.ts). */
   threads: ThreadCollection;
+  /** Every change of a thread's record runs through it, one at a time per thread (issue 37, threadLock.ts). */
+  threadLock: ThreadLock;
   /** One-time enrollment codes and the hosts' own credentials, as hashes (src/server/hostAccess). */
   enrollments: Collection<EnrollmentRecord>;
   hostCredentials: Collection<HostCredentialRecord>;
@@ -38,6 +41,8 @@ export async function openRegistry(options: { dataDir: string; fsync?: FsyncMode
   const registry = { projects, hosts, environments, threads: threadCollectionOf(threads), enrollments, hostCredentials };
   return {
     ...registry,
+    // One process owns the data dir (dataDirLock.ts), so its own queue is every owner there is.
+    threadLock: inProcessThreadLock(),
     async close() {
       await Promise.all(Object.values(registry).map((collection) => collection.close()));
     },

@@ -33,6 +33,8 @@ export interface StorageOptions {
   dataDir: string;
   databaseUrl?: string;
   databasePoolMax: number;
+  /** Connections that hold thread locks (issue 37), apart from `databasePoolMax`. */
+  databaseLockPoolMax?: number;
   fsync?: FsyncMode;
   replicaId: string;
   log(message: string): void;
@@ -51,6 +53,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     const database = await openPostgresDatabase({
       url: options.databaseUrl,
       max: options.databasePoolMax,
+      lockMax: options.databaseLockPoolMax,
       applicationName: `agent-thread-service ${options.replicaId}`,
       log: options.log,
     });
@@ -60,7 +63,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     const store = indexedStore(createPostgresEventStore({ pool: database.pool, origin: options.replicaId, ownsPool: false }), search);
     return {
       store,
-      registry: openPostgresRegistry(database.pool),
+      registry: openPostgresRegistry(database.pool, database.lockPool),
       search,
       postgres: { database, store },
       async close() {

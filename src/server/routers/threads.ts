@@ -5,7 +5,6 @@ import { IdParamsSchema } from '../http/idParams';
 import { mustGet } from '../http/lookups';
 import { addRoute, apiRouter } from '../http/routeSpec';
 import { answerApproval, ApprovalAnswerBodySchema, ApprovalAnsweredSchema } from '../threads/answerApproval';
-import { Problem } from '../http/problem';
 import { createThread } from '../threads/createThread';
 import { deleteThread } from '../threads/deleteThread';
 import { promptThread } from '../threads/promptThread';
@@ -102,8 +101,7 @@ export function threadsRouter(deps: AppDeps): Router {
       responses: { 200: { description: 'The thread as changed', schema: ThreadViewSchema } },
     },
     async (ctx, { params, body }) => {
-      const thread = await mustGet(deps.registry.threads, params.id, 'thread');
-      ctx.body = await viewOf(await updateThread(deps, thread, body));
+      ctx.body = await viewOf(await updateThread(deps, params.id, body));
     },
   );
 
@@ -118,7 +116,7 @@ export function threadsRouter(deps: AppDeps): Router {
       responses: { 204: { description: 'Deleted: the id answers 404 from now on' } },
     },
     async (ctx, { params }) => {
-      await deleteThread(deps, await mustGet(deps.registry.threads, params.id, 'thread'));
+      await deleteThread(deps, params.id);
       ctx.status = 204;
     },
   );
@@ -135,11 +133,9 @@ export function threadsRouter(deps: AppDeps): Router {
       responses: { 202: { description: 'Accepted', schema: PromptAcceptedSchema } },
     },
     async (ctx, { params, body }) => {
-      const thread = await mustGet(deps.registry.threads, params.id, 'thread');
-      if (thread.archived) throw new Problem(409, 'thread_archived', `thread ${thread.id} is archived: unarchive it to prompt it`);
-      const { followUp } = await promptThread(deps, thread, body.prompt);
+      const { followUp } = await promptThread(deps, params.id, body.prompt);
       ctx.status = 202;
-      ctx.body = { threadId: thread.id, followUp } satisfies z.infer<typeof PromptAcceptedSchema>;
+      ctx.body = { threadId: params.id, followUp } satisfies z.infer<typeof PromptAcceptedSchema>;
     },
   );
 

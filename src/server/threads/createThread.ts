@@ -4,7 +4,8 @@ import type { ThreadRecord } from '../../registry/records';
 import { mustGet } from '../http/lookups';
 import { Problem } from '../http/problem';
 import { openThreadOnHost, type ThreadOnHostDeps } from './openThreadOnHost';
-import { AGENT_FAILED, keepAgentError, promptOpenThread, requireAgent } from './promptThread';
+import { AGENT_FAILED, keepAgentError, promptOpenThread, refuseArchived, requireAgent } from './promptThread';
+import { changeThread, changeThreadIfLive } from './threadChanges';
 
 /** What a thread is made from (`POST /threads`, docs/api.md). */
 export interface NewThread {
@@ -52,13 +53,19 @@ export async function createThread(deps: ThreadOnHostDeps, request: NewThread): 
 /**
  * The thread exists even when its first prompt fails. An agent that cannot run it (no key, unknown model) is
  * the thread's state, not a failed request: `promptOpenThread` keeps the reason on the record, and the daemon
- * stores it as a `provider/error` row (issue 12). Any other refusal is kept the same way, as nobody waits.
+ * stores it as a `provider/error` row (issue 12). Any other refusal is kept the same way, as nobody waits
+ * (an archive that came first: `thread_archived`). Run as the thread's owner, as any prompt (threadChanges.ts).
  */
 function runFirstPrompt(deps: ThreadOnHostDeps, thread: ThreadRecord, prompt: string): void {
-  promptOpenThread(deps, thread, prompt).catch(async (error: unknown) => {
+  changeThread(deps.registry, thread.id, async (current) => {
+    refuseArchived(current);
+    await promptOpenThread(deps, current, prompt);
+  }).catch(async (error: unknown) => {
     if (error instanceof Problem && error.code === AGENT_FAILED) return;
     const reason =
       error instanceof Problem ? { code: error.code, message: error.detail } : { code: 'prompt_failed', message: String(error) };
-    await keepAgentError(deps, thread.id, { ...reason, at: new Date().toISOString() }).catch(() => undefined);
+    await changeThreadIfLive(deps.registry, thread.id, () =>
+      keepAgentError(deps, thread.id, { ...reason, at: new Date().toISOString() }),
+    ).catch(() => undefined);
   });
 }

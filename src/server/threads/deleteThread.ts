@@ -6,6 +6,7 @@ import type { EventStore } from '../../store/eventStore';
 import { storedProviderThreadId } from '../../store/storedProviderThreadId';
 import type { HostDirectory } from '../hosts/hostDirectory';
 import type { EventHub } from '../sse/eventHub';
+import { changeThread } from './threadChanges';
 
 export interface DeleteThreadDeps {
   registry: Registry;
@@ -20,11 +21,15 @@ export interface DeleteThreadDeps {
  * durable tombstone first (from then on every reader finds no thread, and the next start finishes the delete,
  * `finishDeletes`), then the host (an open turn is stopped and its `interrupted` completion stored, questions
  * cancelled, the agent's session files removed), then the readers of the thread are told, then its rows, and
- * the record last. Every step after the tombstone may run twice.
+ * the record last. Every step after the tombstone may run twice. As the thread's only owner (threadChanges.ts):
+ * a change that came first finishes first (its `thread/updated` row then goes with the thread's rows), and
+ * every change after it answers 404.
  */
-export async function deleteThread(deps: DeleteThreadDeps, thread: ThreadRecord): Promise<void> {
-  await deps.registry.threads.markDeleting(thread.id);
-  await finishDelete(deps, thread);
+export function deleteThread(deps: DeleteThreadDeps, threadId: string): Promise<void> {
+  return changeThread(deps.registry, threadId, async (thread) => {
+    await deps.registry.threads.markDeleting(thread.id);
+    await finishDelete(deps, thread);
+  });
 }
 
 async function finishDelete(deps: DeleteThreadDeps, thread: ThreadRecord): Promise<void> {

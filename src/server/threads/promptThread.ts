@@ -4,6 +4,7 @@ import { mustGet } from '../http/lookups';
 import { Problem } from '../http/problem';
 import { keepProviderThreadId, openThreadOnHost, type ThreadOnHostDeps } from './openThreadOnHost';
 import { sessionOfNextTurn } from './sessionOfNextTurn';
+import { changeThread } from './threadChanges';
 
 /** The host's refusal when the thread's agent cannot start or refuses a prompt (docs/api.md). */
 export const AGENT_FAILED = 'agent_failed';
@@ -20,20 +21,30 @@ export async function requireAgent(hosts: HostDirectory, hostId: string, provide
   }
 }
 
-/**
- * `POST /threads/:id/messages`: the agent must be one the host runs; the thread is opened first (idempotent
- * and cheap: a host opens at its hello only the threads that need an agent then), then prompted, which
- * starts its agent when it is stopped. `followUp` when a turn was running.
- */
-export async function promptThread(deps: ThreadOnHostDeps, thread: ThreadRecord, text: string): Promise<{ followUp: boolean }> {
-  await requireAgent(deps.hosts, thread.hostId, thread.provider);
-  await openThreadOnHost(deps, thread);
-  const { followUp } = await promptOpenThread(deps, thread, text);
-  return { followUp };
+/** An archived thread takes no prompt (docs/api.md): 409 `thread_archived`. */
+export function refuseArchived(thread: ThreadRecord): void {
+  if (thread.archived) throw new Problem(409, 'thread_archived', `thread ${thread.id} is archived: unarchive it to prompt it`);
 }
 
 /**
- * Prompts a thread its host has open. A prompt restarts an agent that failed to start before; the record
+ * `POST /threads/:id/messages`: not archived, and the agent must be one the host runs; the thread is opened
+ * first (idempotent and cheap: a host opens at its hello only the threads that need an agent then), then
+ * prompted, which starts its agent when it is stopped. `followUp` when a turn was running. As the thread's
+ * only owner until the host took the prompt (threadChanges.ts): an archive waits for the prompt it follows,
+ * and a prompt that follows an archive is refused, so an archived thread never gets an agent from a prompt.
+ */
+export function promptThread(deps: ThreadOnHostDeps, threadId: string, text: string): Promise<{ followUp: boolean }> {
+  return changeThread(deps.registry, threadId, async (thread) => {
+    refuseArchived(thread);
+    await requireAgent(deps.hosts, thread.hostId, thread.provider);
+    await openThreadOnHost(deps, thread);
+    const { followUp } = await promptOpenThread(deps, thread, text);
+    return { followUp };
+  });
+}
+
+/**
+ * Prompts a thread its host has open; the caller owns the thread (threadChanges.ts). A prompt restarts an agent that failed to start before; the record
  * keeps whichever session runs (the prompt's answer names it, or the turn's rows when the agent was still
  * starting at the answer), and the agent's failure until a prompt runs (`agentError`), so a client reading the
  * thread sees why it is idle.
@@ -65,13 +76,13 @@ export async function promptOpenThread(
   return { thread: kept.agentError ? await keepAgentError(deps, kept.id, undefined) : kept, followUp: result.followUp };
 }
 
-/** Keeps (or, with undefined, clears) why the thread's agent last failed, on the record a client reads. */
+/** Keeps (or, with undefined, clears) why the thread's agent last failed, on the record a client reads; the caller owns the thread. */
 export async function keepAgentError(
   deps: ThreadOnHostDeps,
   threadId: string,
   agentError: ThreadRecord['agentError'],
 ): Promise<ThreadRecord> {
-  // Read again: a background re-open or another prompt may have changed the record meanwhile.
+  // Read again: the prompt may have kept a new session on the record.
   const { agentError: _previous, ...current } = await mustGet(deps.registry.threads, threadId, 'thread');
   return deps.registry.threads.put(agentError ? { ...current, agentError } : current);
 }

@@ -7,6 +7,7 @@ import type { HostDirectory } from '../hosts/hostDirectory';
 import type { EventStore } from '../../store/eventStore';
 import { keepProviderThreadId, openThreadOnHost } from './openThreadOnHost';
 import { storedThreadStatus } from './storedThreadStatus';
+import { changeThreadIfLive } from './threadChanges';
 
 /**
  * Threads of one host opened at the same time when it comes online. Opening a kept-running pi thread costs a
@@ -50,10 +51,13 @@ async function reopenThreads(deps: ReopenDeps & { hosts: HostDirectory }, host: 
     .filter((thread) => host.providers.includes(thread.provider) && !thread.archived)
     .reverse();
   const threads = await needingAgent(deps.store, candidates);
-  const reopen = async (thread: ThreadRecord) => {
-    const opened = await openThreadOnHost(deps, thread);
-    await keepProviderThreadId(deps.registry, thread, opened.providerThreadId);
-  };
+  // As the thread's owner (threadChanges.ts), on the record as it is then: one archived meanwhile stays closed.
+  const reopen = (thread: ThreadRecord) =>
+    changeThreadIfLive(deps.registry, thread.id, async (current) => {
+      if (current.archived) return;
+      const opened = await openThreadOnHost(deps, current);
+      await keepProviderThreadId(deps.registry, current, opened.providerThreadId);
+    });
   const reopened = await lastValueFrom(
     from(threads).pipe(
       mergeMap(

@@ -3,6 +3,7 @@ import type { Registry } from '../../registry/registry';
 import type { ThreadRecord } from '../../registry/records';
 import type { EventHub } from '../sse/eventHub';
 import { keepProviderThreadId } from './openThreadOnHost';
+import { changeThreadIfLive } from './threadChanges';
 
 /** How long a prompt answered while its agent was starting waits for the turn that names the session. */
 const WAIT_MS = 10 * 60_000;
@@ -35,7 +36,11 @@ export function sessionOfNextTurn(
   );
   return {
     keepOnRecord(registry, thread) {
-      found = (providerThreadId) => void keepProviderThreadId(registry, thread, providerThreadId).catch(() => undefined);
+      // As the thread's owner (threadChanges.ts), after the prompt's own change: never over a newer record.
+      found = (providerThreadId) =>
+        void changeThreadIfLive(registry, thread.id, (current) => keepProviderThreadId(registry, current, providerThreadId)).catch(
+          () => undefined,
+        );
       if (named !== undefined) found(named);
     },
     stop: () => subscription.unsubscribe(),

@@ -4,6 +4,7 @@ import { threadUpdatedFrame, type ThreadChanges } from '../../protocol/threadUpd
 import type { ThreadRecord } from '../../registry/records';
 import { mustGet } from '../http/lookups';
 import { keepProviderThreadId, openThreadOnHost, type ThreadOnHostDeps } from './openThreadOnHost';
+import { changeThread } from './threadChanges';
 
 /** `PATCH /threads/:id`: the fields a client may change; each is optional, absent ones stay. */
 export const ThreadPatchSchema = z.strictObject({
@@ -23,8 +24,15 @@ export type ThreadPatch = z.infer<typeof ThreadPatchSchema>;
  * record next, and last a `thread/updated` row of the fields that changed, sent through the host's pipeline
  * (`thread.ingest`) so it is numbered like every row and every reader of the thread sees it. While the host is
  * away the record changes alone: no row is written, and the host applies the record at its next hello.
+ * As the thread's only owner (threadChanges.ts): the changes are those from the record as the patches before
+ * this one left it, and its row is stored before the next change reads the record, so the record and the
+ * last `thread/updated` row agree.
  */
-export async function updateThread(deps: ThreadOnHostDeps, thread: ThreadRecord, patch: ThreadPatch): Promise<ThreadRecord> {
+export function updateThread(deps: ThreadOnHostDeps, threadId: string, patch: ThreadPatch): Promise<ThreadRecord> {
+  return changeThread(deps.registry, threadId, (thread) => applyPatch(deps, thread, patch));
+}
+
+async function applyPatch(deps: ThreadOnHostDeps, thread: ThreadRecord, patch: ThreadPatch): Promise<ThreadRecord> {
   const changes = changedFields(thread, patch);
   const online = deps.hosts.isOnline(thread.hostId);
   const { permissionMode } = patch;
@@ -36,7 +44,7 @@ export async function updateThread(deps: ThreadOnHostDeps, thread: ThreadRecord,
     await deps.hosts.call(thread.hostId, 'thread.configure', { threadId: thread.id, permissionMode });
   }
   if (online) await applyAgentChanges(deps, thread, changes);
-  // Read again: a prompt or a background re-open may have changed the record meanwhile.
+  // Read again: the open above may have kept a new session on the record.
   const current = await mustGet(deps.registry.threads, thread.id, 'thread');
   const updated = await deps.registry.threads.put({ ...current, ...changes });
   if (Object.keys(changes).length > 0 && deps.hosts.isOnline(thread.hostId)) {
