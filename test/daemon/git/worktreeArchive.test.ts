@@ -18,20 +18,6 @@ import { git, gitDaemon, makeProject, worktreeList } from './gitFixture';
 const THREAD = 'thr_archive0000000001';
 const PROJECT = 'proj_a';
 
-/** Every file under `folder` but `.git`: its kind, mode bits and bytes (or link target), by path. */
-export function filesOf(folder: string, prefix = ''): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of readdirSync(path.join(folder, prefix)).sort()) {
-    if (name === '.git') continue;
-    const rel = path.join(prefix, name);
-    const stat = lstatSync(path.join(folder, rel));
-    if (stat.isDirectory()) Object.assign(out, filesOf(folder, rel));
-    else if (stat.isSymbolicLink()) out[rel] = `link -> ${readlinkSync(path.join(folder, rel))}`;
-    else out[rel] = `${(stat.mode & 0o777).toString(8)} ${readFileSync(path.join(folder, rel)).toString('base64')}`;
-  }
-  return out;
-}
-
 describe('git.worktree_remove / git.worktree_restore: archive and bring back, byte for byte', function () {
   this.timeout(60_000);
   const tempDir = suiteTempDirs();
