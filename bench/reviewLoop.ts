@@ -60,6 +60,7 @@ async function main(): Promise<void> {
   await mkdir(repo);
   console.log(`making a repository of ${FILES} files…`);
   await makeRepo(repo);
+  console.log('made; starting the server…');
   const server = await startServer({
     config: configWith({ port: 0, token: TOKEN, dataDir: path.join(root, 'data') }),
     log: () => undefined,
@@ -110,9 +111,12 @@ async function main(): Promise<void> {
     }
     console.log(`the answer listed ${files} files`);
     report(`diff of ${CHANGED_FILES} files (GET …/diff over HTTP vs git diff HEAD)`, diffHttp, diffGit, 1.5);
+  } catch (error) {
+    console.error(error);
+    process.exitCode = 1;
   } finally {
     await server.close();
-    await rm(root, { recursive: true, force: true });
+    await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
 }
 
