@@ -7,6 +7,8 @@ import { storedProviderThreadId } from '../../store/storedProviderThreadId';
 import type { HostDirectory } from '../hosts/hostDirectory';
 import type { EventHub } from '../sse/eventHub';
 import { changeThread } from './threadChanges';
+import { forgetWorkspace } from '../workspaces/forgetWorkspace';
+import { removeOnDelete } from '../workspaces/worktreeLifecycle';
 
 export interface DeleteThreadDeps {
   registry: Registry;
@@ -25,22 +27,25 @@ export interface DeleteThreadDeps {
  * a change that came first finishes first (its `thread/updated` row then goes with the thread's rows), and
  * every change after it answers 404.
  */
-export function deleteThread(deps: DeleteThreadDeps, threadId: string): Promise<void> {
+export function deleteThread(deps: DeleteThreadDeps, threadId: string, options: { deleteBranch?: boolean } = {}): Promise<void> {
   return changeThread(deps.registry, threadId, async (thread) => {
     await deps.registry.threads.markDeleting(thread.id);
-    await finishDelete(deps, thread);
+    await finishDelete(deps, thread, options.deleteBranch ?? false);
   });
 }
 
-async function finishDelete(deps: DeleteThreadDeps, thread: ThreadRecord): Promise<void> {
+async function finishDelete(deps: DeleteThreadDeps, thread: ThreadRecord, deleteBranch = false): Promise<void> {
   const session = await sessionOf(deps.store, thread);
   // The server's part (readers, rows) never waits for a host that may never come back. A host away keeps the
   // tombstone, which names the session, until its next hello (`finishDeletesOnAttach`): its files go then.
-  const hostDone = deps.hosts.isOnline(thread.hostId) && (await deleteOnHost(deps, thread, session));
+  const online = deps.hosts.isOnline(thread.hostId);
+  if (online) await removeOnDelete(deps, thread, deleteBranch);
+  const hostDone = online && (await deleteOnHost(deps, thread, session));
   if (!hostDone && session !== undefined && session !== thread.providerThreadId)
     await deps.registry.threads.markDeleting(thread.id, { providerThreadId: session });
   deps.hub.announceDeleted(thread.id);
   await deps.store.deleteThread(thread.id);
+  await forgetWorkspace(deps.registry, thread);
   if (hostDone) await deps.registry.threads.remove(thread.id);
   else deps.log(`thread ${thread.id}: deleted; its host ${thread.hostId} is offline and removes the session files at its next hello`);
 }

@@ -5,6 +5,7 @@ import { Problem } from '../http/problem';
 import { keepProviderThreadId, openThreadOnHost, type ThreadOnHostDeps } from './openThreadOnHost';
 import { sessionOfNextTurn } from './sessionOfNextTurn';
 import { changeThread } from './threadChanges';
+import { readyForPrompt } from '../workspaces/worktreeLifecycle';
 
 /** The host's refusal when the thread's agent cannot start or refuses a prompt (docs/api.md). */
 export const AGENT_FAILED = 'agent_failed';
@@ -37,8 +38,10 @@ export function promptThread(deps: ThreadOnHostDeps, threadId: string, text: str
   return changeThread(deps.registry, threadId, async (thread) => {
     refuseArchived(thread);
     await requireAgent(deps.hosts, thread.hostId, thread.provider);
-    await openThreadOnHost(deps, thread);
-    const { followUp } = await promptOpenThread(deps, thread, text);
+    // A worktree thread's worktree first (issue 38): waited for while being made, brought back when removed.
+    const ready = await readyForPrompt({ ...deps, open: (opening) => openThreadOnHost(deps, opening) }, thread);
+    await openThreadOnHost(deps, ready);
+    const { followUp } = await promptOpenThread(deps, ready, text);
     return { followUp };
   });
 }
