@@ -4,14 +4,12 @@ import { PermissionModeSchema } from '../../protocol/approvals';
 import { IdParamsSchema } from '../http/idParams';
 import { mustGet } from '../http/lookups';
 import { addRoute, apiRouter } from '../http/routeSpec';
-import { answerApproval, ApprovalAnswerBodySchema, ApprovalAnsweredSchema } from '../threads/answerApproval';
-import { Problem } from '../http/problem';
 import { createThread } from '../threads/createThread';
 import { deleteThread } from '../threads/deleteThread';
-import { promptThread } from '../threads/promptThread';
 import { createThreadViewer, ThreadViewSchema } from '../threads/threadView';
 import { ThreadPatchSchema, updateThread } from '../threads/updateThread';
 import type { AppDeps } from './appDeps';
+import { addThreadTurnRoutes } from './threadTurns';
 
 export const CreateThreadBodySchema = z.strictObject({
   projectId: z.string().min(1),
@@ -24,15 +22,11 @@ export const CreateThreadBodySchema = z.strictObject({
   /** `ask`, `accept-edits` (the default) or `full-access` (only where the host allows it: 403 `mode_not_allowed`). */
   permissionMode: PermissionModeSchema.optional(),
 });
-export const PromptBodySchema = z.strictObject({ prompt: z.string().min(1) });
 export const ThreadsQuerySchema = z.strictObject({
   projectId: z.string().min(1).optional(),
   /** `true`: only archived threads; absent or `false`: only the others. */
   archived: z.enum(['true', 'false']).optional(),
 });
-export const PromptAcceptedSchema = z.strictObject({ threadId: z.string(), followUp: z.boolean() });
-export const StopResultSchema = z.strictObject({ threadId: z.string(), seqs: z.array(z.number().int().positive()) });
-export const ApprovalParamsSchema = z.strictObject({ id: z.string().min(1), approvalId: z.string().min(1) });
 
 /** Threads: create, list, read (with status from the host), change, prompt, stop, and answer the agent's questions. */
 export function threadsRouter(deps: AppDeps): Router {
@@ -123,59 +117,6 @@ export function threadsRouter(deps: AppDeps): Router {
     },
   );
 
-  addRoute(
-    router,
-    {
-      method: 'post',
-      path: '/threads/:id/messages',
-      summary: 'Prompt the thread’s agent (a follow-up while a turn runs)',
-      tag,
-      params: IdParamsSchema,
-      body: PromptBodySchema,
-      responses: { 202: { description: 'Accepted', schema: PromptAcceptedSchema } },
-    },
-    async (ctx, { params, body }) => {
-      const thread = await mustGet(deps.registry.threads, params.id, 'thread');
-      if (thread.archived) throw new Problem(409, 'thread_archived', `thread ${thread.id} is archived: unarchive it to prompt it`);
-      const { followUp } = await promptThread(deps, thread, body.prompt);
-      ctx.status = 202;
-      ctx.body = { threadId: thread.id, followUp } satisfies z.infer<typeof PromptAcceptedSchema>;
-    },
-  );
-
-  addRoute(
-    router,
-    {
-      method: 'post',
-      path: '/threads/:id/stop',
-      summary: 'Stop the running turn',
-      tag,
-      params: IdParamsSchema,
-      responses: { 200: { description: 'Seqs of the rows the stop stored', schema: StopResultSchema } },
-    },
-    async (ctx, { params }) => {
-      const thread = await mustGet(deps.registry.threads, params.id, 'thread');
-      const { seqs } = await deps.hosts.call(thread.hostId, 'thread.stop', { threadId: thread.id });
-      ctx.body = { threadId: thread.id, seqs };
-    },
-  );
-
-  addRoute(
-    router,
-    {
-      method: 'post',
-      path: '/threads/:id/approvals/:approvalId',
-      summary: 'Answer a question of the thread’s agent with one of the options it offered',
-      tag,
-      params: ApprovalParamsSchema,
-      body: ApprovalAnswerBodySchema,
-      responses: { 200: { description: 'The answer the agent got', schema: ApprovalAnsweredSchema } },
-    },
-    async (ctx, { params, body }) => {
-      const thread = await mustGet(deps.registry.threads, params.id, 'thread');
-      ctx.body = await answerApproval(deps.hosts, thread, params.approvalId, body.optionId);
-    },
-  );
-
+  addThreadTurnRoutes(router, deps, tag);
   return router;
 }
