@@ -6,9 +6,9 @@ import type { IngestFrame } from '../operators/stageValues';
 import { threadIdOf } from '../protocol/signals';
 import type { ThreadStatus, TurnStatus } from '../protocol/threadEvents';
 import type { EventStore, StoredThreadEvent } from '../store/eventStore';
-import { lastTurnStatusOf } from '../turns/lastTurnStatus';
 import type { DriverInput } from '../turns/ruleInput';
 import { createGraceTimers, DEFAULT_TURN_GRACE_MS } from './graceTimers';
+import { createThreadFactsBook } from './threadFacts';
 import { createThreadHydration } from './threadHydration';
 
 export type IngestOutcome = { ok: true; rows: StoredThreadEvent[] } | { ok: false; error: JsonRpcError };
@@ -68,36 +68,16 @@ export interface ThreadIngestDeps {
 export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
   const newId = deps.newId ?? randomUUID;
   const processEpoch = deps.processEpoch ?? randomUUID();
-  const waiting = new Map<number, (outcome: IngestOutcome) => void>();
-  const statuses = new Map<string, ThreadStatus>();
-  /** Read from the rows as they pass (and from the store read when a thread is first seen): no extra read. */
-  const lastTurns = new Map<string, TurnStatus | null>();
-  const noteLastTurn = (threadId: string, rows: readonly StoredThreadEvent[]) => {
-    if (rows.length > 0) lastTurns.set(threadId, lastTurnStatusOf(rows, lastTurns.get(threadId) ?? null));
-  };
-  /** Only threads with questions open: a thread leaves the map when its last one is answered. */
-  const pendingApprovals = new Map<string, readonly string[]>();
-  const promptsAwaitingRun = new Set<string>();
-  let nextCorrelationId = 1;
+  const { answer, expectAnswer, waitingIds } = createAnswerBook();
+  const facts = createThreadFactsBook();
   let closing: Promise<void> | undefined;
   let frames$ = new Subject<IngestFrame>();
   let done: Promise<void> = Promise.resolve();
 
-  const answer = (correlationId: number, outcome: IngestOutcome) => {
-    waiting.get(correlationId)?.(outcome);
-    waiting.delete(correlationId);
-  };
-
-  const expectAnswer = () => {
-    const correlationId = nextCorrelationId++;
-    const outcome = new Promise<IngestOutcome>((resolve) => waiting.set(correlationId, resolve));
-    return { correlationId, outcome, answered: outcome };
-  };
-
   const hydration = createThreadHydration({
     read: async (threadId) => {
       const rows = await deps.store.list(threadId);
-      noteLastTurn(threadId, rows);
+      facts.noteRead(threadId, rows);
       return rows;
     },
     processEpoch,
@@ -131,13 +111,8 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
     frames$.pipe(threadEvents({ ...deps, newId, processEpoch, storeFailed: (threadIds) => hydration.forget(threadIds) })).subscribe({
       next: (step) => {
         if (!step.ok) return answer(step.correlationId, { ok: false, error: step.error });
-        const { threadId, turnOpen, graceFor, rows, pendingApprovalIds, promptAwaitingRun } = step.value;
-        statuses.set(threadId, turnOpen ? 'active' : 'idle');
-        if (promptAwaitingRun) promptsAwaitingRun.add(threadId);
-        else promptsAwaitingRun.delete(threadId);
-        noteLastTurn(threadId, rows);
-        if (pendingApprovalIds) pendingApprovals.set(threadId, pendingApprovalIds);
-        else pendingApprovals.delete(threadId);
+        const { threadId, graceFor, rows } = step.value;
+        facts.noteStep(step.value);
         // Timed from when the stop (or failed settle) is stored: the grace is what the run gets after that.
         if (graceFor !== undefined && !closing) timers.start(threadId, graceFor);
         answer(step.correlationId, { ok: true, rows });
@@ -148,7 +123,7 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
         const error = jsonRpcError(JSON_RPC_ERROR.internalError, 'The thread-event pipeline failed', String(cause));
         // Parked frames never reached the failed pipeline: they go into the new one once their read ends.
         const stillParked = hydration.parkedIds();
-        for (const correlationId of [...waiting.keys()]) if (!stillParked.has(correlationId)) answer(correlationId, { ok: false, error });
+        for (const correlationId of waitingIds()) if (!stillParked.has(correlationId)) answer(correlationId, { ok: false, error });
         hydration.reset();
         finished();
         if (!closing) start();
@@ -171,19 +146,19 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
     },
     async threadStatus(threadId) {
       await hydration.restored(threadId);
-      return statuses.get(threadId) ?? 'idle';
+      return facts.of(threadId).status;
     },
     async lastTurnStatus(threadId) {
       await hydration.restored(threadId);
-      return lastTurns.get(threadId) ?? null;
+      return facts.of(threadId).lastTurn;
     },
     async pendingApprovalIds(threadId) {
       await hydration.restored(threadId);
-      return [...(pendingApprovals.get(threadId) ?? [])];
+      return [...facts.of(threadId).pendingApprovalIds];
     },
     async promptAwaitingRun(threadId) {
       await hydration.restored(threadId);
-      return promptsAwaitingRun.has(threadId);
+      return facts.of(threadId).promptAwaitingRun;
     },
     async elapseGraces() {
       timers.elapseAll();
@@ -197,6 +172,24 @@ export function createThreadIngest(deps: ThreadIngestDeps): ThreadIngest {
       })();
       return closing;
     },
+  };
+}
+
+/** Each caller's promise of its own frame's outcome, by the correlation id its frame travels with. */
+function createAnswerBook() {
+  const waiting = new Map<number, (outcome: IngestOutcome) => void>();
+  let nextCorrelationId = 1;
+  return {
+    answer(correlationId: number, outcome: IngestOutcome): void {
+      waiting.get(correlationId)?.(outcome);
+      waiting.delete(correlationId);
+    },
+    expectAnswer() {
+      const correlationId = nextCorrelationId++;
+      const outcome = new Promise<IngestOutcome>((resolve) => waiting.set(correlationId, resolve));
+      return { correlationId, outcome, answered: outcome };
+    },
+    waitingIds: (): number[] => [...waiting.keys()],
   };
 }
 

@@ -14,12 +14,12 @@ import { createThreadIngest } from '../ingest/threadIngest';
 import { createDaemonLinkRoute } from './daemonLink/daemonLinkRoute';
 import type { Registry } from '../registry/registry';
 import type { EventStore } from '../store/eventStore';
-import { catchUpIndex } from '../store/search/catchUpIndex';
 import type { SearchIndex } from '../store/search/searchIndex';
+import { catchUpSearchInBackground } from './search/searchCatchUp';
 import { finishDeletes, finishDeletesOnAttach } from './threads/deleteThread';
 import { openStorage } from './replicas/openStorage';
 import { newReplicaId, startReplica } from './replicas/startReplica';
-import { watchedHub } from './sse/watchedHub';
+import { watchedHub, type WatchedHub } from './sse/watchedHub';
 import { createApp } from './createApp';
 import { createEventHub, type EventHub } from './sse/eventHub';
 import { createHostDirectory, type HostDirectory } from './hosts/hostDirectory';
@@ -89,22 +89,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const replicaId = config.databaseUrl ? newReplicaId() : undefined;
   const storage = await openStorage({ ...config, replicaId: replicaId ?? '', log });
   const { store, registry, search } = storage;
-  // A missing or torn index (or rows a crash kept from it) is caught up from the store while the server runs.
-  const stopCatchUp = new AbortController();
-  const caughtUp = registry.threads
-    .find({})
-    .then((threads) =>
-      catchUpIndex(
-        store,
-        threads.map((thread) => thread.id),
-        search,
-        stopCatchUp.signal,
-      ),
-    )
-    .catch((error: unknown) => {
-      log(`search index not caught up: ${String(error)}`);
-      return 0;
-    });
+  const { caughtUp, stop: stopCatchUp } = catchUpSearchInBackground(registry, store, search, log);
   const watched = storage.postgres ? watchedHub(createEventHub()) : undefined;
   const hub: EventHub = watched ?? createEventHub();
   // Presence hears of every link that comes and goes (embedded or remote): the threads' reconnect grace.
@@ -112,21 +97,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const localPresence = createHostPresence({ graceMs: config.hostReconnectGraceMs });
   const localHosts = createHostDirectory({ registry });
   trackPresence(localHosts.changes$, localPresence);
-  // With a database, this process is one replica of several (docs/replicas.md): hosts and presence are shared.
-  const { postgres } = storage;
-  const replica =
-    postgres && watched && replicaId && config.databaseUrl
-      ? startReplica(replicaId, {
-          settings: { ...config, databaseUrl: config.databaseUrl, token },
-          pool: postgres.database.pool,
-          store: postgres.store,
-          registry,
-          hub: watched,
-          localHosts,
-          localPresence,
-          log,
-        })
-      : undefined;
+  const replica = startSharedReplica(config, storage, { replicaId, token, watched, localHosts, localPresence, log });
   const hosts = replica?.hosts ?? localHosts;
   const presence = replica?.presence ?? localPresence;
   const revocations = replica?.revocations ?? createHostRevocations();
@@ -164,28 +135,16 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   const app = createApp({ config, token, registry, hosts, store, search, hub, presence, hostAccess, revocations, log });
   server.on('request', app.callback());
-  const intake = createIntakeRoute(
-    { registry, hosts, timeoutMs: config.hostCommandTimeoutMs, log },
-    { token, maxPayloadBytes: config.intakeMaxPayloadBytes, maxInFlight: config.intakeMaxInFlight, heartbeatMs: config.wsHeartbeatMs, log },
-  );
-  // Remote daemons (docs/hosts.md): their batches land in the same store, published like the embedded one's.
-  const daemonLink = createDaemonLinkRoute(
-    {
-      token,
-      access: hostAccess,
-      revocations,
-      hosts,
-      store: storeForDaemons(),
-      threads: { threadOf: (threadId) => registry.threads.get(threadId), deleted$: (threadId) => hub.deleted$(threadId) },
-      log,
-    },
-    {
-      heartbeatMs: config.wsHeartbeatMs,
-      hostCommandTimeoutMs: config.hostCommandTimeoutMs,
-      helloTimeoutMs: config.daemonHelloTimeoutMs,
-      maxPayloadBytes: config.daemonLinkMaxPayloadBytes,
-    },
-  );
+  const { intake, daemonLink } = createLinkRoutes(config, {
+    token,
+    registry,
+    hosts,
+    hostAccess,
+    revocations,
+    hub,
+    store: storeForDaemons(),
+    log,
+  });
   attachUpgrades(server, replica ? [intake, daemonLink, replica.route] : [intake, daemonLink]);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -229,11 +188,76 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         notifier?.close();
         await stopped;
         await replica?.close();
-        stopCatchUp.abort();
+        stopCatchUp();
         await caughtUp;
         await registry.close();
         await store.close();
         await storage.close();
       })()),
   };
+}
+
+/** With a database, this process is one replica of several (docs/replicas.md): hosts and presence are shared. */
+function startSharedReplica(
+  config: Config,
+  storage: Awaited<ReturnType<typeof openStorage>>,
+  local: {
+    replicaId: string | undefined;
+    token: string;
+    watched: WatchedHub | undefined;
+    localHosts: HostDirectory;
+    localPresence: HostPresence;
+    log: (message: string) => void;
+  },
+) {
+  const { postgres } = storage;
+  const { replicaId, token, watched, ...rest } = local;
+  if (!postgres || !watched || !replicaId || !config.databaseUrl) return undefined;
+  return startReplica(replicaId, {
+    settings: { ...config, databaseUrl: config.databaseUrl, token },
+    pool: postgres.database.pool,
+    store: postgres.store,
+    registry: storage.registry,
+    hub: watched,
+    ...rest,
+  });
+}
+
+/** The intake's WebSocket, and the remote daemons' link (docs/hosts.md): their batches land in the same store, published like the embedded one's. */
+function createLinkRoutes(
+  config: Config,
+  deps: {
+    token: string;
+    registry: Registry;
+    hosts: HostDirectory;
+    hostAccess: HostAccess;
+    revocations: HostRevocations;
+    hub: EventHub;
+    store: EventStore;
+    log: (message: string) => void;
+  },
+) {
+  const { token, registry, hosts, hostAccess, revocations, hub, store, log } = deps;
+  const intake = createIntakeRoute(
+    { registry, hosts, timeoutMs: config.hostCommandTimeoutMs, log },
+    { token, maxPayloadBytes: config.intakeMaxPayloadBytes, maxInFlight: config.intakeMaxInFlight, heartbeatMs: config.wsHeartbeatMs, log },
+  );
+  const daemonLink = createDaemonLinkRoute(
+    {
+      token,
+      access: hostAccess,
+      revocations,
+      hosts,
+      store,
+      threads: { threadOf: (threadId) => registry.threads.get(threadId), deleted$: (threadId) => hub.deleted$(threadId) },
+      log,
+    },
+    {
+      heartbeatMs: config.wsHeartbeatMs,
+      hostCommandTimeoutMs: config.hostCommandTimeoutMs,
+      helloTimeoutMs: config.daemonHelloTimeoutMs,
+      maxPayloadBytes: config.daemonLinkMaxPayloadBytes,
+    },
+  );
+  return { intake, daemonLink };
 }

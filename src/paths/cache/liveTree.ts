@@ -1,15 +1,12 @@
 import { createTreeSnapshot, type TreeSnapshotOptions } from '../walk/treeSnapshot';
 import type { Listing } from '../walk/walkEntry';
-import { isNetworkFileSystem } from './networkFileSystem';
-import { startOncePaused } from './startOncePaused';
-import type { TreeWatch, TreeWatcherFactory } from './treeWatcher';
+import { createRootWatch, type RootWatchOptions } from './rootWatch';
+import { isStarting, isTrusted, isTrusting } from './watchState';
 
 const EXCLUDED_NAME = /\/(\.git|node_modules)$/;
 
 /** How long a root nobody searches keeps its watch (issue 16: watches end when a root is idle). */
 export const DEFAULT_WATCH_IDLE_MS = 5 * 60_000;
-/** Changes are folded into the listing this soon after their events, so the next keystroke finds them done. */
-export const FOLD_CHANGES_AFTER_MS = 20;
 /**
  * While a root's watch is starting (seconds on a 135k-entry tree, longer with several roots starting at once)
  * and while its first revalidation once it is up runs, a call is answered from the last listing when that was
@@ -27,22 +24,13 @@ const ANSWERED = {
   last: 'from the last listing while the watch starts',
 } as const;
 
-export interface LiveTreeOptions {
-  /** `null`: never watch, always revalidate by stamps (as before issue 16). */
-  watcher: TreeWatcherFactory | null;
-  idleMs: number;
-  /** Says which way each call was answered and why watching stopped (a debug log; silent when absent). */
-  debug?: (message: string) => void;
+export interface LiveTreeOptions extends RootWatchOptions {
   /**
    * How old the last listing may be to answer a call while the watch starts (default
    * `STALE_WHILE_WATCH_STARTS_MS`); 0: every call before the watch is trusted waits for its own revalidation by
    * stamps, and the first call once the watch is up is that revalidation (as before issue 26).
    */
   staleWhileWatchStartsMs?: number;
-  /** How long calls must pause before the watch starts (default `WATCH_AFTER_PAUSE_MS`; with `staleWhileWatchStartsMs` > 0). */
-  watchAfterPauseMs?: number;
-  /** Whether `root` is on a file system whose changes a local watch cannot see (default: by `statfs`). */
-  isNetworkFileSystem?: (root: string) => Promise<boolean>;
 }
 
 /** How a refresh was answered: from the watched listing, or by revalidating every directory's stamps. */
@@ -68,29 +56,13 @@ export interface LiveTree {
 export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOptions, options: LiveTreeOptions): LiveTree {
   const debug = options.debug ?? (() => undefined);
   const staleMs = options.staleWhileWatchStartsMs ?? STALE_WHILE_WATCH_STARTS_MS;
-  let watch: TreeWatch | null = null;
-  let starting: Promise<void> | null = null;
-  /** Set when watching cannot work for this root; cleared once the root is idle, so a later search tries again. */
-  let unwatchable = false;
-  let closed = false;
-  /** The watch covers the tree, but no full revalidation has started since: until one has, stamps serve. */
-  let untrusted = true;
-  let named = new Set<string>();
-  let foldTimer: NodeJS.Timeout | null = null;
-  let idleTimer: NodeJS.Timeout | null = null;
   let lastServedBy: ServedBy | null = null;
-  /** A `.git` or `node_modules` folder appeared that the watch does not leave out. */
-  let rewatch = false;
   /** The last listing a refresh gave, and when (`performance.now()`): what a call is answered from while the watch starts. */
   let latest: { listing: Listing; at: number } | null = null;
   /** A revalidation by stamps started in the background, not for a waiting call. */
   let background: Promise<unknown> | null = null;
-  /** The watch is up and the revalidation that makes it trusted runs in the background. */
-  let trusting = false;
   /** A call was answered: the next one starts the watch. */
   let listed = false;
-  /** The `.git` and `node_modules` folders the current watch leaves out. */
-  let unwatched = new Set<string>();
 
   const snapshot = createTreeSnapshot(root, {
     // Calls after a fresh read are answered from the last listing while its stamps are taken (below).
@@ -99,39 +71,32 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
     onRootReplaced: () => {
       snapshotOptions.onRootReplaced?.();
       debug(`paths: ${root} was replaced by another directory; watching it anew`);
-      void stopWatching();
+      void watch.stop();
     },
   });
 
   /** `'last'`: answered from the last listing while the watch starts (it counts as stamps: no watch vouched for it). */
   const refreshNow = (): [ServedBy | 'last', Promise<Listing>] => {
-    if (watch === null || untrusted) {
+    if (!isTrusted(watch.state)) {
       // Under load one revalidation takes longer than `staleMs`: while one runs, the last listing still answers.
       const age = latest === null ? Infinity : performance.now() - latest.at;
-      const watchComing = starting !== null || pausedStart.wanted;
+      const watchComing = isStarting(watch.state) || watch.startWanted;
+      const trusting = isTrusting(watch.state);
       if (staleMs > 0 && (watchComing || trusting) && (age < staleMs || background !== null)) {
         // Only once the listing is half its allowed age: revalidations back to back took the two cores from
         // the keystrokes and from the watch's own start (keystrokes p50 39 ms, the watch not up after 16 s).
         if (!trusting && age >= staleMs / 2) revalidateInBackground();
         return ['last', Promise.resolve(latest!.listing)];
       }
-      untrusted = false;
-      named = new Set();
+      watch.dispatch({ type: 'revalidationStarted' });
+      watch.takeNamed();
       return ['stamps', kept(snapshot.refresh())];
     }
-    const paths = named;
-    named = new Set();
+    const paths = watch.takeNamed();
     const refreshed = snapshot.refresh({ paths });
     // A new `.git` or `node_modules` folder is watched whole (the watch leaves out those it was told of), so the
     // watch starts anew without it, once this refresh has read what the name is.
-    if ([...paths].some((path) => EXCLUDED_NAME.test(path))) {
-      void refreshed.then(
-        () => {
-          if (snapshot.excludedDirectories().some((path) => !unwatched.has(path))) rewatch = true;
-        },
-        () => undefined,
-      );
-    }
+    if ([...paths].some((path) => EXCLUDED_NAME.test(path))) void refreshed.then(watch.noteExcludedFolders, () => undefined);
     return ['watch', kept(refreshed)];
   };
 
@@ -143,12 +108,12 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
 
   /** One revalidation by stamps at a time, in the background; a call queued behind it waits for its own. */
   const revalidateInBackground = (): void => {
-    if (background !== null || closed) return;
+    if (background !== null || watch.state.phase === 'closed') return;
     // The watch is trusted once this ends, if it started after the watch was up and no events were lost since;
     // calls until then are answered from the last listing, not queued behind it.
-    const trusts = trusting;
-    if (!trusts) untrusted = false;
-    named = new Set();
+    const trusts = isTrusting(watch.state);
+    if (!trusts) watch.dispatch({ type: 'revalidationStarted' });
+    watch.takeNamed();
     const began = performance.now();
     debug(`paths: ${root} revalidating by stamps in the background${trusts ? ' (to trust the watch)' : ''}`);
     background = kept(snapshot.refresh(undefined, 'background'))
@@ -158,119 +123,37 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
         background = null;
         // It may have found a `.git` or `node_modules` folder made before the watch was up, which the watch then
         // took in whole and sends no event for: the next call watches anew without it.
-        if (watch !== null && snapshot.excludedDirectories().some((path) => !unwatched.has(path))) rewatch = true;
-        if (trusts && trusting) untrusted = false;
-        if (trusts) trusting = false;
+        watch.noteExcludedFolders();
+        if (trusts) watch.dispatch({ type: 'trustRevalidationEnded' });
       });
   };
 
-  const foldSoon = (): void => {
-    if (foldTimer !== null || closed) return;
-    foldTimer = setTimeout(() => {
-      foldTimer = null;
-      if (watch !== null && !untrusted && named.size > 0) refreshNow()[1].catch(() => undefined);
-    }, FOLD_CHANGES_AFTER_MS);
-    foldTimer.unref();
-  };
-
-  const startWatching = (): void => {
-    if (options.watcher === null || watch !== null || starting !== null || unwatchable || closed) return;
-    const factory = options.watcher;
-    starting = (async () => {
-      try {
-        debug(`paths: ${root} starting its watch`);
-        unwatched = new Set(snapshot.excludedDirectories());
-        if (await (options.isNetworkFileSystem ?? isNetworkFileSystem)(root)) {
-          throw new Error('a network file system: a local watch does not see changes made elsewhere');
-        }
-        const started = await factory(
-          root,
-          {
-            changed: (paths) => {
-              for (const path of paths) named.add(path);
-              foldSoon();
-            },
-            lost: (reason) => {
-              debug(`paths: ${root} watch may have lost events (${reason}); the next call revalidates by stamps`);
-              untrusted = true;
-              trusting = false;
-            },
-          },
-          { ignore: [...unwatched] },
-        );
-        if (closed || watch !== null) {
-          await started.close();
-          return;
-        }
-        watch = started;
-        untrusted = true;
-        debug(`paths: ${root} is watched; calls are answered from the watched listing after one more revalidation by stamps`);
-        // That revalidation starts now rather than on the next keystroke, which would wait for all of it: it
-        // finds a change made before the watch was up; calls meanwhile are answered from the last listing.
-        if (staleMs <= 0) return;
-        await background;
-        if (watch !== started || closed) return;
-        trusting = true;
-        revalidateInBackground();
-      } catch (error) {
-        unwatchable = true;
-        debug(`paths: ${root} cannot be watched (${error instanceof Error ? error.message : String(error)}); calls revalidate by stamps`);
-      } finally {
-        starting = null;
-      }
-    })();
-  };
-
-  /** The watch starts once calls on the root pause (`startOncePaused.ts`), not with the call that wants it. */
-  const pausedStart = startOncePaused(() => startWatching(), options.watchAfterPauseMs);
-  const startWatchingOncePaused = (): void => {
-    if (options.watcher !== null && watch === null && starting === null && !unwatchable && !closed) pausedStart.want();
-  };
-
-  const stopWatching = async (): Promise<void> => {
-    const ending = watch;
-    watch = null;
-    untrusted = true;
-    trusting = false;
-    if (foldTimer !== null) clearTimeout(foldTimer);
-    foldTimer = null;
-    await ending?.close().catch(() => undefined);
-  };
-
-  const keepAlive = (): void => {
-    if (idleTimer !== null) clearTimeout(idleTimer);
-    idleTimer = setTimeout(() => {
-      idleTimer = null;
-      unwatchable = false; // the next search tries again (the inotify limit may have room by then)
-      if (watch === null && starting === null) return;
-      debug(`paths: ${root} idle for ${options.idleMs} ms; its watch ends (the next call revalidates by stamps)`);
-      void (starting ?? Promise.resolve()).then(stopWatching);
-    }, options.idleMs);
-    idleTimer.unref();
-  };
+  const watch = createRootWatch(root, snapshot, options, staleMs > 0, {
+    fold: () => void refreshNow()[1].catch(() => undefined),
+    revalidateToTrust: revalidateInBackground,
+    background: () => background,
+  });
 
   return {
     async refresh() {
-      keepAlive();
+      watch.keepAlive();
       // The watch is wanted from a root's second call on and starts once calls pause, answered meanwhile from the
       // listing the first left: a root listed once is not crawled, nor one while a word is typed (issue 26). The
       // strict way (`staleMs` 0) starts it after the first answer, as before.
-      if (listed && staleMs > 0) startWatchingOncePaused();
+      if (listed && staleMs > 0) watch.startOncePaused();
       const [how, refreshed] = refreshNow();
       const listing = await refreshed;
-      const servedBy = how === 'watch' ? 'watch' : 'stamps';
-      lastServedBy = servedBy;
+      lastServedBy = how === 'watch' ? 'watch' : 'stamps';
       // A revalidation by stamps finds folders whose events a previous watch took with it when it ended; only
       // one this call made (walking 29k folders per answer from the last listing cost 3–8 ms a keystroke, issue 26).
-      if (how === 'stamps' && watch !== null && snapshot.excludedDirectories().some((path) => !unwatched.has(path))) rewatch = true;
+      if (how === 'stamps') watch.noteExcludedFolders();
       debug(`paths: ${root} answered ${ANSWERED[how]}`);
-      if (rewatch && watch !== null) {
-        rewatch = false;
+      if (watch.state.phase === 'watching' && watch.state.rewatch) {
         debug(`paths: ${root} has a new .git or node_modules folder; watching it anew without it`);
-        void stopWatching(); // the answer does not wait for the old watch to end
+        void watch.stop(); // the answer does not wait for the old watch to end
       }
-      if (staleMs <= 0) startWatching();
-      else if (listed) startWatchingOncePaused();
+      if (staleMs <= 0) watch.start();
+      else if (listed) watch.startOncePaused();
       if (!listed) {
         listed = true;
         // The listing just given is as old as its walk, and under load its answer reached the client more than
@@ -287,12 +170,6 @@ export function createLiveTree(root: string, snapshotOptions: TreeSnapshotOption
     get servedBy() {
       return lastServedBy;
     },
-    async close() {
-      closed = true;
-      if (idleTimer !== null) clearTimeout(idleTimer);
-      pausedStart.cancel();
-      await starting;
-      await stopWatching();
-    },
+    close: () => watch.close(),
   };
 }

@@ -26,22 +26,7 @@ export function NewThread({ projectId }: { projectId: string }) {
   const hostId = project?.source.hostId;
 
   useEffect(() => heading.current?.focus(), []);
-  useEffect(() => {
-    if (!hostId) return;
-    modelsOf(hostId).then(
-      ({ choices, problems }) => {
-        setModels(choices);
-        // The catalog lists runnable models first: the first agent is one that can run, if any can.
-        setAgent((current) => current || choices[0]?.provider || '');
-        setModel((current) => current || defaultModel(choices)?.value || '');
-        if (problems.length > 0) setError(`Part of the catalog could not be read: ${problems.join('; ')}`);
-      },
-      (failure: unknown) => {
-        setModels([]);
-        setError(`The host's model catalog could not be read: ${messageOf(failure)}`);
-      },
-    );
-  }, [hostId]);
+  useModelCatalog(hostId, { setModels, setAgent, setModel, setError });
 
   const agents = agentsOf(models ?? []);
   const agentModels = agents.find((group) => group.provider === agent)?.models ?? [];
@@ -147,4 +132,32 @@ function titleOf(title: string, prompt: string): string {
   if (typed) return typed;
   const firstLine = prompt.trim().split('\n')[0] ?? '';
   return firstLine.length > 80 ? `${firstLine.slice(0, 79)}…` : firstLine;
+}
+
+/** The host's model catalog, read once per host: the first agent and its default model are chosen unless one is. */
+function useModelCatalog(
+  hostId: string | undefined,
+  set: {
+    setModels(models: ModelChoice[]): void;
+    setAgent(update: (current: string) => string): void;
+    setModel(update: (current: string) => string): void;
+    setError(error: string): void;
+  },
+) {
+  useEffect(() => {
+    if (!hostId) return;
+    modelsOf(hostId).then(
+      ({ choices, problems }) => {
+        set.setModels(choices);
+        // The catalog lists runnable models first: the first agent is one that can run, if any can.
+        set.setAgent((current) => current || choices[0]?.provider || '');
+        set.setModel((current) => current || defaultModel(choices)?.value || '');
+        if (problems.length > 0) set.setError(`Part of the catalog could not be read: ${problems.join('; ')}`);
+      },
+      (failure: unknown) => {
+        set.setModels([]);
+        set.setError(`The host's model catalog could not be read: ${messageOf(failure)}`);
+      },
+    );
+  }, [hostId]);
 }

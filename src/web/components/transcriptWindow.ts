@@ -79,27 +79,14 @@ export function useTranscriptWindow(
     [],
   );
 
-  // Offsets of every entry from measured heights, or the average of those measured so far.
-  let measuredSum = 0;
-  for (const height of heights.values()) measuredSum += height;
-  const estimate = heights.size > 0 ? measuredSum / heights.size : FIRST_ESTIMATE;
-  const offsets = new Array<number>(entries.length + 1);
-  const index = new Map<string, number>();
-  offsets[0] = 0;
-  entries.forEach((entry, at) => {
-    index.set(entry.key, at);
-    offsets[at + 1] = offsets[at]! + (heights.get(entry.key) ?? estimate);
-  });
+  layout.current = layoutOf(entries, heights, layout.current.origin);
+  const { offsets } = layout.current;
   const total = offsets[entries.length]!;
-  layout.current = { offsets, index, entries, origin: layout.current.origin };
 
   const height = viewport.height || 800;
   const anchoredTop = topOf(anchor.current, layout.current);
   const top = pinned.current ? Math.max(0, total - height) : (anchoredTop ?? viewport.top);
-  let start = 0;
-  while (start < entries.length && offsets[start + 1]! < top - OVERSCAN) start += 1;
-  let end = start;
-  while (end < entries.length && offsets[end]! < top + height + OVERSCAN) end += 1;
+  const { start, end } = rangeOf(offsets, top, height);
 
   // A link's row: stop following the bottom and start on it.
   useLayoutEffect(() => {
@@ -176,6 +163,31 @@ export function useTranscriptWindow(
       remeasured((count) => count + 1);
     },
   };
+}
+
+/** Offsets of every entry from measured heights, or the average of those measured so far. */
+function layoutOf(entries: TranscriptEntry[], heights: ReadonlyMap<string, number>, origin: number): Layout {
+  let measuredSum = 0;
+  for (const height of heights.values()) measuredSum += height;
+  const estimate = heights.size > 0 ? measuredSum / heights.size : FIRST_ESTIMATE;
+  const offsets = new Array<number>(entries.length + 1);
+  const index = new Map<string, number>();
+  offsets[0] = 0;
+  entries.forEach((entry, at) => {
+    index.set(entry.key, at);
+    offsets[at + 1] = offsets[at]! + (heights.get(entry.key) ?? estimate);
+  });
+  return { offsets, index, entries, origin };
+}
+
+/** The entries to render: those in the viewport at `top`, and `OVERSCAN` beyond it on each side. */
+function rangeOf(offsets: readonly number[], top: number, height: number): { start: number; end: number } {
+  const count = offsets.length - 1;
+  let start = 0;
+  while (start < count && offsets[start + 1]! < top - OVERSCAN) start += 1;
+  let end = start;
+  while (end < count && offsets[end]! < top + height + OVERSCAN) end += 1;
+  return { start, end };
 }
 
 /** The anchor's position in the rows' coordinates, once its entry is known. */

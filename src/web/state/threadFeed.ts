@@ -1,19 +1,20 @@
 import { batch, signal, type Signal } from '@preact/signals';
-import { API, ApiError, answerOf, client } from '../api/http';
+import { ApiError } from '../api/http';
 import { getThread } from '../api/threadLifecycle';
 import { refreshDirectory } from './directory';
 import { noteOpenThreadRows } from './notifications';
-import type { StoredThreadEvent, Thread } from '../api/types';
+import type { Thread } from '../api/types';
 import { Transcript } from './transcript';
+import { nextFeedStatus, OPENING_FEED, type FeedEvent, type FeedPhase } from './threadFeedStatus';
+import { openThreadPages } from './threadPages';
+import { openThreadStream, rowBatcher } from './threadStream';
 
-/** Rows read at open (the last ones, or those around a linked seq) and per step back: a few screens of turns. */
-const PAGE = 800;
 const LIST_CHANGING = new Set<string>(['turn/started', 'turn/completed', 'approval/requested', 'approval/resolved', 'thread/updated']);
 
 export interface ThreadFeed {
   transcript: Transcript;
   /** `loading` until the backlog is shown, then `live` (or `reconnecting` while the stream is down). */
-  state: Signal<'loading' | 'live' | 'reconnecting'>;
+  state: Signal<FeedPhase>;
   /** The thread as `GET /threads/:id` answered at open: the header's fallback when no list holds it. */
   record: Signal<Thread | null>;
   /** True once the thread is deleted: its stream said `deleted`, or its id answered 404. */
@@ -43,161 +44,62 @@ export interface ThreadFeed {
  */
 export function openThreadFeed(threadId: string, atSeq?: number): ThreadFeed {
   const transcript = new Transcript();
-  const state = signal<'loading' | 'live' | 'reconnecting'>('loading');
+  let status = OPENING_FEED;
+  const state = signal<FeedPhase>(status.phase);
   const record = signal<Thread | null>(null);
   const gone = signal(false);
-  const hasEarlier = signal(false);
-  const focus = signal<string | null>(null);
-  const hasLater = signal(false);
-  let laterLoading: Promise<void> | undefined;
-  let firstSeq = 1;
-  let earlierLoading: Promise<void> | undefined;
-  let source: EventSource | undefined;
-  let closed = false;
-  let pending: StoredThreadEvent[] = [];
-  let flushScheduled = false;
+  let stream: { close(): void } | undefined;
+  const ended = () => status.ended !== null;
 
-  const flush = () => {
-    flushScheduled = false;
-    const rows = pending;
-    pending = [];
+  const arriving = rowBatcher((rows) => {
     if (rows.length > 0) batch(() => transcript.apply(rows));
     noteOpenThreadRows(threadId, rows);
     // A turn opened or closed, or a question came or went: the lists' status follows at once, not at the next poll.
     if (rows.some((row) => LIST_CHANGING.has(row.type))) void refreshDirectory();
-  };
-  const scheduleFlush = () => {
-    if (flushScheduled) return;
-    flushScheduled = true;
-    // One render per frame however many deltas arrive in it.
-    requestAnimationFrame(() => flushScheduled && flush());
-    setTimeout(() => flushScheduled && flush(), 100);
-  };
+  });
 
-  const rowsOf = (query: { afterSeq?: string; beforeSeq?: string; tail?: 'true'; limit: string }) =>
-    answerOf(client.GET('/api/v1/threads/{id}/events', { params: { path: { id: threadId }, query } })).then(
-      // The document's row union is the same schema as StoredThreadEvent, read through JSON Schema.
-      (rows) => rows as unknown as StoredThreadEvent[],
-    );
-
-  /**
-   * Rows cut anywhere start with the tail of a turn whose beginning is earlier: they are dropped (read again
-   * with their turn on the next step back), or, when no turn starts in them, more is read until one does.
-   */
-  const widenToTurnStart = async (rows: StoredThreadEvent[]): Promise<StoredThreadEvent[]> => {
-    while (!closed && rows.length > 0 && rows[0]!.seq > 1) {
-      const start = rows.findIndex((row) => row.type === 'turn/started');
-      if (start >= 0) return rows.slice(start);
-      const before = await rowsOf({ beforeSeq: String(rows[0]!.seq), limit: String(PAGE) });
-      if (before.length === 0) break;
-      rows = before.concat(rows);
+  const dispatch = (event: FeedEvent) => {
+    const next = nextFeedStatus(status, event);
+    status = next.status;
+    for (const effect of next.effects) {
+      if (effect === 'flush') arriving.flush();
+      if (effect === 'closeStream') stream?.close();
+      if (effect === 'reconnectLater') setTimeout(() => void readRecord().then(listen), 1000);
     }
-    return rows;
-  };
-
-  const showFirst = (rows: StoredThreadEvent[]) => {
-    firstSeq = rows[0]?.seq ?? 1;
-    hasEarlier.value = firstSeq > 1;
-  };
-
-  const loadOpening = async () => {
-    if (atSeq === undefined) {
-      const rows = await widenToTurnStart(await rowsOf({ tail: 'true', limit: String(PAGE) }));
-      batch(() => {
-        transcript.apply(rows);
-        showFirst(rows);
-      });
-      return;
-    }
-    const [before, after] = await Promise.all([
-      rowsOf({ beforeSeq: String(atSeq + 1), limit: String(PAGE / 2) }).then(widenToTurnStart),
-      rowsOf({ afterSeq: String(atSeq), limit: String(PAGE / 2) }),
-    ]);
-    const rows = before.concat(after);
-    const target = before.at(-1);
     batch(() => {
-      transcript.apply(rows);
-      showFirst(rows);
-      hasLater.value = after.length === PAGE / 2;
-      focus.value = (target && transcript.entryKeyOf(target)) ?? null;
+      state.value = status.phase;
+      if (status.ended === 'gone') gone.value = true;
     });
-  };
-
-  const loadLater = () => {
-    if (!hasLater.value || closed) return Promise.resolve();
-    laterLoading ??= rowsOf({ afterSeq: String(transcript.lastSeq), limit: String(PAGE) })
-      .then((rows) => {
-        if (closed) return;
-        batch(() => {
-          transcript.apply(rows);
-          hasLater.value = rows.length === PAGE;
-        });
-        if (!hasLater.value) listen();
-      })
-      .catch(() => undefined)
-      .finally(() => (laterLoading = undefined));
-    return laterLoading;
-  };
-
-  const loadEarlier = () => {
-    if (!hasEarlier.value || closed) return Promise.resolve();
-    earlierLoading ??= rowsOf({ beforeSeq: String(firstSeq), limit: String(PAGE) })
-      .then(widenToTurnStart)
-      .then((rows) => {
-        if (closed || rows.length === 0) return;
-        batch(() => {
-          transcript.prepend(rows);
-          showFirst(rows);
-        });
-      })
-      .catch(() => undefined)
-      .finally(() => (earlierLoading = undefined));
-    return earlierLoading;
   };
 
   /** Reads the thread itself: a 404 means it was deleted while no stream could say so. */
   const readRecord = async () => {
     try {
       const thread = await getThread(threadId);
-      if (!closed) record.value = thread;
+      if (!ended()) record.value = thread;
     } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 404) markGone();
+      if (failure instanceof ApiError && failure.status === 404) dispatch({ type: 'deleted' });
     }
-  };
-  const markGone = () => {
-    flush();
-    closed = true;
-    source?.close();
-    gone.value = true;
   };
 
   const listen = () => {
-    if (closed) return;
-    source = new EventSource(`${API}/threads/${threadId}/events/stream?afterSeq=${transcript.lastSeq}`, { withCredentials: true });
-    source.onopen = () => (state.value = 'live');
-    source.onmessage = (message) => {
-      pending.push(JSON.parse(message.data) as StoredThreadEvent);
-      scheduleFlush();
-    };
-    // The server says so before it closes the stream of a deleted thread (issue 28).
-    source.addEventListener('deleted', markGone);
-    source.onerror = () => {
-      if (closed) return;
-      state.value = 'reconnecting';
-      if (source?.readyState === EventSource.CLOSED) {
-        flush();
-        setTimeout(() => void readRecord().then(listen), 1000);
-      }
-    };
+    if (ended()) return;
+    stream = openThreadStream(threadId, transcript.lastSeq, {
+      opened: () => dispatch({ type: 'opened' }),
+      row: arriving.add,
+      deleted: () => dispatch({ type: 'deleted' }),
+      dropped: (final) => dispatch({ type: 'dropped', final }),
+    });
   };
 
   void readRecord();
-  loadOpening()
+  const pages = openThreadPages(threadId, atSeq, transcript, ended, () => listen());
+  pages.opening
     .catch(() => undefined)
     .then(() => {
-      if (!closed) state.value = 'live';
+      dispatch({ type: 'backlogShown' });
       // Opened at a link far from the end: the stream waits until the reader has scrolled to the last page.
-      if (!hasLater.value) listen();
+      if (!pages.hasLater.value) listen();
     });
 
   return {
@@ -205,14 +107,11 @@ export function openThreadFeed(threadId: string, atSeq?: number): ThreadFeed {
     state,
     record,
     gone,
-    hasEarlier,
-    loadEarlier,
-    hasLater,
-    loadLater,
-    focus,
-    close: () => {
-      closed = true;
-      source?.close();
-    },
+    hasEarlier: pages.hasEarlier,
+    loadEarlier: pages.loadEarlier,
+    hasLater: pages.hasLater,
+    loadLater: pages.loadLater,
+    focus: pages.focus,
+    close: () => dispatch({ type: 'close' }),
   };
 }
