@@ -9,6 +9,13 @@ import type { AgentModel } from '../../protocol/hostModelCommands';
 export type AskUser = (question: ApprovalQuestion, signal?: AbortSignal) => Promise<ApprovalDecision>;
 
 /**
+ * How long an agent's start may take by default (`ATS_AGENT_START_TIMEOUT_MS`): the real agents' starts measured
+ * 0.8–4.2 s at load average 4–5 and up to 13 s at 9–13 (docs/agents.md, docs/speed.md), so a minute is over four
+ * times the slowest measured start and still ends a start that will never answer well before anyone gives up on it.
+ */
+export const DEFAULT_AGENT_START_TIMEOUT_MS = 60_000;
+
+/**
  * The boundary between the host daemon and one kind of coding agent. A second agent is one new folder under
  * `src/daemon/providers/` implementing this interface; nothing else in the daemon knows which agent runs.
  */
