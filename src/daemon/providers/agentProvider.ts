@@ -64,6 +64,18 @@ export interface OpenThreadOptions {
    * signal, go here; the daemon feeds them to the thread-event pipeline.
    */
   emit(frame: unknown): void;
+  /**
+   * Aborts a start still under way (a stop, a delete, the daemon's close): the provider ends what it started and
+   * rejects with the signal's reason. A provider that cannot may finish the start; the daemon then disposes it.
+   */
+  signal?: AbortSignal;
+  /** How long the agent's start may take before it is a failed start (DEFAULT_AGENT_START_TIMEOUT_MS). */
+  startTimeoutMs?: number;
+  /**
+   * How long a stopped run may go on before the provider ends the agent that runs it (the daemon's turn grace):
+   * the thread's next prompt then starts a fresh one. An agent deaf to a stop never holds the thread (issue 37).
+   */
+  stopGraceMs?: number;
 }
 
 export interface AgentThread {

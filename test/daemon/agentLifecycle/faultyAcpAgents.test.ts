@@ -34,9 +34,14 @@ describe('faulty ACP agents: a fault ends with its turn, and the next prompt run
     );
     t = await startTestServer({
       config: { turnGraceMs: TURN_GRACE_MS, agentStartTimeoutMs: AGENT_START_TIMEOUT_MS },
-      providers: createProviders(Object.keys(declared), () => undefined, 'none', { ...process.env, ATS_ACP_AGENTS: JSON.stringify(declared) }),
+      providers: createProviders(Object.keys(declared), () => undefined, 'none', {
+        ...process.env,
+        ATS_ACP_AGENTS: JSON.stringify(declared),
+      }),
     });
-    const project = await t.json('/projects', { body: { name: 'faulty', source: { type: 'local_path', path: root, hostId: t.server.hostId } } });
+    const project = await t.json('/projects', {
+      body: { name: 'faulty', source: { type: 'local_path', path: root, hostId: t.server.hostId } },
+    });
     projectId = project.id;
   });
   after(async () => {
@@ -67,7 +72,9 @@ describe('faulty ACP agents: a fault ends with its turn, and the next prompt run
   };
   const statuses = (events: ThreadEvent[]) => completions(events).map((event) => event.data.status);
   const agentText = (events: ThreadEvent[]) =>
-    events.filter((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage').map((event) => event.data.item.text);
+    events
+      .filter((event) => event.type === 'item/completed' && event.data.item.type === 'agentMessage')
+      .map((event) => event.data.item.text);
 
   it('a 40 MB line fails its turn; the process on the dead connection is ended and the next prompt runs on a fresh agent', async () => {
     const threadId = await newThread('huge-line');
@@ -88,7 +95,9 @@ describe('faulty ACP agents: a fault ends with its turn, and the next prompt run
   it('a stop the agent ignores ends the turn and the agent; the next prompt reaches a fresh agent', async () => {
     const threadId = await newThread('deaf');
     await prompt(threadId, 'hang');
-    await eventsUntil(t, threadId, (events) => events.some((event) => event.type === 'item/started' || event.type === 'item/agentMessage/delta'));
+    await eventsUntil(t, threadId, (events) =>
+      events.some((event) => event.type === 'item/started' || event.type === 'item/agentMessage/delta'),
+    );
     const [first] = await pidsOf('deaf');
 
     await t.json(`/threads/${threadId}/stop`, { method: 'POST' });

@@ -19,7 +19,7 @@ const EXIT_REASON_WAIT_MS = 500;
  * An agent that died is started again, on the same session where it can resume, by the next prompt. Its
  * permission questions go to the daemon; a stop, the close or the agent's exit answers the open ones cancelled.
  */
-export async function startAcpThread(options: AcpThreadOptions): Promise<AgentThread> {
+export async function startAcpThread(options: AcpThreadOptions, cut?: AbortSignal): Promise<AgentThread> {
   const { threadId, log } = options;
   let disposed = false;
   let replaying = false;
@@ -31,6 +31,10 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
   let permissionMode = options.permissionMode;
   /** Aborted by a stop or the close: ACP wants a cancelled prompt's open questions answered `cancelled`. */
   let questions = new AbortController();
+  /** Aborted by a stop or the close: a start again under way (the agent died) is cut short. */
+  let restarts = new AbortController();
+  /** Ends an agent still running a prompt `stopGraceMs` after that prompt's `session/cancel`. */
+  let deafTimer: NodeJS.Timeout | undefined;
   /** The prompt whose answer is awaited: its end is emitted once, from the wire or from the request's failure. */
   let current: { answered: boolean; done: Promise<void> } | undefined;
   const waiting: string[] = [];
@@ -49,22 +53,27 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
     emit(acpPromptEndedFrame(threadId, answer));
   };
 
-  const start = async (): Promise<AcpAgentProcess> => {
-    const started = await startAgentSession(options, sessionId, {
-      update(update) {
-        if (replaying) return;
-        if (update['sessionUpdate'] === 'usage_update' && typeof update['size'] === 'number') contextWindow = update['size'];
-        emit(acpUpdateFrame(threadId, update));
+  const start = async (signal: AbortSignal | undefined): Promise<AcpAgentProcess> => {
+    const started = await startAgentSession(
+      options,
+      sessionId,
+      {
+        update(update) {
+          if (replaying) return;
+          if (update['sessionUpdate'] === 'usage_update' && typeof update['size'] === 'number') contextWindow = update['size'];
+          emit(acpUpdateFrame(threadId, update));
+        },
+        promptAnswered: endPrompt,
+        replaying: (on) => (replaying = on),
+        lost(process, why) {
+          if (agent === process) agent = undefined; // the next prompt starts it again
+          if (!disposed) log(`${options.name} agent of thread ${threadId} is gone: ${why}`);
+        },
+        permissionMode: () => permissionMode,
+        questionSignal: () => questions.signal,
       },
-      promptAnswered: endPrompt,
-      replaying: (on) => (replaying = on),
-      exited(process, how) {
-        if (agent === process) agent = undefined; // the next prompt starts it again
-        if (!disposed) log(`${options.name} agent of thread ${threadId} exited (${how})`);
-      },
-      permissionMode: () => permissionMode,
-      questionSignal: () => questions.signal,
-    });
+      signal,
+    );
     ({ sessionId, modes, canDelete } = started);
     agent = started.agent;
     return started.agent;
@@ -74,10 +83,11 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
     let finish!: () => void;
     current = { answered: false, done: new Promise<void>((resolve) => (finish = resolve)) };
     if (questions.signal.aborted) questions = new AbortController();
+    if (restarts.signal.aborted) restarts = new AbortController();
     emit(acpPromptStartedFrame(threadId, text));
     let running: AcpAgentProcess;
     try {
-      running = agent ?? (await start()); // the agent died: start it again, on the same session where it can
+      running = agent ?? (await start(restarts.signal)); // the agent died: start it again, on the same session where it can
     } catch (error) {
       endPrompt({ error: { message: error instanceof Error ? error.message : String(error) } });
       current = undefined;
@@ -101,9 +111,25 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
         error: { message: how ? `the ${options.name} agent exited (${how})${stderr ? `: ${stderr}` : ''}` : String(error) },
       });
     } finally {
+      clearTimeout(deafTimer);
       current = undefined;
       finish();
     }
+  };
+
+  /**
+   * A stopped prompt the agent has not answered `stopGraceMs` after its `session/cancel` (the turn grace has closed
+   * its turn by then): the agent is deaf to stops, and would hold every later prompt behind this one. It is ended,
+   * and the prompt's failure names why; the next prompt starts a fresh agent on the same session (issue 37).
+   */
+  const endIfDeaf = (stopped: NonNullable<typeof current>, running: AcpAgentProcess) => {
+    clearTimeout(deafTimer);
+    deafTimer = setTimeout(() => {
+      if (current !== stopped || stopped.answered) return;
+      log(`${options.name} thread ${threadId}: the agent did not stop within ${options.stopGraceMs} ms of session/cancel; ending it`);
+      endPrompt({ error: { message: `the ${options.name} agent did not stop within ${options.stopGraceMs} ms, so it was ended` } });
+      void running.close(0);
+    }, options.stopGraceMs);
   };
 
   let draining: Promise<void> | undefined;
@@ -112,7 +138,7 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
     draining = undefined;
   };
 
-  await start();
+  await start(cut);
 
   return {
     get providerThreadId() {
@@ -128,8 +154,10 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
     async stop() {
       waiting.length = 0; // a stop ends the work, queued follow-ups included
       questions.abort(new Error('the turn was stopped'));
+      restarts.abort(new Error('stopped by the user before the agent started'));
       // An agent that no longer answers is not waited for: the turn's grace closes the turn (promptRules.ts).
       if (current && agent && sessionId) {
+        endIfDeaf(current, agent);
         await agent.connection.agent
           .notify(options.sdk.methods.agent.session.cancel, { sessionId })
           .catch((error: unknown) => log(`${options.name} thread ${threadId}: session/cancel failed: ${String(error)}`));
@@ -166,6 +194,8 @@ export async function startAcpThread(options: AcpThreadOptions): Promise<AgentTh
       disposed = true;
       waiting.length = 0;
       questions.abort(new Error('the thread was closed'));
+      restarts.abort(new Error('the thread was closed before its agent started'));
+      clearTimeout(deafTimer);
       const open = current;
       if (open && agent && sessionId) {
         await agent.connection.agent.notify(options.sdk.methods.agent.session.cancel, { sessionId }).catch(() => undefined);
