@@ -29,7 +29,11 @@ const handlers = {
     fault === 'no-init'
       ? undefined
       : { protocolVersion: 1, agentCapabilities: { loadSession: false, sessionCapabilities: { resume: {} } }, authMethods: [] },
-  'session/new': () => ({ sessionId: `faulty-session-${++sessions}-${process.pid}` }),
+  'session/new': ({ _meta }) => {
+    // FAULTY_AGENT_SESSION_META=<file>: the `_meta` the client opened the session with, as JSON (null: none).
+    if (process.env.FAULTY_AGENT_SESSION_META) appendFileSync(process.env.FAULTY_AGENT_SESSION_META, `${JSON.stringify(_meta ?? null)}\n`);
+    return { sessionId: `faulty-session-${++sessions}-${process.pid}` };
+  },
   'session/resume': () => ({}),
   'session/prompt': ({ sessionId, prompt }) => {
     const text = prompt.map((block) => block.text ?? '').join('');

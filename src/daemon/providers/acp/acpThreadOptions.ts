@@ -33,6 +33,8 @@ export interface AcpThreadOptions {
    * delete does not ask the running agent.
    */
   hostRemovesSession?: boolean;
+  /** `_meta` of the session's opening request, by the thread's mode (AcpAgentSpec.sessionMeta). */
+  sessionMeta?: (mode: PermissionMode) => Record<string, unknown> | undefined;
   /** Runs before the agent loads an earlier session (AcpAgentSpec.beforeLoad). */
   beforeLoad?: (sessionId: string) => Promise<void>;
   /** The models the agent offered for the session just opened (its `model` config option or `models`), for the picker. */

@@ -90,6 +90,7 @@ export function createAcpProvider(options: AcpProviderOptions): AgentProvider {
           ...(afterDelete ? { afterDelete } : {}),
           ...(spec.removeSessionFiles ? { hostRemovesSession: true } : {}),
           ...(beforeLoad ? { beforeLoad } : {}),
+          ...(spec.sessionMeta ? { sessionMeta: spec.sessionMeta } : {}),
           modelsReported: (models) => (reported = models),
           explainStartFailure: (error, stderr) => explainAcpStartFailure(name, spec, error, stderr),
         },

@@ -71,6 +71,7 @@ export async function startAgentSession(
         resumeSessionId: sessionId,
         modelId: options.modelId,
         replaying: hooks.replaying,
+        meta: options.sessionMeta?.(hooks.permissionMode()),
         ...(options.beforeLoad ? { beforeLoad: (id: string) => clock.paused(options.beforeLoad!(id)) } : {}),
         log: say,
       }).then(async (session) => {
