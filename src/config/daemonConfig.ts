@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { AGENT_ISOLATIONS } from '../daemon/providerFactories';
+import { AGENT_ISOLATIONS, DEFAULT_AGENT_START_TIMEOUT_MS } from '../daemon/providerFactories';
 import { AgentProvidersSettingSchema } from './agentProvidersSetting';
 import { AllowFullAccessSchema, BooleanSettingSchema } from './booleanSetting';
 import { loadSettings } from './loadSettings';
@@ -72,6 +72,8 @@ export const DaemonConfigSchema = z.strictObject({
   turnGraceMs: z.coerce.number().int().positive().default(5_000),
   /** How long an agent with no open turn and no pending question stays up (`--agent-idle-ms`, `ATS_DAEMON_AGENT_IDLE_MS`). */
   agentIdleMs: z.coerce.number().int().positive().default(600_000),
+  /** How long an agent's start may take before it is a failed start (`--agent-start-timeout-ms`, `ATS_DAEMON_AGENT_START_TIMEOUT_MS`). */
+  agentStartTimeoutMs: z.coerce.number().int().positive().default(DEFAULT_AGENT_START_TIMEOUT_MS),
   /** `1`: log how each path listing was answered (from its watched listing, or by revalidating stamps) and why a watch stopped. */
   debug: BooleanSettingSchema.default(false),
   /** How long a root nobody searches keeps its file watch (quick-open's live listing); `0`: never watch, revalidate by stamps. */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_HEARTBEAT_MS } from '../link/pingHeartbeat';
-import { AGENT_ISOLATIONS } from '../daemon/providerFactories';
+import { AGENT_ISOLATIONS, DEFAULT_AGENT_START_TIMEOUT_MS } from '../daemon/providerFactories';
 import { AgentProvidersSettingSchema } from './agentProvidersSetting';
 import { AllowFullAccessSchema, BooleanSettingSchema } from './booleanSetting';
 import { defaultDataDir } from './defaultDataDir';
@@ -108,6 +108,11 @@ export const ConfigSchema = z.strictObject({
    * `keepAgentRunning` never close for idleness.
    */
   agentIdleMs: z.coerce.number().int().positive().default(600_000),
+  /**
+   * How long an agent's start (its process, ACP `initialize`, `session/new|load`) may take before it is a failed
+   * start and its process is ended (`ATS_AGENT_START_TIMEOUT_MS`; DEFAULT_AGENT_START_TIMEOUT_MS, docs/agents.md).
+   */
+  agentStartTimeoutMs: z.coerce.number().int().positive().default(DEFAULT_AGENT_START_TIMEOUT_MS),
   /** How long a host command may take before the HTTP caller gets 504. */
   hostCommandTimeoutMs: z.coerce.number().int().positive().default(15_000),
   /** `1`: log how each path listing was answered (from its watched listing, or by revalidating stamps) and why a watch stopped. */

@@ -10,7 +10,8 @@ import { recordingTurnsOf } from './git/turns/turnRecordingStore';
 import { withTurnTrees } from './git/turns/withTurnTrees';
 import type { HostIdentity } from './hostIdentity';
 import { createProviderRegistry } from './providerRegistry';
-import type { AgentProvider, AgentThread } from './providers/agentProvider';
+import type { AgentProvider } from './providers/agentProvider';
+import { createThreadTable } from './agentLifecycle/threadTable';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../protocol/protocolVersion';
 import { createThreadHandlers } from './threadHandlers';
 import type { ThreadIngest } from '../ingest/threadIngest';
@@ -42,6 +43,8 @@ export interface HostDaemonDeps {
   allowRoots?: readonly string[];
   /** `ATS_AGENT_IDLE_MS`: an agent with no open turn and no pending question closes after this long (default 10 min). */
   agentIdleMs?: number;
+  /** `ATS_AGENT_START_TIMEOUT_MS`: how long an agent's start may take before it fails (DEFAULT_AGENT_START_TIMEOUT_MS). */
+  agentStartTimeoutMs?: number;
   log?(message: string): void;
 }
 
@@ -56,35 +59,26 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
   const log = deps.log ?? ((message: string) => console.error(message));
   const providers = createProviderRegistry(deps.providers);
   const allowed = allowedRoots(deps.allowRoots);
-  const providerThreadIds = new Map<string, string>();
-  const agents = new Map<string, AgentThread>();
-  const providerIds = new Map<string, string>();
   // Git worktrees, diffs and the trees at each turn's edges (docs/worktrees.md): the store is tapped for turn rows.
   const git = createGitWing({ dataDir: deps.dataDir, log });
   const store = recordingTurnsOf(deps.store, git.turns);
+  // One record per thread (issue 37): the ingest reads it, the thread handlers own it, the close ends it.
+  const table = createThreadTable();
   const ingest = deps.createIngest({
     store,
-    // Threads nobody opened here (intake-only) use their own id, so rows always name a providerThreadId.
-    providerThreadIdFor: (threadId) => providerThreadIds.get(threadId) ?? threadId,
-    contextWindowFor: (threadId) => agents.get(threadId)?.contextWindow?.(),
-    // Read synchronously while the frame that closes a turn (the run's agent_end) passes the pipeline; pi has
-    // stored the run's last message by then and nothing newer (docs/pi.md "Sessions … checkpoints").
-    checkpointIdFor: (threadId) => agents.get(threadId)?.checkpointId?.(),
-    // provider/unhandled rows name the thread's agent (a host may run pi, claude and codex side by side).
-    providerIdFor: (threadId) => providerIds.get(threadId),
+    ...table.lookups,
     ...(deps.turnGraceMs === undefined ? {} : { turnGraceMs: deps.turnGraceMs }),
   });
   const threads = createThreadHandlers({
+    table,
     ingest,
     providers,
     dataDir: deps.dataDir,
-    providerThreadIds,
-    agents,
-    providerIds,
     allowFullAccess: deps.allowFullAccess ?? false,
     allowed,
     store,
     ...(deps.agentIdleMs === undefined ? {} : { agentIdleMs: deps.agentIdleMs }),
+    ...(deps.agentStartTimeoutMs === undefined ? {} : { agentStartTimeoutMs: deps.agentStartTimeoutMs }),
     ...(deps.turnGraceMs === undefined ? {} : { turnGraceMs: deps.turnGraceMs }),
     log,
   });

@@ -2,6 +2,8 @@ import { BUILT_IN_ACP_AGENTS, createAcpProvider, declaredAcpAgents } from './pro
 import { isolateProvider } from './providers/isolated';
 import { createPiProvider, deletePiSession, listPiModels, PI_PROVIDER_ID, piProviderModule, type PiProviderOptions } from './providers/pi';
 import type { AgentProvider } from './providers/agentProvider';
+
+export { DEFAULT_AGENT_START_TIMEOUT_MS } from './providers/agentProvider';
 import { bundledPiAgentEntry } from './providers/bundledPiAgent';
 
 /**

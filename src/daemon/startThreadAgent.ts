@@ -10,15 +10,10 @@ export interface ThreadAgentDeps {
   ingest: ThreadIngest;
   /** Providers keep their sessions under `<dataDir>/providers/<id>`. */
   dataDir: string;
-  /**
-   * threadId → providerThreadId, shared with the ingest (its `providerThreadIdFor`). Filled when a thread
-   * opens or its agent starts, and from the server's hint on `thread.ingest` for threads not opened here.
-   */
-  providerThreadIds: Map<string, string>;
-  /** threadId → its running agent, shared with the ingest (context window, checkpoint). */
-  agents: Map<string, AgentThread>;
-  /** threadId → the id of the provider running it, shared with the ingest (named in provider/unhandled rows). */
-  providerIds?: Map<string, string>;
+  /** `ATS_AGENT_START_TIMEOUT_MS`: how long an agent's start may take (the provider's default when unset). */
+  agentStartTimeoutMs?: number;
+  /** The ingest's turn grace: how long a stopped run may go on before its agent is ended. */
+  turnGraceMs?: number;
   log(message: string): void;
 }
 
@@ -30,22 +25,32 @@ export interface AgentFrameWatch {
   done(rows: readonly StoredThreadEvent[]): void;
 }
 
+/** The thread's part of one agent start: its session so far, and how a start under way is cut short. */
+export interface AgentStartRequest {
+  /** The thread's providerThreadId before this start: its own id names no session to resume. */
+  known: string | undefined;
+  signal: AbortSignal;
+  /** Every frame sent and its outcome: the idle count waits for them, and a stop waits for its turn's end. */
+  watch: AgentFrameWatch;
+}
+
 /**
- * Starts one thread's agent (its extensions load and may start a run at once) and records it, so the ingest
- * names the agent's session in every row, including rows of a run that began while the session was opening.
- * The agent asks its questions through `approvals`, whose frames join the agent's own in one stream, so a
- * question's rows sit between the tool call's rows in the order the agent produced them.
+ * Starts one thread's agent (its extensions load and may start a run at once). Frames the agent emits before its
+ * session is known are held until then, so the ingest names the agent's session in every row, including rows
+ * of a run that began while the session was opening. The agent asks its questions through `approvals`, whose
+ * frames join the agent's own in one stream, so a question's rows sit between the tool call's rows in the order
+ * the agent produced them. `opened` records the session before the held frames are let go.
  */
 export async function startThreadAgent(
   deps: ThreadAgentDeps,
   params: ThreadOpenParams,
   provider: AgentProvider,
   approvals: ApprovalBroker,
-  /** Every frame sent and its outcome: the idle count waits for them, and a stop waits for its turn's end. */
-  watch: AgentFrameWatch = { sent: () => undefined, done: () => undefined },
+  request: AgentStartRequest,
+  opened: (agent: AgentThread) => void,
 ): Promise<AgentThread> {
   const { threadId } = params;
-  const known = deps.providerThreadIds.get(threadId);
+  const { watch } = request;
   // Agent frames are fire-and-forget for the agent; a rejected frame is logged, never thrown into the SDK.
   const frames = holdFramesUntilOpen((frame) => {
     watch.sent();
@@ -68,13 +73,13 @@ export async function startThreadAgent(
       permissionMode: approvals.permissionMode,
       askUser: approvals.askUserVia(frames.emit),
       dataDir: path.join(deps.dataDir, 'providers', provider.id),
-      // An intake-only thread's providerThreadId is its own id: that names no session to resume.
-      resumeProviderThreadId: known === threadId ? undefined : known,
+      resumeProviderThreadId: request.known === threadId ? undefined : request.known,
       emit: frames.emit,
+      signal: request.signal,
+      ...(deps.agentStartTimeoutMs === undefined ? {} : { startTimeoutMs: deps.agentStartTimeoutMs }),
+      ...(deps.turnGraceMs === undefined ? {} : { stopGraceMs: deps.turnGraceMs }),
     });
-    deps.providerThreadIds.set(threadId, agent.providerThreadId);
-    deps.agents.set(threadId, agent);
-    deps.providerIds?.set(threadId, provider.id);
+    if (!request.signal.aborted) opened(agent);
     return agent;
   } finally {
     frames.release();

@@ -124,6 +124,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         allowRoots: config.allowRoots,
         turnGraceMs: config.turnGraceMs,
         agentIdleMs: config.agentIdleMs,
+        agentStartTimeoutMs: config.agentStartTimeoutMs,
         log,
       })
     : undefined;

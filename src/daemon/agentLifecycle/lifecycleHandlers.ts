@@ -5,11 +5,10 @@ import { deleteSessionThroughAgent } from './deleteSessionThroughAgent';
 import { removeProviderSession, type RemoveSessionDeps } from './removeProviderSession';
 import { stopOpenTurn, type StopTurnDeps } from './stopOpenTurn';
 import type { ThreadSession } from './threadSession';
+import type { ThreadTable } from './threadTable';
 
 export interface LifecycleDeps extends StopTurnDeps, RemoveSessionDeps {
-  sessions: Map<string, ThreadSession>;
-  providerThreadIds: Map<string, string>;
-  providerIds?: Map<string, string>;
+  table: ThreadTable;
   /** How long a close waits for a stopped turn's end before going on (the turn grace, and a margin). */
   turnEndWaitMs: number;
 }
@@ -30,17 +29,17 @@ export function createLifecycleHandlers(deps: LifecycleDeps): LifecycleHandlers 
    * runs between the two, with the agent still there.
    */
   const closeAgent = async (threadId: string, reason: string, beforeClose?: (session: ThreadSession | undefined) => Promise<void>) => {
-    const session = deps.sessions.get(threadId);
+    const session = deps.table.session(threadId);
     const seqs = await stopOpenTurn(deps, threadId, session, reason);
     session?.idle.cancel();
     await beforeClose?.(session);
-    await session?.agent.close();
+    await session?.agent.close(new Error(reason));
     return seqs;
   };
 
   return {
     'thread.keep_running': async ({ threadId, keepAgentRunning }) => {
-      const session = deps.sessions.get(threadId);
+      const session = deps.table.session(threadId);
       // Nothing runs for a thread this host has not opened: turning keep-running off there is already true.
       if (!session && !keepAgentRunning) return { agent: 'stopped' };
       if (!session) throw new HostCommandError('thread_not_open', `thread ${threadId} is not open on this host`);
@@ -56,18 +55,19 @@ export function createLifecycleHandlers(deps: LifecycleDeps): LifecycleHandlers 
     },
     'thread.close_agent': async ({ threadId }) => ({ seqs: await closeAgent(threadId, AGENT_CLOSED) }),
     'thread.delete': async ({ threadId, ...named }) => {
-      const session = deps.sessions.get(threadId);
+      const session = deps.table.session(threadId);
       // Named before the stop: closing a turn of an earlier process may store rows that name no session.
       const providerThreadId =
-        deps.providerThreadIds.get(threadId) ?? named.providerThreadId ?? (await storedProviderThreadId(deps.store, threadId));
+        deps.table.record(threadId)?.providerThreadId ?? named.providerThreadId ?? (await storedProviderThreadId(deps.store, threadId));
       const provider = session?.provider ?? (named.provider === undefined ? undefined : deps.providers.get(named.provider));
       // A running agent that deletes its own session does so before it closes; the others' go after the close.
       let deletedByAgent = false;
       const seqs = await closeAgent(threadId, THREAD_DELETED, async (open) => {
         deletedByAgent = await deleteSessionThroughAgent(open, threadId, deps.log);
       });
-      // Forgotten before the files go: a later prompt is refused (thread_not_open) instead of starting again.
-      deps.sessions.delete(threadId);
+      // Forgotten before the files go: a later prompt is refused (thread_not_open) instead of starting again, and
+      // an agent a prompt was starting meanwhile is cut short and ended.
+      await deps.table.forget(threadId, new Error(THREAD_DELETED));
       if (!provider && named.provider !== undefined) {
         // Not every provider is asked for a session of one this host no longer offers: an ACP agent would be
         // started for each, only to find nothing.
@@ -79,10 +79,6 @@ export function createLifecycleHandlers(deps: LifecycleDeps): LifecycleHandlers 
           ...(session ? { cwd: session.params.cwd } : {}),
         });
       }
-      deps.providerThreadIds.delete(threadId);
-      deps.providerIds?.delete(threadId);
-      // A prompt that was already starting the agent when the delete began: that agent goes too.
-      await session?.agent.close();
       return { seqs };
     },
   };

@@ -21,8 +21,10 @@ export async function stopTurn(
   session: ThreadSession | undefined,
   reason: string,
 ): Promise<number[]> {
-  // An agent still starting first: the frames of a run its extensions began are held until then, and must
-  // reach the pipeline before the stop does, or the stop would find no turn to interrupt.
+  // A start still under way is cut short (issue 37: an agent that never answers its start must not hold the
+  // stop); its prompt becomes a failed turn saying so. A start that already delivered its agent is awaited: the
+  // frames of a run its extensions began are held until then, and must reach the pipeline before the stop does.
+  session?.agent.cutShort(new Error(reason));
   const agent = await session?.agent.current();
   session?.approvals.cancelAll(reason);
   const seqs = await deps.ingestFrame({ jsonrpc: '2.0', method: THREAD_STOP_METHOD, params: { threadId } }, threadId);

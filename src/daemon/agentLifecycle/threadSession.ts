@@ -4,7 +4,7 @@ import { DEFAULT_PERMISSION_MODE } from '../../protocol/approvals';
 import type { ThreadOpenParams } from '../../protocol/threadCommands';
 import type { StoredThreadEvent } from '../../store/eventStore';
 import { createApprovalBroker, type ApprovalBroker } from '../approvals/approvalBroker';
-import type { AgentProvider } from '../providers/agentProvider';
+import type { AgentProvider, AgentThread } from '../providers/agentProvider';
 import type { ProviderRegistry } from '../providerRegistry';
 import { startThreadAgent, type AgentFrameWatch, type ThreadAgentDeps } from '../startThreadAgent';
 import { agentFailureFrames } from './agentFailureFrames';
@@ -35,6 +35,11 @@ export interface ThreadSessionDeps extends ThreadAgentDeps {
   closing(): boolean;
 }
 
+/** Where the session keeps the thread's providerThreadId: its record in the daemon's thread table. */
+export interface SessionRecord {
+  providerThreadId: string;
+}
+
 /** A thread open on this host: its parameters, its questions, and its agent when the host runs its provider. */
 export interface ThreadSession {
   params: ThreadOpenParams;
@@ -57,7 +62,7 @@ export interface ThreadSession {
   startAgent(): Promise<void>;
 }
 
-export function createThreadSession(deps: ThreadSessionDeps, params: ThreadOpenParams): ThreadSession {
+export function createThreadSession(deps: ThreadSessionDeps, params: ThreadOpenParams, record: SessionRecord): ThreadSession {
   const { threadId, cwd } = params;
   const provider = deps.providers.get(params.provider);
   const approvals = createApprovalBroker({ threadId, cwd, permissionMode: params.permissionMode ?? DEFAULT_PERMISSION_MODE });
@@ -77,10 +82,12 @@ export function createThreadSession(deps: ThreadSessionDeps, params: ThreadOpenP
     },
   };
 
-  const start = async () => {
+  const start = async (signal: AbortSignal) => {
     if (deps.closing()) throw new HostCommandError('host_closing', DAEMON_CLOSING);
     if (!provider) throw new Error('no agent provider'); // never: callers check `provider` first
-    const agent = await startThreadAgent(deps, session.params, provider, approvals, frameWatch).catch((error: unknown) => {
+    const request = { known: record.providerThreadId, signal, watch: frameWatch };
+    const opened = (started: AgentThread) => (record.providerThreadId = started.providerThreadId);
+    const agent = await startThreadAgent(deps, session.params, provider, approvals, request, opened).catch((error: unknown) => {
       throw new AgentStartFailed(provider.id, firstLineOf(error));
     });
     reportedStartFailure = undefined;
@@ -93,9 +100,6 @@ export function createThreadSession(deps: ThreadSessionDeps, params: ThreadOpenP
 
   const agent = createAgentSlot({
     start,
-    closed: (closed) => {
-      if (deps.agents.get(threadId) === closed) deps.agents.delete(threadId);
-    },
     released: () => session.idle.touch(),
     log: deps.log,
   });

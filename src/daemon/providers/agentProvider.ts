@@ -9,6 +9,13 @@ import type { AgentModel } from '../../protocol/hostModelCommands';
 export type AskUser = (question: ApprovalQuestion, signal?: AbortSignal) => Promise<ApprovalDecision>;
 
 /**
+ * How long an agent's start may take by default (`ATS_AGENT_START_TIMEOUT_MS`): the real agents' starts measured
+ * 0.8–4.2 s at load average 4–5 and up to 13 s at 9–13 (docs/agents.md, docs/speed.md), so a minute is over four
+ * times the slowest measured start and still ends a start that will never answer well before anyone gives up on it.
+ */
+export const DEFAULT_AGENT_START_TIMEOUT_MS = 60_000;
+
+/**
  * The boundary between the host daemon and one kind of coding agent. A second agent is one new folder under
  * `src/daemon/providers/` implementing this interface; nothing else in the daemon knows which agent runs.
  */
@@ -57,6 +64,18 @@ export interface OpenThreadOptions {
    * signal, go here; the daemon feeds them to the thread-event pipeline.
    */
   emit(frame: unknown): void;
+  /**
+   * Aborts a start still under way (a stop, a delete, the daemon's close): the provider ends what it started and
+   * rejects with the signal's reason. A provider that cannot may finish the start; the daemon then disposes it.
+   */
+  signal?: AbortSignal;
+  /** How long the agent's start may take before it is a failed start (DEFAULT_AGENT_START_TIMEOUT_MS). */
+  startTimeoutMs?: number;
+  /**
+   * How long a stopped run may go on before the provider ends the agent that runs it (the daemon's turn grace):
+   * the thread's next prompt then starts a fresh one. An agent deaf to a stop never holds the thread (issue 37).
+   */
+  stopGraceMs?: number;
 }
 
 export interface AgentThread {

@@ -34,6 +34,8 @@ export interface RemoteDaemonSettings {
   turnGraceMs?: number;
   /** How long an agent with no open turn and no pending question stays up (default 10 minutes). */
   agentIdleMs?: number;
+  /** How long an agent's start may take before it fails (default: one minute). */
+  agentStartTimeoutMs?: number;
   /** The path lister's watch (default: watch, 5 min idle) and its debug log (default: off). */
   pathWatchIdleMs?: number;
   debug?: boolean;
@@ -101,6 +103,7 @@ export async function startRemoteDaemon(options: RemoteDaemonOptions): Promise<R
     allowRoots: config.allowRoot,
     ...(config.turnGraceMs === undefined ? {} : { turnGraceMs: config.turnGraceMs }),
     ...(config.agentIdleMs === undefined ? {} : { agentIdleMs: config.agentIdleMs }),
+    ...(config.agentStartTimeoutMs === undefined ? {} : { agentStartTimeoutMs: config.agentStartTimeoutMs }),
     log,
   });
   link.start({ hello: { ...daemon.hello, protocolVersion: config.protocolVersion }, dispatch: daemon.dispatch });

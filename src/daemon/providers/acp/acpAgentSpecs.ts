@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PermissionMode } from '../../../protocol/approvals';
 import { removeCodexArchivedRollouts } from './codexArchivedRollouts';
 import { removeGeminiSessionFiles } from './geminiSessionFiles';
 import { waitOutGeminiSessionMinute } from './geminiSessionMinute';
@@ -26,9 +27,24 @@ export type AcpAgentSpec = z.infer<typeof AcpAgentSpecSchema> & {
    * the agent is closed, and resolves with how many it removed. A delete then starts no agent and asks none.
    */
   removeSessionFiles?: (sessionId: string, env: NodeJS.ProcessEnv) => Promise<number>;
+  /**
+   * `_meta` of the session's `session/new|load|resume`, given the thread's mode at the start: Claude's adapter is
+   * told not to allow bypass for a thread that is not `full-access` (claudeSessionMeta).
+   */
+  sessionMeta?: (mode: PermissionMode) => Record<string, unknown> | undefined;
   /** Runs before the agent is asked to load a session (`session/load`), to work around what the agent gets wrong. */
   beforeLoad?: (sessionId: string, env: NodeJS.ProcessEnv, log: (message: string) => void) => Promise<void>;
 };
+
+/**
+ * claude-agent-acp allows bypass (`allowDangerouslySkipPermissions`) for a non-root user, or for root when
+ * `IS_SANDBOX` is set to anything; Claude Code reads `IS_SANDBOX` otherwise, and as root refuses the flag, so in a
+ * root container that sets `IS_SANDBOX=0` every session failed. A thread that is not `full-access` never needs
+ * bypass: its session opts out (the adapter's `_meta.claudeCode.options`), whatever the environment says.
+ */
+export function claudeSessionMeta(mode: PermissionMode): Record<string, unknown> | undefined {
+  return mode === 'full-access' ? undefined : { claudeCode: { options: { allowDangerouslySkipPermissions: false } } };
+}
 
 /** Agent names are thread `provider` values and prefixes of their frames' methods: a plain word. */
 export const AcpAgentNameSchema = z.string().regex(/^[a-z][a-z0-9_-]*$/, 'a lowercase name (letters, digits, - and _)');
@@ -40,6 +56,7 @@ export const BUILT_IN_ACP_AGENTS = {
     env: {},
     install: 'npm i -g @agentclientprotocol/claude-agent-acp (or npm run agents:install for the pinned test copy)',
     setup: 'ANTHROPIC_API_KEY in the daemon environment, or a Claude Code login of the user the daemon runs as',
+    sessionMeta: claudeSessionMeta,
   },
   codex: {
     command: 'codex-acp',

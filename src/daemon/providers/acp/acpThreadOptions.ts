@@ -20,6 +20,10 @@ export interface AcpThreadOptions {
   /** Where the agent's permission requests go; absent, each is refused. */
   askUser?: AskUser;
   emit(frame: unknown): void;
+  /** How long a start (process, `initialize`, session) may take before it fails (OpenThreadOptions.startTimeoutMs). */
+  startTimeoutMs?: number;
+  /** How long a prompt may go on after its `session/cancel` before the agent is ended (OpenThreadOptions.stopGraceMs). */
+  stopGraceMs: number;
   /** How long a thread's delete waits for the running agent's `session/delete`. */
   deleteTimeoutMs: number;
   /** Removes what the agent leaves of a deleted session (AcpAgentSpec.afterDelete). */
@@ -29,6 +33,8 @@ export interface AcpThreadOptions {
    * delete does not ask the running agent.
    */
   hostRemovesSession?: boolean;
+  /** `_meta` of the session's opening request, by the thread's mode (AcpAgentSpec.sessionMeta). */
+  sessionMeta?: (mode: PermissionMode) => Record<string, unknown> | undefined;
   /** Runs before the agent loads an earlier session (AcpAgentSpec.beforeLoad). */
   beforeLoad?: (sessionId: string) => Promise<void>;
   /** The models the agent offered for the session just opened (its `model` config option or `models`), for the picker. */

@@ -13,6 +13,9 @@ import { findAgentCommand } from './findAgentCommand';
 import { loadAcpSdk } from './loadAcpSdk';
 import type { ReportedModel } from './openAcpSession';
 
+/** How long a stopped prompt goes on before its agent is ended, when the daemon names no grace (its turn grace's default). */
+const DEFAULT_STOP_GRACE_MS = 5_000;
+
 export interface AcpProviderOptions {
   /** The agent's name: the thread's `provider` and the id this provider is registered under. */
   name: string;
@@ -66,27 +69,33 @@ export function createAcpProvider(options: AcpProviderOptions): AgentProvider {
       const executable = find();
       if (executable === undefined) throw missingAgentError(name, spec);
       const sdk = await loadAcpSdk();
-      return startAcpThread({
-        sdk,
-        name,
-        executable,
-        args: spec.args,
-        env,
-        threadId: thread.threadId,
-        cwd: thread.cwd,
-        modelId: acpModelIdOf(name, thread.model),
-        resumeSessionId: thread.resumeProviderThreadId,
-        permissionMode: thread.permissionMode ?? DEFAULT_PERMISSION_MODE,
-        askUser: thread.askUser,
-        emit: thread.emit,
-        log,
-        deleteTimeoutMs,
-        ...(afterDelete ? { afterDelete } : {}),
-        ...(spec.removeSessionFiles ? { hostRemovesSession: true } : {}),
-        ...(beforeLoad ? { beforeLoad } : {}),
-        modelsReported: (models) => (reported = models),
-        explainStartFailure: (error, stderr) => explainAcpStartFailure(name, spec, error, stderr),
-      });
+      return startAcpThread(
+        {
+          sdk,
+          name,
+          executable,
+          args: spec.args,
+          env,
+          threadId: thread.threadId,
+          cwd: thread.cwd,
+          modelId: acpModelIdOf(name, thread.model),
+          resumeSessionId: thread.resumeProviderThreadId,
+          permissionMode: thread.permissionMode ?? DEFAULT_PERMISSION_MODE,
+          askUser: thread.askUser,
+          emit: thread.emit,
+          ...(thread.startTimeoutMs === undefined ? {} : { startTimeoutMs: thread.startTimeoutMs }),
+          stopGraceMs: thread.stopGraceMs ?? DEFAULT_STOP_GRACE_MS,
+          log,
+          deleteTimeoutMs,
+          ...(afterDelete ? { afterDelete } : {}),
+          ...(spec.removeSessionFiles ? { hostRemovesSession: true } : {}),
+          ...(beforeLoad ? { beforeLoad } : {}),
+          ...(spec.sessionMeta ? { sessionMeta: spec.sessionMeta } : {}),
+          modelsReported: (models) => (reported = models),
+          explainStartFailure: (error, stderr) => explainAcpStartFailure(name, spec, error, stderr),
+        },
+        thread.signal,
+      );
     },
     // A thread whose agent runs asks that agent (AgentThread.deleteSession); this starts one for the others, or,
     // for an agent that deletes no sessions over ACP, removes the files itself with no agent (its own is closed).

@@ -1,4 +1,4 @@
-import type { ClientConnection, SessionConfigOption, SessionModeState } from '@agentclientprotocol/sdk';
+import type { ClientConnection, NewSessionRequest, SessionConfigOption, SessionModeState } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
 import { acpErrorReason } from './explainAcpError';
 import { canDeleteSessions, initializeAgent } from './initializeAgent';
@@ -8,6 +8,8 @@ export interface AcpSessionRequest {
   cwd: string;
   /** The session of an earlier run of this thread, to continue. */
   resumeSessionId?: string;
+  /** `_meta` of the request that opens the session (`session/new`, `…/load`, `…/resume`), when the agent wants one. */
+  meta?: Record<string, unknown> | undefined;
   /** A model id to switch to, when the agent offers one by that id. */
   modelId?: string;
   /**
@@ -50,17 +52,22 @@ export async function openAcpSession(sdk: AcpSdk, connection: ClientConnection, 
   const agent = connection.agent;
   const init = await initializeAgent(sdk, connection);
   const { cwd, resumeSessionId } = request;
+  const opening: NewSessionRequest = {
+    cwd,
+    mcpServers: [],
+    ...(request.meta ? { _meta: request.meta } : {}),
+  };
   let sessionId: string | undefined;
   let opened: SessionAnswer = {};
   if (resumeSessionId !== undefined) {
     try {
       if (init.agentCapabilities?.sessionCapabilities?.resume) {
-        opened = await agent.request(sdk.methods.agent.session.resume, { sessionId: resumeSessionId, cwd, mcpServers: [] });
+        opened = await agent.request(sdk.methods.agent.session.resume, { sessionId: resumeSessionId, ...opening });
         sessionId = resumeSessionId;
       } else if (init.agentCapabilities?.loadSession) {
         await request.beforeLoad?.(resumeSessionId);
         request.replaying(true);
-        opened = (await agent.request(sdk.methods.agent.session.load, { sessionId: resumeSessionId, cwd, mcpServers: [] })) ?? {};
+        opened = (await agent.request(sdk.methods.agent.session.load, { sessionId: resumeSessionId, ...opening })) ?? {};
         sessionId = resumeSessionId;
       }
     } catch (error) {
@@ -68,7 +75,9 @@ export async function openAcpSession(sdk: AcpSdk, connection: ClientConnection, 
       request.replaying(false);
     }
   }
-  if (sessionId === undefined) ({ sessionId, ...opened } = await agent.request(sdk.methods.agent.session.new, { cwd, mcpServers: [] }));
+  if (sessionId === undefined) {
+    ({ sessionId, ...opened } = await agent.request(sdk.methods.agent.session.new, opening));
+  }
   const models = sessionModels(opened);
   if (request.modelId !== undefined) await selectModel(sdk, connection, sessionId, request.modelId, models);
   return { sessionId, modes: opened.modes, models: models.choices, canDelete: canDeleteSessions(init) };

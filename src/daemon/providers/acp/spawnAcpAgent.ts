@@ -10,7 +10,10 @@ export interface AcpAgentProcess {
   readonly pid: number | undefined;
   /** Resolves with how the process ended (`code 1`, `signal SIGKILL`, or the spawn error). */
   readonly exited: Promise<string>;
-  /** Aborts when the process exited or is being closed: its open permission questions no longer matter. */
+  /**
+   * Aborts when the process exited, is being closed, or its connection died (a line beyond the SDK's message
+   * limit, output that broke the stream): its open questions no longer matter, and it takes no more prompts.
+   */
   readonly gone: AbortSignal;
   /** The end of what the agent wrote to stderr, for an error message. */
   stderrTail(): string;
@@ -67,7 +70,7 @@ export function spawnAcpAgent(options: SpawnAcpAgentOptions): AcpAgentProcess {
     Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
     Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
   );
-  const connection = sdk
+  const connection: ClientConnection = sdk
     .client({ name: 'agent-thread-service' })
     // Updates are taken from the wire by the tap, in order, and read leniently by the turn rules; the handler only
     // tells the SDK they are expected (its own parser would log every update of a kind it does not know).
@@ -78,6 +81,13 @@ export function spawnAcpAgent(options: SpawnAcpAgentOptions): AcpAgentProcess {
     )
     .onRequest(sdk.methods.client.session.requestPermission, ({ params }) => options.requestPermission(params, going.signal))
     .connect(tapAcpStream(stream, options));
+  // A process whose connection died would answer nothing ever again, yet live on: it ends (issue 37), and the
+  // thread's next prompt starts a fresh one. Killed at once: it cannot be asked to exit over a dead stream.
+  connection.signal.addEventListener('abort', () => {
+    if (going.signal.aborted) return;
+    going.abort(new Error('the connection to the agent closed'));
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
   return {
     connection,
     pid: child.pid,
@@ -89,6 +99,7 @@ export function spawnAcpAgent(options: SpawnAcpAgentOptions): AcpAgentProcess {
       if (child.exitCode === null && child.signalCode === null) {
         child.stdin.end();
         const killer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+        if (graceMs === 0) child.kill('SIGKILL');
         await exited;
         clearTimeout(killer);
         connection.close();
