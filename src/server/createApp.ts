@@ -16,6 +16,7 @@ import { projectsRouter } from './routers/projects';
 import { searchRouter } from './routers/search';
 import { sessionRouter } from './routers/session';
 import { threadsRouter } from './routers/threads';
+import { threadTurnsRouter } from './routers/threadTurns';
 import { reviewRouter } from './routers/review';
 
 export const API_PREFIX = '/api/v1';
@@ -35,6 +36,7 @@ export function createApp(deps: AppDeps): Koa {
     projectsRouter(deps),
     environmentsRouter(deps),
     threadsRouter(deps),
+    threadTurnsRouter(deps),
     reviewRouter(deps),
     eventsRouter(deps),
     filesRouter(deps),

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import { IdParamsSchema } from '../http/idParams';
 import { mustGet } from '../http/lookups';
-import { addRoute } from '../http/routeSpec';
+import { addRoute, apiRouter } from '../http/routeSpec';
 import { answerApproval, ApprovalAnswerBodySchema, ApprovalAnsweredSchema } from '../threads/answerApproval';
 import { promptThread } from '../threads/promptThread';
 import { promptWithReview } from '../../protocol/reviewBlock';
@@ -18,8 +18,10 @@ export const PromptAcceptedSchema = z.strictObject({ threadId: z.string(), follo
 export const StopResultSchema = z.strictObject({ threadId: z.string(), seqs: z.array(z.number().int().positive()) });
 export const ApprovalParamsSchema = z.strictObject({ id: z.string().min(1), approvalId: z.string().min(1) });
 
-/** A thread's turns, on the threads router: prompt, stop, and answer the agent's questions. */
-export function addThreadTurnRoutes(router: Router, deps: AppDeps, tag: string): void {
+/** A thread's turns: prompt, stop, and answer the agent's questions (listed with the threads' other routes). */
+export function threadTurnsRouter(deps: AppDeps): Router {
+  const router = apiRouter(deps.config);
+  const tag = 'threads';
   addRoute(
     router,
     {
@@ -74,4 +76,5 @@ export function addThreadTurnRoutes(router: Router, deps: AppDeps, tag: string):
       ctx.body = await answerApproval(deps.hosts, thread, params.approvalId, body.optionId);
     },
   );
+  return router;
 }

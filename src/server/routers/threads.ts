@@ -10,7 +10,6 @@ import { deleteThread } from '../threads/deleteThread';
 import { createThreadViewer, ThreadViewSchema } from '../threads/threadView';
 import { ThreadPatchSchema, updateThread } from '../threads/updateThread';
 import type { AppDeps } from './appDeps';
-import { addThreadTurnRoutes } from './threadTurns';
 
 export const CreateThreadBodySchema = z.strictObject({
   projectId: z.string().min(1),
@@ -39,7 +38,7 @@ export const ThreadsQuerySchema = z.strictObject({
   archived: z.enum(['true', 'false']).optional(),
 });
 
-/** Threads: create, list, read (with status from the host), change, prompt, stop, and answer the agent's questions. */
+/** Threads: create, list, read (with status from the host), change and delete; their turns are threadTurns.ts's. */
 export function threadsRouter(deps: AppDeps): Router {
   const router = apiRouter(deps.config);
   const viewOf = createThreadViewer(deps.hosts, deps.store, deps.presence, deps.registry);
@@ -128,6 +127,5 @@ export function threadsRouter(deps: AppDeps): Router {
     },
   );
 
-  addThreadTurnRoutes(router, deps, tag);
   return router;
 }

@@ -2074,6 +2074,14 @@ export interface operations {
                               url: string;
                             }
                         )[];
+                        reviewComments?: {
+                          path: string;
+                          line: number;
+                          /** @enum {string} */
+                          side: 'new' | 'old';
+                          snippet: string;
+                          text: string;
+                        }[];
                       }
                     | {
                         /** @constant */
@@ -2211,6 +2219,14 @@ export interface operations {
                               url: string;
                             }
                         )[];
+                        reviewComments?: {
+                          path: string;
+                          line: number;
+                          /** @enum {string} */
+                          side: 'new' | 'old';
+                          snippet: string;
+                          text: string;
+                        }[];
                       }
                     | {
                         /** @constant */
