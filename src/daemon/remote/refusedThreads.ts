@@ -22,11 +22,32 @@ export function withoutThreads(batch: AppendBatch, refused: ReadonlySet<string>)
   return { batchId: batch.batchId, events, firstSeqs };
 }
 
+/** What is left of a batch once the refused threads' rows are dropped (undefined: nothing). */
+export type RefusalDrop = (batch: AppendBatch, answer: JsonRpcResponse) => { rest: AppendBatch | undefined } | undefined;
+
+/**
+ * For a `THREAD_NOT_OWNED` answer to `batch` (issue 37: the thread was deleted, or is not this host's), what
+ * is left of the batch without those threads, and says so once per thread; undefined for any other answer.
+ * Those rows can never be stored, so holding them would wedge the outbox.
+ */
+export function refusalDrop(log: (message: string) => void): RefusalDrop {
+  const tell = refusalLog(log);
+  return (batch, answer) => {
+    const refused = refusedThreadsOf(answer);
+    if (!refused) return undefined;
+    const rest = withoutThreads(batch, refused);
+    // A refusal naming none of the batch's threads would be answered the same way forever.
+    if (rest && rest.events.length === batch.events.length) return undefined;
+    tell(refused, batch.events.length - (rest?.events.length ?? 0));
+    return { rest };
+  };
+}
+
 /**
  * Says once per thread, for the daemon's whole run, that its rows were dropped: a thread deleted while this
  * daemon was away can have many batches in the outbox, and one line says all there is to say.
  */
-export function refusalLog(log: (message: string) => void): (refused: ReadonlySet<string>, rows: number) => void {
+function refusalLog(log: (message: string) => void): (refused: ReadonlySet<string>, rows: number) => void {
   const told = new Set<string>();
   return (refused, rows) => {
     const news = [...refused].filter((threadId) => !told.has(threadId));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type JsonRpcResponse, JSON_RPC_ERROR } from '../../protocol/jsonRpc';
 import type { EventStore, ListEventsOptions, NewThreadEvent, StoredThreadEvent } from '../../store/eventStore';
 import { storedRowOf } from '../../protocol/threadEvents';
-import { LinkStopped, type DaemonLinkClient } from './daemonLinkClient';
+import { LinkStopped, type DaemonLinkClient, type ReadyHook } from './daemonLinkClient';
 import { JsonText } from '../../link/jsonText';
 import {
   AppendResultSchema,
@@ -14,7 +14,7 @@ import {
 } from '../../protocol/daemonLink';
 import type { Outbox } from './outbox';
 import { LinkProtocolError } from '../../link/rpcPeer';
-import { refusalLog, refusedThreadsOf, withoutThreads } from './refusedThreads';
+import { refusalDrop, type RefusalDrop } from './refusedThreads';
 
 export interface RemoteEventStoreOptions {
   link: DaemonLinkClient;
@@ -47,43 +47,10 @@ export function createRemoteEventStore(options: RemoteEventStoreOptions): EventS
   const lastSeqs = new Map<string, number>();
   let appends: Promise<unknown> = Promise.resolve();
   let closed = false;
-  // Batches a previous run of this daemon left unacked go first on every new link, before anything can
-  // read a thread they belong to; that is what keeps hydration and seqs consistent after a crash.
-  let leftovers = outbox.pending();
-  const tellRefused = refusalLog(options.log);
-
-  /**
-   * What is left of a batch once the threads the server refused (issue 37: deleted, or not this host's) are
-   * dropped; undefined when nothing is. Those rows can never be stored, so holding them would wedge the outbox.
-   */
-  const dropRefused = (batch: AppendBatch, answer: JsonRpcResponse): { rest: AppendBatch | undefined } | undefined => {
-    const refused = refusedThreadsOf(answer);
-    if (!refused) return undefined;
-    const rest = withoutThreads(batch, refused);
-    // A refusal naming none of the batch's threads would be answered the same way forever.
-    if (rest && rest.events.length === batch.events.length) return undefined;
-    tellRefused(refused, batch.events.length - (rest?.events.length ?? 0));
-    return { rest };
-  };
-
-  link.onReady(async (call) => {
-    while (leftovers.length > 0) {
-      const batch = leftovers[0]!;
-      const answer = await call(LINK_METHOD.append, batch);
-      const dropped = dropRefused(batch, answer);
-      if (dropped) {
-        if (dropped.rest) outbox.add(dropped.rest);
-        else outbox.ack(batch.batchId);
-        leftovers = dropped.rest ? [dropped.rest, ...leftovers.slice(1)] : leftovers.slice(1);
-        continue;
-      }
-      if ('error' in answer && answer.error.code !== SEQ_CONFLICT) throw new Error(answer.error.message);
-      if ('error' in answer) options.log(`dropped unacked batch ${batch.batchId}: ${answer.error.message}`);
-      else options.log(`re-sent batch ${batch.batchId} (${batch.events.length} events) left by an earlier run`);
-      outbox.ack(batch.batchId);
-      leftovers = leftovers.slice(1);
-    }
-  });
+  // Read once, at start: a later link goes on with what an earlier one left of them.
+  const leftovers = outbox.pending();
+  const dropRefused = refusalDrop(options.log);
+  link.onReady((call) => sendLeftovers(call, leftovers, outbox, dropRefused, options.log));
 
   /** Answers survive drops: reads are safe to repeat, and appends are conditional on their seqs. */
   const untilAnswered = async (method: string, params: unknown): Promise<JsonRpcResponse> => {
@@ -183,6 +150,41 @@ export function createRemoteEventStore(options: RemoteEventStoreOptions): EventS
       closed = true;
     },
   };
+}
+
+/**
+ * Batches a previous run of this daemon left unacked (`leftovers`, emptied as they are answered) go first on
+ * every new link, before anything can read a thread they belong to; that is what keeps hydration and seqs
+ * consistent after a crash. Rows of threads the server refuses are dropped and the rest sent on its own; a seq
+ * conflict drops the batch (it was a bug's).
+ */
+async function sendLeftovers(
+  call: Parameters<ReadyHook>[0],
+  leftovers: AppendBatch[],
+  outbox: Outbox,
+  dropRefused: RefusalDrop,
+  log: (message: string) => void,
+) {
+  while (leftovers.length > 0) {
+    const batch = leftovers[0]!;
+    const answer = await call(LINK_METHOD.append, batch);
+    const dropped = dropRefused(batch, answer);
+    if (dropped) {
+      if (dropped.rest) {
+        outbox.add(dropped.rest);
+        leftovers[0] = dropped.rest;
+      } else {
+        outbox.ack(batch.batchId);
+        leftovers.shift();
+      }
+      continue;
+    }
+    if ('error' in answer && answer.error.code !== SEQ_CONFLICT) throw new Error(answer.error.message);
+    if ('error' in answer) log(`dropped unacked batch ${batch.batchId}: ${answer.error.message}`);
+    else log(`re-sent batch ${batch.batchId} (${batch.events.length} events) left by an earlier run`);
+    outbox.ack(batch.batchId);
+    leftovers.shift();
+  }
 }
 
 function copyEvent(event: NewThreadEvent): NewThreadEvent {
