@@ -75,6 +75,25 @@ describe('git.diff: the uncommitted, branch and turn scopes of a thread folder',
     expect(git(checkout, 'status', '--porcelain')).to.include('?? "new file.txt"'); // the user's index is untouched
   });
 
+  it('uncommitted: a file moved without git is a rename; new files beside tracked edits come in path order', async () => {
+    const { checkout, daemon } = await project();
+    renameSync(path.join(checkout, 'src', 'lines.txt'), path.join(checkout, 'src', 'moved.txt'));
+    const moved = await daemon.call('git.diff', { threadId: THREAD, path: checkout, scope: 'uncommitted' });
+    expect(moved.files.map((file: any) => [file.status, file.oldPath, file.path])).to.deep.equal([
+      ['renamed', 'src/lines.txt', 'src/moved.txt'],
+    ]);
+    renameSync(path.join(checkout, 'src', 'moved.txt'), path.join(checkout, 'src', 'lines.txt'));
+    writeFileSync(path.join(checkout, 'README.md'), '# changed\n');
+    writeFileSync(path.join(checkout, 'a-new.txt'), 'a\n');
+    writeFileSync(path.join(checkout, 'z-new.txt'), 'z\n');
+    const mixed = await daemon.call('git.diff', { threadId: THREAD, path: checkout, scope: 'uncommitted' });
+    expect(mixed.files.map((file: any) => `${file.status} ${file.path} +${file.additions} -${file.deletions}`)).to.deep.equal([
+      'modified README.md +1 -1',
+      'added a-new.txt +1 -0',
+      'added z-new.txt +1 -0',
+    ]);
+  });
+
   it('branch: commits and uncommitted work against the merge-base with baseRef', async () => {
     const { checkout, daemon } = await project();
     git(checkout, 'checkout', '-q', '-b', 'topic');

@@ -115,13 +115,17 @@ export async function runGitKillRounds(options: {
   const ops: Record<string, number> = {};
   let pending: Op | null = null;
   let killedMidCommand = 0;
+  const took = new Map<string, number>();
   const folderOf = (thread: ThreadModel) => path.join(dataDir, 'worktrees', PROJECT, thread.id);
   const ids = (thread: ThreadModel) => ({ threadId: thread.id, projectId: PROJECT, checkout });
 
   const settle = async (child: WingChild): Promise<void> => {
     await child.ready;
     if (pending) {
+      const started = Date.now();
       await child.request(pending.method, pending.params);
+      // How long this command takes here: the next kill of it is aimed anywhere within that (and a bit past).
+      took.set(pending.method, Date.now() - started);
       pending.thread.state = pending.then;
       if (pending.then === 'ready' && !pending.thread.expected) pending.thread.expected = stateOf(folderOf(pending.thread));
       pending = null;
@@ -183,7 +187,8 @@ export async function runGitKillRounds(options: {
         () => true,
         () => true,
       );
-      const delay = new Promise<false>((resolve) => setTimeout(() => resolve(false), random.between(0, options.maxDelayMs)));
+      const window = Math.max(options.maxDelayMs, 1.2 * (took.get(op.method) ?? 0));
+      const delay = new Promise<false>((resolve) => setTimeout(() => resolve(false), random.between(0, window)));
       if (!(await Promise.race([answered, delay]))) killedMidCommand += 1;
     } finally {
       await child.kill();

@@ -1,16 +1,6 @@
 import { expect } from 'chai';
-import {
-  chmodSync,
-  existsSync,
-  lstatSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { filesOf } from './filesOf';
 import path from 'node:path';
 import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
 import { git, gitDaemon, makeProject, worktreeList } from './gitFixture';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
 import { git, gitDaemon, makeProject, worktreeList } from './gitFixture';
@@ -81,6 +81,18 @@ describe('git.worktree_create: a thread worktree made with the real git CLI', fu
     expect(await refusal({ branch: 'ok', checkout: root })).to.equal('not_a_git_repository');
     expect(git(checkout, 'branch', '--list', 'ok')).to.equal('');
     expect(worktreeList(checkout)).to.have.length(2);
+  });
+
+  it("answers git_failed with git's words for a branch checked out elsewhere, and leaves nothing behind", async () => {
+    const { root, checkout, userWorktree, daemon } = await setup();
+    const error = await daemon
+      .call('git.worktree_create', { threadId: THREAD, projectId: PROJECT, checkout, branch: 'user-branch' })
+      .catch((e) => e);
+    expect(error.hostCode).to.equal('git_failed');
+    expect(error.message).to.include('user-branch');
+    expect(readdirSync(path.join(root, 'data', 'worktrees', PROJECT))).to.deep.equal([]);
+    expect(worktreeList(checkout)).to.have.members([checkout, userWorktree]);
+    expect(git(checkout, 'branch', '--list', 'user-branch')).to.include('user-branch');
   });
 
   it('checks out an existing branch it did not make, and never deletes it', async () => {

@@ -2,12 +2,9 @@ import { HostCommandError } from '../../../protocol/hostErrors';
 import type { GitDiffParams, GitDiffResult } from '../../../protocol/hostGitCommands';
 import { requireWorkTree, resolveCommit } from '../gitRepo';
 import { runGit } from '../runGit';
-import { withTempIndex } from '../tempIndex';
 import { findTurn } from '../turns/turnRefs';
-import { diffFiles } from './diffFiles';
 import { DIFF_LIMITS, type DiffLimits } from './diffLimits';
-import { parsePatch } from './parsePatch';
-import { parseRawEntries } from './parseRawEntries';
+import { diffTrees, diffWorktree } from './diffWorktree';
 
 export interface DiffDeps {
   tempDir: string;
@@ -42,39 +39,4 @@ export async function gitDiff(params: GitDiffParams, deps: DiffDeps): Promise<Gi
     base = (await runGit(['merge-base', baseCommit, head], { cwd: topLevel })).stdout.trim();
   }
   return { scope: params.scope, base, head: 'worktree', ...(await diffWorktree(topLevel, base, deps.tempDir, limits)) };
-}
-
-const DIFF_ARGS = ['--raw', '-z', '-p', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--submodule=short'];
-
-function diffConfig(limits: DiffLimits): string[] {
-  return ['-c', `core.bigFileThreshold=${limits.bigFileBytes}`, '-c', 'diff.noprefix=false', '-c', 'diff.relative=false'];
-}
-
-/** `base` → the files on disk: a copy of the index marks untracked files intent-to-add, so they diff as added. */
-function diffWorktree(
-  topLevel: string,
-  base: string,
-  tempDir: string,
-  limits: DiffLimits,
-): Promise<Pick<GitDiffResult, 'files' | 'truncated'>> {
-  return withTempIndex(topLevel, tempDir, async (env) => {
-    await runGit(['add', '--intent-to-add', '--', ':/'], { cwd: topLevel, env });
-    const { stdout } = await runGit([...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--'], { cwd: topLevel, env });
-    return parseDiff(stdout, limits);
-  });
-}
-
-async function diffTrees(
-  topLevel: string,
-  from: string,
-  to: string,
-  limits: DiffLimits,
-): Promise<Pick<GitDiffResult, 'files' | 'truncated'>> {
-  const { stdout } = await runGit([...diffConfig(limits), 'diff', ...DIFF_ARGS, from, to, '--'], { cwd: topLevel });
-  return parseDiff(stdout, limits);
-}
-
-function parseDiff(output: string, limits: DiffLimits): Pick<GitDiffResult, 'files' | 'truncated'> {
-  const { entries, patchStart } = parseRawEntries(output);
-  return diffFiles(entries, parsePatch(output.slice(patchStart)), limits);
 }

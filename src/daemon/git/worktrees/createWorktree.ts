@@ -3,7 +3,7 @@ import type { WorktreeCreateParams, WorktreeCreateResult } from '../../../protoc
 import { branchTip, checkBranchName, requireWorkTree, resolveCommit } from '../gitRepo';
 import { copyIncluded } from './copyIncluded';
 import { runSetup } from './runSetup';
-import { readRecord, worktreePath, writeRecord, type WorktreeRecord } from './worktreeRecord';
+import { dropRecord, readRecord, worktreePath, writeRecord, type WorktreeRecord } from './worktreeRecord';
 import type { WorktreeDeps } from './worktreeDeps';
 import { addWorktree, deleteCreatedBranch, discardWorktree, exists } from './worktreeSteps';
 
@@ -44,18 +44,32 @@ export async function createWorktree(params: WorktreeCreateParams, deps: Worktre
       snapshot: null,
     };
     await writeRecord(record);
-    await addWorktree(record, record.baseCommit, record.createdBranch);
+    await addWorktree(record, record.baseCommit, record.createdBranch).catch(async (error: unknown) => {
+      await forget(record);
+      throw error;
+    });
     return { record, fresh: true };
   });
   let record = made.record;
   if (made.fresh) {
     // Outside the repository lock: a long setup script must not hold up other threads' git work.
-    await copyIncluded(repo.topLevel, folder);
-    const setup = params.setupScript ? await runSetup(params.setupScript, folder, repo.topLevel) : null;
-    record = { ...record, state: 'ready', setup };
-    await writeRecord(record);
+    try {
+      await copyIncluded(repo.topLevel, folder);
+      const setup = params.setupScript ? await runSetup(params.setupScript, folder, repo.topLevel) : null;
+      record = { ...record, state: 'ready', setup };
+      await writeRecord(record);
+    } catch (error) {
+      await deps.locks.run(repo.commonDir, () => forget(made.record));
+      throw error;
+    }
   }
   return { path: folder, branch: record.branch, baseRef: record.baseRef, baseCommit: record.baseCommit, setup: record.setup };
+}
+
+/** A create that failed: undone at once rather than left for the next start. */
+async function forget(record: WorktreeRecord): Promise<void> {
+  await undoCreate(record);
+  await dropRecord(record.path);
 }
 
 /** A create that never reached `ready`: its folder goes, and its branch if it made one that has not moved. */

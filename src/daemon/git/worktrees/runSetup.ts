@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 import type { SetupRun } from '../../../protocol/hostGitCommands';
 
 /** Limits of a project's `setupScript` run (docs/worktrees.md "Setup script"). */
@@ -24,8 +25,9 @@ export function runSetup(script: string, worktree: string, checkout: string, lim
     });
     let output = '';
     let truncated = false;
+    const decoder = new StringDecoder('utf8'); // a character split across two chunks stays whole
     const take = (chunk: Buffer): void => {
-      output += chunk.toString('utf8');
+      output += decoder.write(chunk);
       if (output.length > limits.maxOutputChars) {
         output = output.slice(output.length - limits.maxOutputChars);
         truncated = true;

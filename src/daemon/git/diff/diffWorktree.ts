@@ -1,0 +1,71 @@
+import type { GitDiffResult } from '../../../protocol/hostGitCommands';
+import { runGit } from '../runGit';
+import { withTempIndex } from '../tempIndex';
+import { diffFiles } from './diffFiles';
+import type { DiffLimits } from './diffLimits';
+import { parsePatch } from './parsePatch';
+import { parseRawEntries, type RawEntry } from './parseRawEntries';
+
+type DiffAnswer = Pick<GitDiffResult, 'files' | 'truncated'>;
+interface ParsedDiff {
+  entries: RawEntry[];
+  patch: string;
+}
+
+/** Untracked files diffed on their own, when no deleted file could be the other half of a rename (argv stays small). */
+const SEPARATE_UNTRACKED_MAX = 500;
+
+const DIFF_ARGS = ['--raw', '-z', '-p', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--submodule=short'];
+
+function diffConfig(limits: DiffLimits): string[] {
+  return ['-c', `core.bigFileThreshold=${limits.bigFileBytes}`, '-c', 'diff.noprefix=false', '-c', 'diff.relative=false'];
+}
+
+/**
+ * `base` → the files on disk, untracked ones as added. The tracked diff and the list of untracked files run
+ * side by side (git's two walks of the tree are most of the time); untracked files are then marked
+ * intent-to-add in a copy of the index and diffed too: on their own when nothing tracked was deleted (so no
+ * rename can pair them with a tracked file), else in one diff with everything, so renames stay renames.
+ */
+export async function diffWorktree(topLevel: string, base: string, tempDir: string, limits: DiffLimits): Promise<DiffAnswer> {
+  const [tracked, untracked] = await Promise.all([
+    runGit([...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--'], { cwd: topLevel }).then((out) => split(out.stdout)),
+    runGit(['ls-files', '--others', '--exclude-standard', '-z', '--full-name'], { cwd: topLevel }).then((out) =>
+      out.stdout.split('\0').filter(Boolean),
+    ),
+  ]);
+  if (untracked.length === 0) return answer([tracked], limits);
+  const separate = untracked.length <= SEPARATE_UNTRACKED_MAX && !tracked.entries.some((entry) => entry.status === 'deleted');
+  return withTempIndex(topLevel, tempDir, async (env) => {
+    const input = untracked.join('\0');
+    await runGit(['add', '--intent-to-add', '--pathspec-from-file=-', '--pathspec-file-nul'], { cwd: topLevel, env, input });
+    const only = separate ? untracked.map((file) => `:(literal)${file}`) : [];
+    const { stdout } = await runGit([...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--', ...only], { cwd: topLevel, env });
+    return answer(separate ? [tracked, split(stdout)] : [split(stdout)], limits);
+  });
+}
+
+/** `from` → `to`, two recorded trees. */
+export async function diffTrees(topLevel: string, from: string, to: string, limits: DiffLimits): Promise<DiffAnswer> {
+  const { stdout } = await runGit([...diffConfig(limits), 'diff', ...DIFF_ARGS, from, to, '--'], { cwd: topLevel });
+  return answer([split(stdout)], limits);
+}
+
+function split(output: string): ParsedDiff {
+  const { entries, patchStart } = parseRawEntries(output);
+  return { entries, patch: output.slice(patchStart) };
+}
+
+/** One answer from one or two diffs, files in path order as git lists them. */
+function answer(parts: ParsedDiff[], limits: DiffLimits): DiffAnswer {
+  const pairs = parts.flatMap((part) => {
+    const sections = parsePatch(part.patch);
+    return part.entries.map((entry, index) => ({ entry, section: sections[index] }));
+  });
+  if (parts.length > 1) pairs.sort((a, b) => (a.entry.path < b.entry.path ? -1 : a.entry.path > b.entry.path ? 1 : 0));
+  return diffFiles(
+    pairs.map((pair) => pair.entry),
+    pairs.map((pair) => pair.section ?? { binary: false, additions: 0, deletions: 0, hunks: [] }),
+    limits,
+  );
+}
