@@ -2,7 +2,8 @@ import WebSocket from 'ws';
 import { tlsDialFailure } from '../../link/tlsTrust';
 import type { HostHello } from '../../protocol/hostContract';
 import type { JsonRpcResponse, ServeRequest } from '../../protocol/jsonRpc';
-import { DAEMON_LINK_PATH, LINK_CLOSE, LINK_METHOD, LinkHelloResultSchema } from '../../protocol/daemonLink';
+import { DAEMON_LINK_PATH, LINK_METHOD, LinkHelloResultSchema } from '../../protocol/daemonLink';
+import { linkCloseVerdict } from './linkCloseVerdict';
 import { DEFAULT_HEARTBEAT_MS, startPingHeartbeat } from '../../link/pingHeartbeat';
 import { createRpcPeer, LinkClosedError, type RpcPeer } from '../../link/rpcPeer';
 import { reconnectDelay, type ReconnectPolicy } from './reconnectDelay';
@@ -125,17 +126,9 @@ export function createDaemonLinkClient(options: DaemonLinkClientOptions): Daemon
       const reason = reasonBuffer.toString('utf8');
       const wasUp = current?.socket === ws;
       if (wasUp) current = undefined;
-      if (refusedStatus === 401)
-        return giveUp(
-          `the server at ${dialed} refused ${options.refused?.what ?? 'the token'} (HTTP 401); ${options.refused?.advice ?? 'check --token'}`,
-        );
-      if (code === LINK_CLOSE.revoked)
-        return giveUp(`the server removed this host (${code} ${reason}); it will not attach again until it is enrolled anew`);
-      if (code === LINK_CLOSE.wrongHost) return giveUp(`the server refused this daemon's host id: ${reason}`);
-      if (untrusted) return giveUp(`this daemon refused the server: ${untrusted}`);
-      if (code === LINK_CLOSE.protocolMismatch) return giveUp(`the server refused this daemon: ${reason}`);
-      if (code === LINK_CLOSE.badHello) return giveUp(`the server refused this daemon's hello: ${reason}`);
-      if (code === LINK_CLOSE.duplicateHost) return idTaken(reason);
+      const verdict = linkCloseVerdict({ dialed, code, reason, refusedStatus, untrusted, refused: options.refused });
+      if (verdict.kind === 'give-up') return giveUp(verdict.message);
+      if (verdict.kind === 'id-taken') return idTaken(verdict.reason);
       if (wasUp) options.log(`link to ${dialed} dropped (${code}${reason ? ` ${reason}` : ''}); reconnecting`);
       redial();
     });

@@ -27,7 +27,15 @@ async function rawLink(s: HostsServer, hostId: string, options: { autoPong?: boo
     socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
   );
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-  const answer = new Promise<any>((resolve) => socket.once('message', (data) => resolve(JSON.parse(data.toString()))));
+  // The hello's answer: the link may batch it with the server's own first request (a prune of the host's worktrees).
+  const answer = new Promise<any>((resolve) =>
+    socket.on('message', (data) => {
+      const frames = [JSON.parse(data.toString())].flat();
+      const hello = frames.find((frame) => frame.id === 1 && !('method' in frame));
+      if (hello) resolve(hello);
+    }),
+  );
+
   socket.send(
     JSON.stringify({
       jsonrpc: '2.0',
