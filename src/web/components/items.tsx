@@ -1,5 +1,6 @@
 import { useComputed } from '@preact/signals';
 import { Brain, FilePen, SquareTerminal, Wrench } from 'lucide-preact';
+import { ReviewCommentsCard } from '../changes/ReviewCommentsCard';
 import { renderMarkdown } from '../render/markdown';
 import type { ItemModel, ItemShape, NoteModel } from '../state/transcriptModel';
 import { userTextOf } from '../state/userText';
@@ -58,6 +59,7 @@ function UserMessage({ item }: { item: ItemShape }) {
     <article class="item user-message" aria-label="You" data-item-id={item.id}>
       <p class="who">You</p>
       <div class="user-text">{userTextOf(item)}</div>
+      <ReviewCommentsCard item={item} />
     </article>
   );
 }
