@@ -1,13 +1,16 @@
 import { GitCompare } from 'lucide-preact';
 import type { ChangesState } from './changesState';
 
-/** Opens and closes the Changes view; an icon in the thread's header, so the header keeps its height on a phone. */
-export function ChangesButton({ state }: { state: ChangesState }) {
+/**
+ * Opens and closes the Changes view. In the thread's header on a wide screen; on a phone beside Send instead
+ * (changes.css shows one of the two), so the header keeps its height.
+ */
+export function ChangesButton({ state, place }: { state: ChangesState; place: 'head' | 'composer' }) {
   const drafts = state.drafts.comments.value.length;
   return (
     <button
       type="button"
-      class={`small secondary changes-button${state.open.value ? ' pressed' : ''}`}
+      class={`small secondary with-icon changes-button in-${place}${state.open.value ? ' pressed' : ''}`}
       aria-expanded={state.open.value}
       aria-controls="changes-view"
       title="Changes: the thread's diff, to review and comment"

@@ -36,7 +36,13 @@ export function CommentForm({ state, onDone }: { state: ChangesState; onDone: ()
       class="comment-form"
       aria-label="Review comment"
       onSubmit={(event) => (event.preventDefault(), void save())}
-      onKeyDown={(event) => event.key === 'Escape' && (event.preventDefault(), close())}
+      onKeyDown={(event) => {
+        // Escape here cancels the comment only; the Changes view (which Escape closes) stays open.
+        if (event.key !== 'Escape') return;
+        event.preventDefault();
+        event.stopPropagation();
+        close();
+      }}
     >
       <label for="review-comment">
         {editing ? 'Edit the comment on' : 'Comment on'} <code>{where}</code>

@@ -1,6 +1,7 @@
 import { SendHorizontal, Square } from 'lucide-preact';
 import { useState } from 'preact/hooks';
 import { ApiError, answerOf, client, messageOf } from '../api/http';
+import { ChangesButton } from '../changes/ChangesButton';
 import type { ChangesState } from '../changes/changesState';
 import { ReviewChips } from '../changes/ReviewChips';
 import { projects } from '../state/directory';
@@ -100,6 +101,7 @@ export function Composer({ threadId, projectId, review }: { threadId: string; pr
           <Square size={12} aria-hidden="true" fill="currentColor" />
           Stop
         </button>
+        {review && <ChangesButton state={review} place="composer" />}
         <span class="composer-note" aria-live="polite">
           {error ? <span class="error-text">{error}</span> : note}
         </span>

@@ -58,7 +58,7 @@ export function ThreadView({ threadId, seq }: { threadId: string; seq?: number }
         <div class="thread-head-row">
           <ThreadTitle title={thread?.title ?? threadId} thread={thread} onChanged={changed} />
           <div class="thread-head-tools">
-            <ChangesButton state={changes} />
+            <ChangesButton state={changes} place="head" />
             {thread && (
               <ThreadActions thread={thread} turns={feed.hasEarlier.value ? null : feed.transcript.turnCount.value} onChanged={changed} />
             )}
