@@ -5,7 +5,9 @@ import { createHostDispatcher, type HostDispatcher } from './hostDispatcher';
 import { createHostFileHandlers, type HostFileOperations } from './hostFileHandlers';
 import { allowedRoots } from '../files/allowedRoots';
 import { createModelHandlers } from './modelHandlers';
-import { createGitHandlers } from './git/gitHandlers';
+import { createGitWing } from './git/gitHandlers';
+import { recordingTurnsOf } from './git/turns/turnRecordingStore';
+import { withTurnTrees } from './git/turns/withTurnTrees';
 import type { HostIdentity } from './hostIdentity';
 import { createProviderRegistry } from './providerRegistry';
 import type { AgentProvider, AgentThread } from './providers/agentProvider';
@@ -57,8 +59,11 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
   const providerThreadIds = new Map<string, string>();
   const agents = new Map<string, AgentThread>();
   const providerIds = new Map<string, string>();
+  // Git worktrees, diffs and the trees at each turn's edges (docs/worktrees.md): the store is tapped for turn rows.
+  const git = createGitWing({ dataDir: deps.dataDir, log });
+  const store = recordingTurnsOf(deps.store, git.turns);
   const ingest = deps.createIngest({
-    store: deps.store,
+    store,
     // Threads nobody opened here (intake-only) use their own id, so rows always name a providerThreadId.
     providerThreadIdFor: (threadId) => providerThreadIds.get(threadId) ?? threadId,
     contextWindowFor: (threadId) => agents.get(threadId)?.contextWindow?.(),
@@ -78,14 +83,19 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
     providerIds,
     allowFullAccess: deps.allowFullAccess ?? false,
     allowed,
-    store: deps.store,
+    store,
     ...(deps.agentIdleMs === undefined ? {} : { agentIdleMs: deps.agentIdleMs }),
     ...(deps.turnGraceMs === undefined ? {} : { turnGraceMs: deps.turnGraceMs }),
     log,
   });
   const { dispose, ...threadHandlers } = threads;
   const dispatch = createHostDispatcher(
-    { ...createHostFileHandlers(deps.files, allowed), ...threadHandlers, ...createModelHandlers(providers), ...createGitHandlers({ dataDir: deps.dataDir }) },
+    {
+      ...createHostFileHandlers(deps.files, allowed),
+      ...withTurnTrees(threadHandlers, git.turns),
+      ...createModelHandlers(providers),
+      ...git.handlers,
+    },
     log,
   );
   return {
@@ -100,6 +110,7 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
     async close() {
       await dispose();
       await ingest.close();
+      await git.close();
       await deps.files.close?.();
     },
   };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PermissionModeSchema } from './approvals';
+import { SetupRunSchema, WorkspaceStateSchema } from './hostGitCommands';
 
 /**
  * `thread/updated`: the server changed the thread's own fields (rename, archive, keep-running, mode) and sends
@@ -14,6 +15,11 @@ export const ThreadUpdatedParamsSchema = z.strictObject({
   archived: z.boolean().optional(),
   keepAgentRunning: z.boolean().optional(),
   permissionMode: PermissionModeSchema.optional(),
+  /**
+   * The thread's worktree changed state (issue 38: made, removed by an archive, brought back); `setup` is the
+   * project's setup script as it ran in a new worktree, so its output is in the thread's log.
+   */
+  workspace: z.strictObject({ state: WorkspaceStateSchema, setup: SetupRunSchema.optional() }).optional(),
 });
 export type ThreadUpdatedParams = z.infer<typeof ThreadUpdatedParamsSchema>;
 /** The fields a `thread/updated` row carries (its `data`, less `providerThreadId`). */

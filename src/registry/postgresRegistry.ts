@@ -1,12 +1,20 @@
 import type { Pool } from 'pg';
 import { openPostgresCollection } from '../store/postgres/postgresCollection';
-import type { EnrollmentRecord, EnvironmentRecord, HostCredentialRecord, HostRecord, ProjectRecord, ThreadRecord } from './records';
+import type {
+  EnrollmentRecord,
+  EnvironmentRecord,
+  HostCredentialRecord,
+  HostRecord,
+  ProjectRecord,
+  ReviewCommentRecord,
+  ThreadRecord,
+} from './records';
 import type { Registry } from './registry';
 import { threadCollectionOf } from './threadCollection';
 
 /**
  * The registry in PostgreSQL (`ATS_DATABASE_URL`), shared by every replica: the same collections as
- * the nedb files, one table each (migrations 002 and 004). The pool is the caller's and outlives this registry.
+ * the nedb files, one table each (migrations 002, 004 and 008). The pool is the caller's and outlives this registry.
  */
 export function openPostgresRegistry(pool: Pool): Registry {
   return {
@@ -16,6 +24,7 @@ export function openPostgresRegistry(pool: Pool): Registry {
     threads: threadCollectionOf(openPostgresCollection<ThreadRecord>(pool, 'registry_threads')),
     enrollments: openPostgresCollection<EnrollmentRecord>(pool, 'registry_enrollments'),
     hostCredentials: openPostgresCollection<HostCredentialRecord>(pool, 'registry_host_credentials'),
+    reviewComments: openPostgresCollection<ReviewCommentRecord>(pool, 'registry_review_comments'),
     async close() {},
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WorkspaceKindSchema, WorkspaceStateSchema } from '../protocol/hostGitCommands';
 
 /** Registry records as stored and as the API returns them (spec part 2: fields beyond the id are ours). */
 export const ProjectRecordSchema = z.strictObject({
@@ -8,6 +9,12 @@ export const ProjectRecordSchema = z.strictObject({
   /** The environment created for the project's own folder. */
   environmentId: z.string(),
   createdAt: z.string(),
+  /** Where a new thread works when `POST /threads` does not say (issue 38); absent: `checkout`. */
+  defaultWorkspace: WorkspaceKindSchema.optional(),
+  /** The first part of a worktree thread's default branch, `<prefix>/<short id>-<slug>`; absent: `ats`. */
+  branchPrefix: z.string().optional(),
+  /** Run by the host in each new worktree of the project (its output becomes a row of the thread). */
+  setupScript: z.string().optional(),
 });
 export type ProjectRecord = z.infer<typeof ProjectRecordSchema>;
 
@@ -54,6 +61,20 @@ export const EnvironmentRecordSchema = z.strictObject({
 });
 export type EnvironmentRecord = z.infer<typeof EnvironmentRecordSchema>;
 
+/**
+ * Where a thread's agent works (issue 38): the project's checkout, or a git worktree of its own. `path` is the
+ * thread's folder; branch, base ref and base commit are a worktree's (null for a checkout or a detached one).
+ */
+export const WorkspaceSchema = z.strictObject({
+  kind: WorkspaceKindSchema,
+  path: z.string(),
+  branch: z.string().nullable(),
+  baseRef: z.string().nullable(),
+  baseCommit: z.string().nullable(),
+  state: WorkspaceStateSchema,
+});
+export type Workspace = z.infer<typeof WorkspaceSchema>;
+
 export const ThreadRecordSchema = z.strictObject({
   id: z.string().regex(/^thr_/),
   projectId: z.string(),
@@ -80,5 +101,26 @@ export const ThreadRecordSchema = z.strictObject({
    * thread's state a client sees in `GET /threads/:id`, beside the `provider/error` row.
    */
   agentError: z.strictObject({ code: z.string(), message: z.string(), at: z.string() }).optional(),
+  /** Absent on threads from before issue 38: they work in their environment's folder (a checkout). */
+  workspace: WorkspaceSchema.optional(),
 });
 export type ThreadRecord = z.infer<typeof ThreadRecordSchema>;
+
+/**
+ * A review comment on a thread's diff (issue 38): a line of a file on one side of the diff, with the lines it
+ * points at as they were when it was written (`snippet`), so a later change to them shows it `stale`.
+ */
+export const ReviewCommentRecordSchema = z.strictObject({
+  id: z.string().regex(/^rc_/),
+  threadId: z.string().regex(/^thr_/),
+  path: z.string(),
+  line: z.number().int().positive(),
+  side: z.enum(['new', 'old']),
+  text: z.string(),
+  snippet: z.string(),
+  scope: z.enum(['uncommitted', 'branch', 'turn']),
+  /** `stale` is never stored: it is how a draft reads once its lines changed. */
+  state: z.enum(['draft', 'sent']),
+  createdAt: z.string(),
+});
+export type ReviewCommentRecord = z.infer<typeof ReviewCommentRecordSchema>;

@@ -16,6 +16,7 @@ import { projectsRouter } from './routers/projects';
 import { searchRouter } from './routers/search';
 import { sessionRouter } from './routers/session';
 import { threadsRouter } from './routers/threads';
+import { reviewRouter } from './routers/review';
 
 export const API_PREFIX = '/api/v1';
 
@@ -34,6 +35,7 @@ export function createApp(deps: AppDeps): Koa {
     projectsRouter(deps),
     environmentsRouter(deps),
     threadsRouter(deps),
+    reviewRouter(deps),
     eventsRouter(deps),
     filesRouter(deps),
   ];

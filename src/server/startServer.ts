@@ -27,6 +27,7 @@ import { createIntakeRoute } from './intake/intakeRoute';
 import { publishingStore } from './sse/publishingStore';
 import { startWebhookNotifier } from './notifications/webhookNotifier';
 import { reopenThreadsOnAttach } from './threads/reopenThreadsOnAttach';
+import { pruneWorktreesOnAttach } from './workspaces/pruneWorktreesOnAttach';
 import { loadOrCreateToken } from './serverToken';
 import { attachUpgrades } from './http/upgrades';
 import type { ServedCertificate } from './tls/certificateWatch';
@@ -131,6 +132,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const revocations = replica?.revocations ?? createHostRevocations();
   const hostAccess = createHostAccess(registry, { enrollmentTtlMs: config.enrollmentTtlMs });
   reopenThreadsOnAttach(hosts, { registry, store, log });
+  pruneWorktreesOnAttach(hosts, { registry, log });
   // Links in notifications point at the page (ATS_PUBLIC_URL, else the listening URL, whose port 0 becomes
   // real once the server listens); rows stored before that (a lost run closed at start) link to the port asked for.
   const urlHost = config.host.includes(':') ? `[${config.host}]` : config.host;

@@ -1,21 +1,93 @@
-import { HostCommandError } from '../../protocol/hostErrors';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import type { HostHandlers } from '../hostDispatcher';
+import { gitDiff } from './diff/gitDiff';
+import { asHostError } from './gitRepo';
+import { createRepoLocks } from './repoLocks';
+import { createTurnRecorder, type TurnRecorder } from './turns/turnRecorder';
+import { createWorktree } from './worktrees/createWorktree';
+import { pruneWorktrees, recoverWorktrees } from './worktrees/recoverWorktrees';
+import { removeWorktree } from './worktrees/removeWorktree';
+import { restoreWorktree } from './worktrees/restoreWorktree';
+import { readRecord, worktreePath, worktreesRoot } from './worktrees/worktreeRecord';
+import type { WorktreeDeps } from './worktrees/worktreeDeps';
 
-type GitHandlers = Pick<
+export type GitHandlers = Pick<
   HostHandlers,
   'git.worktree_create' | 'git.worktree_remove' | 'git.worktree_restore' | 'git.diff' | 'git.prune_worktrees'
 >;
 
-/** The git commands of the contract (issue 38): a thread's worktree, its diff and its turn trees. */
-export function createGitHandlers(_deps: { dataDir: string }): GitHandlers {
-  const notYet = async (): Promise<never> => {
-    throw new HostCommandError('git_failed', 'git commands are not built yet');
+/** The daemon's git wing: the git commands, the turn recorder, and the start-up recovery they wait for. */
+export interface GitWing {
+  handlers: GitHandlers;
+  turns: TurnRecorder;
+  /** Resolves once the start-up recovery ended (it never rejects: failures are logged). */
+  recovered: Promise<void>;
+  /** Waits for queued git work (turn trees) to end. */
+  close(): Promise<void>;
+}
+
+/** The git commands of the contract (issue 38, docs/worktrees.md): a thread's worktree, its diff and its turn trees. */
+export function createGitWing(options: { dataDir: string; log(message: string): void }): GitWing {
+  const locks = createRepoLocks();
+  const tempDir = path.join(options.dataDir, 'git-tmp');
+  const turns = createTurnRecorder({ tempDir, locks, log: options.log });
+  // Git notes a worktree by its real path; a data dir not made yet has no worktrees (nothing is written at start).
+  const depsNow = async (): Promise<WorktreeDeps> => ({
+    dataDir: await fs.realpath(options.dataDir).catch(() => path.resolve(options.dataDir)),
+    tempDir,
+    locks,
+    log: options.log,
+  });
+  const ready: Promise<void> = depsNow()
+    .then(recoverWorktrees)
+    .catch((error: Error) => options.log(`worktree recovery: ${error.message}`));
+  // Every command waits for the recovery; one thread's commands run one at a time.
+  const serve =
+    <P extends object, R>(work: (params: P, deps: WorktreeDeps) => Promise<R>) =>
+    async (params: P): Promise<R> => {
+      await ready;
+      const deps = await depsNow();
+      const run = () => work(params, deps);
+      const threadId = 'threadId' in params ? String(params.threadId) : null;
+      try {
+        return await (threadId ? locks.run(`thread:${threadId}`, run) : run());
+      } catch (error) {
+        throw asHostError(error);
+      }
+    };
+  const handlers: GitHandlers = {
+    'git.worktree_create': serve(createWorktree),
+    'git.worktree_remove': serve(async (params, deps) => {
+      const answer = await removeWorktree(params, deps);
+      if (!params.keepSnapshot) turns.forget(params.threadId);
+      return answer;
+    }),
+    'git.worktree_restore': serve(restoreWorktree),
+    'git.diff': serve((params, deps) =>
+      gitDiff(params, {
+        tempDir,
+        baseCommitOf: async (threadId) => {
+          const records = await fs.readdir(worktreesRoot(deps.dataDir)).catch(() => []);
+          for (const projectId of records) {
+            const record = await readRecord(worktreePath(deps.dataDir, projectId, threadId));
+            if (record) return record.baseCommit;
+          }
+          return null;
+        },
+      }),
+    ),
+    'git.prune_worktrees': serve(async (params: { liveThreadIds: string[] }, deps) => ({
+      removed: await pruneWorktrees(params.liveThreadIds, deps),
+    })),
   };
   return {
-    'git.worktree_create': notYet,
-    'git.worktree_remove': notYet,
-    'git.worktree_restore': notYet,
-    'git.diff': notYet,
-    'git.prune_worktrees': notYet,
+    handlers,
+    turns,
+    recovered: ready,
+    async close() {
+      await ready;
+      await locks.idle();
+    },
   };
 }

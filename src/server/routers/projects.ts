@@ -2,7 +2,10 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import { newId } from '../../protocol/ids';
 import { ProjectRecordSchema, type EnvironmentRecord, type ProjectRecord } from '../../registry/records';
+import { IdParamsSchema } from '../http/idParams';
+import { mustGet } from '../http/lookups';
 import { addRoute, apiRouter } from '../http/routeSpec';
+import { patchedProject, ProjectPatchSchema } from '../workspaces/projectSettings';
 import { checkRootOnHost } from '../roots/registerRoot';
 import { addRootRoutes } from '../roots/rootRoutes';
 import type { AppDeps } from './appDeps';
@@ -17,7 +20,7 @@ export const CreateProjectBodySchema = z.strictObject({
   }),
 });
 
-/** `POST /projects`, `GET /projects`, `GET /projects/:id`, `GET /projects/:id/paths`. */
+/** `POST /projects`, `GET /projects`, `PATCH /projects/:id`, `GET /projects/:id`, `GET /projects/:id/paths`. */
 export function projectsRouter(deps: AppDeps): Router {
   const router = apiRouter(deps.config);
 
@@ -63,6 +66,25 @@ export function projectsRouter(deps: AppDeps): Router {
     },
     async (ctx) => {
       ctx.body = await deps.registry.projects.find();
+    },
+  );
+
+  addRoute(
+    router,
+    {
+      method: 'patch',
+      path: '/projects/:id',
+      summary: 'Rename a project or change how its threads work: default workspace, branch prefix, setup script',
+      tag,
+      params: IdParamsSchema,
+      body: ProjectPatchSchema,
+      responses: { 200: { description: 'The project as changed', schema: ProjectRecordSchema } },
+    },
+    async (ctx, { params, body }) => {
+      const project = await mustGet(deps.registry.projects, params.id, 'project');
+      const changed = patchedProject(project, body);
+      await deps.registry.projects.update(changed);
+      ctx.body = changed;
     },
   );
 

@@ -1,6 +1,9 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
 import { PermissionModeSchema } from '../../protocol/approvals';
+import { WorkspaceKindSchema } from '../../protocol/hostGitCommands';
+import { commentsToSend, markSent } from '../review/reviewComments';
+import { promptWithReview } from '../review/reviewBlock';
 import { IdParamsSchema } from '../http/idParams';
 import { mustGet } from '../http/lookups';
 import { addRoute, apiRouter } from '../http/routeSpec';
@@ -23,8 +26,22 @@ export const CreateThreadBodySchema = z.strictObject({
   prompt: z.string().min(1).optional(),
   /** `ask`, `accept-edits` (the default) or `full-access` (only where the host allows it: 403 `mode_not_allowed`). */
   permissionMode: PermissionModeSchema.optional(),
+  /** `checkout` (the project's folder) or `worktree` (one of its own); default: the project's `defaultWorkspace`. */
+  workspace: WorkspaceKindSchema.optional(),
+  /** `worktree` only: what it starts from (default: the checkout's `HEAD`). */
+  baseRef: z.string().min(1).max(1000).optional(),
+  /** `worktree` only: its new branch (default `<prefix>/<short id>-<slug of the title>`); null: detached. */
+  branch: z.string().min(1).max(1000).nullable().optional(),
 });
-export const PromptBodySchema = z.strictObject({ prompt: z.string().min(1) });
+export const PromptBodySchema = z.strictObject({
+  prompt: z.string().min(1),
+  /** Review comments of the thread sent with the prompt, as one block after it (issue 38); each becomes `sent`. */
+  reviewCommentIds: z.array(z.string().min(1)).max(500).optional(),
+});
+export const DeleteThreadQuerySchema = z.strictObject({
+  /** A worktree thread's branch goes too (it stays by default). */
+  deleteBranch: z.enum(['true', 'false']).optional(),
+});
 export const ThreadsQuerySchema = z.strictObject({
   projectId: z.string().min(1).optional(),
   /** `true`: only archived threads; absent or `false`: only the others. */
@@ -37,7 +54,7 @@ export const ApprovalParamsSchema = z.strictObject({ id: z.string().min(1), appr
 /** Threads: create, list, read (with status from the host), change, prompt, stop, and answer the agent's questions. */
 export function threadsRouter(deps: AppDeps): Router {
   const router = apiRouter(deps.config);
-  const viewOf = createThreadViewer(deps.hosts, deps.store, deps.presence);
+  const viewOf = createThreadViewer(deps.hosts, deps.store, deps.presence, deps.registry);
 
   const tag = 'threads';
   addRoute(
@@ -112,13 +129,14 @@ export function threadsRouter(deps: AppDeps): Router {
     {
       method: 'delete',
       path: '/threads/:id',
-      summary: 'Delete a thread: its open turn is stopped, its readers told, its rows and its agent session removed',
+      summary: 'Delete a thread: its open turn is stopped, its readers told, its rows, agent session and worktree removed',
       tag,
       params: IdParamsSchema,
+      query: DeleteThreadQuerySchema,
       responses: { 204: { description: 'Deleted: the id answers 404 from now on' } },
     },
-    async (ctx, { params }) => {
-      await deleteThread(deps, await mustGet(deps.registry.threads, params.id, 'thread'));
+    async (ctx, { params, query }) => {
+      await deleteThread(deps, await mustGet(deps.registry.threads, params.id, 'thread'), { deleteBranch: query.deleteBranch === 'true' });
       ctx.status = 204;
     },
   );
@@ -137,7 +155,9 @@ export function threadsRouter(deps: AppDeps): Router {
     async (ctx, { params, body }) => {
       const thread = await mustGet(deps.registry.threads, params.id, 'thread');
       if (thread.archived) throw new Problem(409, 'thread_archived', `thread ${thread.id} is archived: unarchive it to prompt it`);
-      const { followUp } = await promptThread(deps, thread, body.prompt);
+      const comments = await commentsToSend(deps, thread, body.reviewCommentIds ?? []);
+      const { followUp } = await promptThread(deps, thread, promptWithReview(body.prompt, comments));
+      await markSent(deps, comments);
       ctx.status = 202;
       ctx.body = { threadId: thread.id, followUp } satisfies z.infer<typeof PromptAcceptedSchema>;
     },

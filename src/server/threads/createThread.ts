@@ -1,8 +1,12 @@
 import type { PermissionMode } from '../../protocol/approvals';
+import type { WorkspaceKind } from '../../protocol/hostGitCommands';
 import { newId } from '../../protocol/ids';
 import type { ThreadRecord } from '../../registry/records';
 import { mustGet } from '../http/lookups';
 import { Problem } from '../http/problem';
+import { checkoutWorkspace } from '../workspaces/workspaceOfThread';
+import { createWorktreeThread, type WorktreeRequest } from '../workspaces/createWorktreeThread';
+import { runSetupThenPrompt } from '../workspaces/setupOutcome';
 import { openThreadOnHost, type ThreadOnHostDeps } from './openThreadOnHost';
 import { AGENT_FAILED, keepAgentError, promptOpenThread, requireAgent } from './promptThread';
 
@@ -18,6 +22,8 @@ export interface NewThread {
   prompt?: string | undefined;
   /** Absent: the host's default, `accept-edits`. */
   permissionMode?: PermissionMode | undefined;
+  /** Absent: the project's `defaultWorkspace`, else `checkout` (issue 38). */
+  workspace?: WorkspaceKind | undefined;
 }
 
 /**
@@ -26,8 +32,15 @@ export interface NewThread {
  * rows follow on SSE, and an agent that cannot run it leaves its reason on the record (`agentError`) and as a
  * `provider/error` row. Checks the host runs the agent before anything is stored when there is a prompt.
  */
-export async function createThread(deps: ThreadOnHostDeps, request: NewThread): Promise<ThreadRecord> {
+export async function createThread(deps: ThreadOnHostDeps, request: NewThread & WorktreeRequest): Promise<ThreadRecord> {
   const project = await mustGet(deps.registry.projects, request.projectId, 'project');
+  const kind = request.workspace ?? project.defaultWorkspace ?? 'checkout';
+  if (kind === 'worktree' && request.environmentId !== undefined && request.environmentId !== project.environmentId) {
+    throw new Problem(400, 'invalid_body', 'a worktree is made of the project’s own folder: leave environmentId out with "worktree"');
+  }
+  if (kind === 'checkout' && (request.baseRef !== undefined || request.branch !== undefined)) {
+    throw new Problem(400, 'invalid_body', 'baseRef and branch are a worktree’s: send them with "workspace": "worktree"');
+  }
   const environment = await mustGet(deps.registry.environments, request.environmentId ?? project.environmentId, 'environment');
   if (request.prompt) await requireAgent(deps.hosts, environment.hostId, request.provider);
   const draft: ThreadRecord = {
@@ -41,10 +54,16 @@ export async function createThread(deps: ThreadOnHostDeps, request: NewThread): 
     ...(request.permissionMode ? { permissionMode: request.permissionMode } : {}),
     createdAt: new Date().toISOString(),
   };
+  if (kind === 'worktree') {
+    const made = await createWorktreeThread({ ...deps, open: (thread) => openThreadOnHost(deps, thread) }, project, draft, request);
+    runSetupThenPrompt(deps, made, request.prompt, (thread, prompt) => runFirstPrompt(deps, thread, prompt));
+    return made.thread;
+  }
   // The host knows the thread from now on (a bad cwd or mode is refused here, before anything is stored);
   // providerThreadId becomes the agent's session id once one starts.
   const opened = await openThreadOnHost(deps, draft);
-  const thread = await deps.registry.threads.insert({ ...draft, providerThreadId: opened.providerThreadId });
+  const workspace = checkoutWorkspace(environment.path);
+  const thread = await deps.registry.threads.insert({ ...draft, workspace, providerThreadId: opened.providerThreadId });
   if (request.prompt) runFirstPrompt(deps, thread, request.prompt);
   return thread;
 }

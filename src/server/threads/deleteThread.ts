@@ -6,6 +6,8 @@ import type { EventStore } from '../../store/eventStore';
 import { storedProviderThreadId } from '../../store/storedProviderThreadId';
 import type { HostDirectory } from '../hosts/hostDirectory';
 import type { EventHub } from '../sse/eventHub';
+import { forgetWorkspace } from '../workspaces/forgetWorkspace';
+import { removeOnDelete } from '../workspaces/worktreeLifecycle';
 
 export interface DeleteThreadDeps {
   registry: Registry;
@@ -22,20 +24,23 @@ export interface DeleteThreadDeps {
  * cancelled, the agent's session files removed), then the readers of the thread are told, then its rows, and
  * the record last. Every step after the tombstone may run twice.
  */
-export async function deleteThread(deps: DeleteThreadDeps, thread: ThreadRecord): Promise<void> {
+export async function deleteThread(deps: DeleteThreadDeps, thread: ThreadRecord, options: { deleteBranch?: boolean } = {}): Promise<void> {
   await deps.registry.threads.markDeleting(thread.id);
-  await finishDelete(deps, thread);
+  await finishDelete(deps, thread, options.deleteBranch ?? false);
 }
 
-async function finishDelete(deps: DeleteThreadDeps, thread: ThreadRecord): Promise<void> {
+async function finishDelete(deps: DeleteThreadDeps, thread: ThreadRecord, deleteBranch = false): Promise<void> {
   const session = await sessionOf(deps.store, thread);
   // The server's part (readers, rows) never waits for a host that may never come back. A host away keeps the
   // tombstone, which names the session, until its next hello (`finishDeletesOnAttach`): its files go then.
-  const hostDone = deps.hosts.isOnline(thread.hostId) && (await deleteOnHost(deps, thread, session));
+  const online = deps.hosts.isOnline(thread.hostId);
+  if (online) await removeOnDelete(deps, thread, deleteBranch);
+  const hostDone = online && (await deleteOnHost(deps, thread, session));
   if (!hostDone && session !== undefined && session !== thread.providerThreadId)
     await deps.registry.threads.markDeleting(thread.id, { providerThreadId: session });
   deps.hub.announceDeleted(thread.id);
   await deps.store.deleteThread(thread.id);
+  await forgetWorkspace(deps.registry, thread);
   if (hostDone) await deps.registry.threads.remove(thread.id);
   else deps.log(`thread ${thread.id}: deleted; its host ${thread.hostId} is offline and removes the session files at its next hello`);
 }

@@ -4,6 +4,7 @@ import { mustGet } from '../http/lookups';
 import { Problem } from '../http/problem';
 import { keepProviderThreadId, openThreadOnHost, type ThreadOnHostDeps } from './openThreadOnHost';
 import { sessionOfNextTurn } from './sessionOfNextTurn';
+import { readyForPrompt } from '../workspaces/worktreeLifecycle';
 
 /** The host's refusal when the thread's agent cannot start or refuses a prompt (docs/api.md). */
 export const AGENT_FAILED = 'agent_failed';
@@ -27,8 +28,10 @@ export async function requireAgent(hosts: HostDirectory, hostId: string, provide
  */
 export async function promptThread(deps: ThreadOnHostDeps, thread: ThreadRecord, text: string): Promise<{ followUp: boolean }> {
   await requireAgent(deps.hosts, thread.hostId, thread.provider);
-  await openThreadOnHost(deps, thread);
-  const { followUp } = await promptOpenThread(deps, thread, text);
+  // A worktree thread's worktree first (issue 38): waited for while being made, brought back when removed.
+  const ready = await readyForPrompt({ ...deps, open: (opening) => openThreadOnHost(deps, opening) }, thread);
+  await openThreadOnHost(deps, ready);
+  const { followUp } = await promptOpenThread(deps, ready, text);
   return { followUp };
 }
 

@@ -2,7 +2,9 @@ import type { HostPresence } from '../hosts/hostPresence';
 import { z } from 'zod';
 import { AgentStateSchema } from '../../protocol/threadCommands';
 import { ThreadStatusSchema, TurnStatusSchema, type ThreadStatus } from '../../protocol/threadEvents';
-import { ThreadRecordSchema, type ThreadRecord } from '../../registry/records';
+import { ThreadRecordSchema, WorkspaceSchema, type ThreadRecord } from '../../registry/records';
+import type { Registry } from '../../registry/registry';
+import { workspaceOfThread } from '../workspaces/workspaceOfThread';
 import type { EventStore } from '../../store/eventStore';
 import type { HostDirectory } from '../hosts/hostDirectory';
 import { storedThreadState } from './storedThreadStatus';
@@ -17,6 +19,8 @@ export const ThreadViewSchema = ThreadRecordSchema.omit({ deleting: true }).exte
   archived: z.boolean(),
   /** Its agent runs from its host's hello on and never closes for idleness. */
   keepAgentRunning: z.boolean(),
+  /** Where its agent works (issue 38): the project's checkout or a worktree of its own, and that worktree's state. */
+  workspace: WorkspaceSchema,
   /** The thread's agent process on its host; `stopped` while the host is away. */
   agent: AgentStateSchema,
   status: ThreadStatusSchema,
@@ -45,10 +49,16 @@ export type ThreadView = z.infer<typeof ThreadViewSchema>;
 export function createThreadViewer(
   hosts: HostDirectory,
   store: EventStore,
-  presence?: HostPresence,
+  presence: HostPresence | undefined,
+  registry: Pick<Registry, 'environments'>,
 ): (thread: ThreadRecord) => Promise<ThreadView> {
   return async ({ deleting: _deleting, ...record }) => {
-    const thread = { ...record, archived: record.archived ?? false, keepAgentRunning: record.keepAgentRunning ?? false };
+    const thread = {
+      ...record,
+      archived: record.archived ?? false,
+      keepAgentRunning: record.keepAgentRunning ?? false,
+      workspace: await workspaceOfThread(registry, record),
+    };
     if (!hosts.isOnline(thread.hostId)) {
       const { status, pendingApprovalIds, lastTurnStatus } = await storedThreadState(store, thread.id);
       // A removed host (DELETE /hosts/:id) is not coming back until someone enrolls it again: no grace.

@@ -4,6 +4,7 @@ import { threadUpdatedFrame, type ThreadChanges } from '../../protocol/threadUpd
 import type { ThreadRecord } from '../../registry/records';
 import { mustGet } from '../http/lookups';
 import { keepProviderThreadId, openThreadOnHost, type ThreadOnHostDeps } from './openThreadOnHost';
+import { removeOnArchive, restoreOnUnarchive } from '../workspaces/worktreeLifecycle';
 
 /** `PATCH /threads/:id`: the fields a client may change; each is optional, absent ones stay. */
 export const ThreadPatchSchema = z.strictObject({
@@ -17,6 +18,8 @@ export const ThreadPatchSchema = z.strictObject({
   permissionMode: PermissionModeSchema.optional(),
 });
 export type ThreadPatch = z.infer<typeof ThreadPatchSchema>;
+/** What a patch changes of the record (a workspace changes only through its lifecycle, src/server/workspaces). */
+type PatchChanges = Omit<ThreadChanges, 'workspace'>;
 
 /**
  * Applies a patch: what the host must agree to goes first (it may refuse, and then nothing changed), the
@@ -35,18 +38,24 @@ export async function updateThread(deps: ThreadOnHostDeps, thread: ThreadRecord,
     await keepProviderThreadId(deps.registry, thread, opened.providerThreadId);
     await deps.hosts.call(thread.hostId, 'thread.configure', { threadId: thread.id, permissionMode });
   }
+  // A worktree (issue 38) comes back before its agent may start in it, and goes once its agent closed.
+  const worktrees = { ...deps, open: (opening: ThreadRecord) => openThreadOnHost(deps, opening) };
+  const restored = online && changes.archived === false ? await restoreOnUnarchive(worktrees, thread) : undefined;
   if (online) await applyAgentChanges(deps, thread, changes);
+  const removed = online && changes.archived === true ? await removeOnArchive(worktrees, thread) : undefined;
   // Read again: a prompt or a background re-open may have changed the record meanwhile.
   const current = await mustGet(deps.registry.threads, thread.id, 'thread');
-  const updated = await deps.registry.threads.put({ ...current, ...changes });
+  const workspace = restored ?? removed ?? current.workspace;
+  const updated = await deps.registry.threads.put({ ...current, ...changes, ...(workspace ? { workspace } : {}) });
   if (Object.keys(changes).length > 0 && deps.hosts.isOnline(thread.hostId)) {
-    await deps.hosts.call(thread.hostId, 'thread.ingest', { frame: threadUpdatedFrame({ threadId: thread.id, ...changes }) });
+    const announced = removed ? { ...changes, workspace: { state: removed.state } } : changes;
+    await deps.hosts.call(thread.hostId, 'thread.ingest', { frame: threadUpdatedFrame({ threadId: thread.id, ...announced }) });
   }
   return updated;
 }
 
 /** An archived thread has no agent; unarchived, it is as it was (its agent started again if kept running). */
-async function applyAgentChanges(deps: ThreadOnHostDeps, thread: ThreadRecord, changes: ThreadChanges): Promise<void> {
+async function applyAgentChanges(deps: ThreadOnHostDeps, thread: ThreadRecord, changes: PatchChanges): Promise<void> {
   const archived = changes.archived ?? thread.archived ?? false;
   const keepAgentRunning = changes.keepAgentRunning ?? thread.keepAgentRunning ?? false;
   if (changes.archived === true) {
@@ -68,8 +77,8 @@ async function keepRunning(deps: ThreadOnHostDeps, thread: ThreadRecord, keepAge
 }
 
 /** The fields of the patch whose value differs from the record's (an absent flag reads as false). */
-function changedFields(thread: ThreadRecord, patch: ThreadPatch): ThreadChanges {
-  const changes: ThreadChanges = {};
+function changedFields(thread: ThreadRecord, patch: ThreadPatch): PatchChanges {
+  const changes: PatchChanges = {};
   if (patch.title !== undefined && patch.title !== thread.title) changes.title = patch.title;
   if (patch.archived !== undefined && patch.archived !== (thread.archived ?? false)) changes.archived = patch.archived;
   if (patch.keepAgentRunning !== undefined && patch.keepAgentRunning !== (thread.keepAgentRunning ?? false))

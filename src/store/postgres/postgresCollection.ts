@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 
-/** The registry tables of migrations 002 and 004. */
+/** The registry tables of migrations 002, 004 and 008. */
 export const REGISTRY_TABLES = [
   'registry_projects',
   'registry_hosts',
@@ -9,6 +9,8 @@ export const REGISTRY_TABLES = [
   // Migration 004 (issue 30): enrollment codes and host credentials, by their hashes.
   'registry_enrollments',
   'registry_host_credentials',
+  // Migration 008 (issue 38): review comments, found by their thread.
+  'registry_review_comments',
 ] as const;
 export type RegistryTable = (typeof REGISTRY_TABLES)[number];
 
@@ -29,7 +31,9 @@ export interface PostgresCollection<T extends { id: string }> {
 }
 
 /** Record fields copied into their own columns, so the server's lookups run in SQL without parsing JSON. */
-const LOOKUP_COLUMNS: Readonly<Record<string, string>> = { hostId: 'host_id', projectId: 'project_id' };
+const LOOKUP_COLUMNS: Readonly<Record<string, string>> = { hostId: 'host_id', projectId: 'project_id', threadId: 'thread_id' };
+const COLUMNS = 'id, record, created_at, host_id, project_id, thread_id';
+const SET_COLUMNS = 'record = $2, created_at = $3, host_id = $4, project_id = $5, thread_id = $6';
 
 /**
  * One registry table: records by id, listed by `createdAt` then id (the nedb collections' order). A query
@@ -40,7 +44,7 @@ export function openPostgresCollection<T extends { id: string }>(pool: Pool, tab
   const paramsOf = (record: T) => {
     const fields = record as Record<string, unknown>;
     const text = (value: unknown) => (typeof value === 'string' ? value : null);
-    return [record.id, JSON.stringify(record), text(fields.createdAt), text(fields.hostId), text(fields.projectId)];
+    return [record.id, JSON.stringify(record), text(fields.createdAt), text(fields.hostId), text(fields.projectId), text(fields.threadId)];
   };
   const underRowLock = async <R>(id: string, work: (stored: T | undefined, client: PoolClient) => Promise<R>): Promise<R> => {
     const client = await pool.connect();
@@ -59,7 +63,7 @@ export function openPostgresCollection<T extends { id: string }>(pool: Pool, tab
   };
   return {
     async insert(record) {
-      await pool.query(`INSERT INTO ${table} (id, record, created_at, host_id, project_id) VALUES ($1, $2, $3, $4, $5)`, paramsOf(record));
+      await pool.query(`INSERT INTO ${table} (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, paramsOf(record));
       return record;
     },
     async get(id) {
@@ -82,17 +86,15 @@ export function openPostgresCollection<T extends { id: string }>(pool: Pool, tab
     },
     async put(record) {
       await pool.query(
-        `INSERT INTO ${table} (id, record, created_at, host_id, project_id) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (id) DO UPDATE SET record = EXCLUDED.record, created_at = EXCLUDED.created_at, host_id = EXCLUDED.host_id, project_id = EXCLUDED.project_id`,
+        `INSERT INTO ${table} (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (id) DO UPDATE SET record = EXCLUDED.record, created_at = EXCLUDED.created_at, host_id = EXCLUDED.host_id,
+           project_id = EXCLUDED.project_id, thread_id = EXCLUDED.thread_id`,
         paramsOf(record),
       );
       return record;
     },
     async update(record) {
-      const { rowCount } = await pool.query(
-        `UPDATE ${table} SET record = $2, created_at = $3, host_id = $4, project_id = $5 WHERE id = $1`,
-        paramsOf(record),
-      );
+      const { rowCount } = await pool.query(`UPDATE ${table} SET ${SET_COLUMNS} WHERE id = $1`, paramsOf(record));
       return (rowCount ?? 0) > 0;
     },
     // Both read the stored record under its row lock and write it in the same transaction, so a write of one
@@ -101,10 +103,7 @@ export function openPostgresCollection<T extends { id: string }>(pool: Pool, tab
     putUnlessFlagged: (record, flag) =>
       underRowLock(record.id, async (stored, client) => {
         if (!stored || (stored as Record<string, unknown>)[flag] === true) return false;
-        await client.query(
-          `UPDATE ${table} SET record = $2, created_at = $3, host_id = $4, project_id = $5 WHERE id = $1`,
-          paramsOf(record),
-        );
+        await client.query(`UPDATE ${table} SET ${SET_COLUMNS} WHERE id = $1`, paramsOf(record));
         return true;
       }),
     mergeFields: (id, fields) =>

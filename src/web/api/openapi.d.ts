@@ -172,7 +172,8 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    patch?: never;
+    /** Rename a project or change how its threads work: default workspace, branch prefix, setup script */
+    patch: operations['patchProjectsById'];
     trace?: never;
   };
   '/api/v1/projects/{id}/paths': {
@@ -272,7 +273,7 @@ export interface paths {
     get: operations['getThreadsById'];
     put?: never;
     post?: never;
-    /** Delete a thread: its open turn is stopped, its readers told, its rows and its agent session removed */
+    /** Delete a thread: its open turn is stopped, its readers told, its rows, agent session and worktree removed */
     delete: operations['deleteThreadsById'];
     options?: never;
     head?: never;
@@ -329,6 +330,59 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/api/v1/threads/{id}/diff': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The thread’s changes: uncommitted, of its branch (worktree threads) or of one turn */
+    get: operations['getThreadsByIdDiff'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/threads/{id}/review-comments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The thread’s review comments, oldest first; a draft whose line changed since reads `stale` */
+    get: operations['getThreadsByIdReviewComments'];
+    put?: never;
+    /** Comment on a line of the thread’s diff (a draft until a prompt sends it) */
+    post: operations['postThreadsByIdReviewComments'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/threads/{id}/review-comments/{commentId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Drop a review comment */
+    delete: operations['deleteThreadsByIdReviewCommentsByCommentId'];
+    options?: never;
+    head?: never;
+    /** Change a review comment’s text */
+    patch: operations['patchThreadsByIdReviewCommentsByCommentId'];
     trace?: never;
   };
   '/api/v1/threads/{id}/events': {
@@ -866,6 +920,10 @@ export interface operations {
             };
             environmentId: string;
             createdAt: string;
+            /** @enum {string} */
+            defaultWorkspace?: 'checkout' | 'worktree';
+            branchPrefix?: string;
+            setupScript?: string;
           }[];
         };
       };
@@ -918,6 +976,10 @@ export interface operations {
             };
             environmentId: string;
             createdAt: string;
+            /** @enum {string} */
+            defaultWorkspace?: 'checkout' | 'worktree';
+            branchPrefix?: string;
+            setupScript?: string;
           };
         };
       };
@@ -960,6 +1022,66 @@ export interface operations {
             };
             environmentId: string;
             createdAt: string;
+            /** @enum {string} */
+            defaultWorkspace?: 'checkout' | 'worktree';
+            branchPrefix?: string;
+            setupScript?: string;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  patchProjectsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name?: string;
+          /** @enum {string} */
+          defaultWorkspace?: 'checkout' | 'worktree';
+          branchPrefix?: string;
+          setupScript?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The project as changed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            name: string;
+            source: {
+              /** @constant */
+              type: 'local_path';
+              path: string;
+              hostId: string;
+            };
+            environmentId: string;
+            createdAt: string;
+            /** @enum {string} */
+            defaultWorkspace?: 'checkout' | 'worktree';
+            branchPrefix?: string;
+            setupScript?: string;
           };
         };
       };
@@ -1179,6 +1301,16 @@ export interface operations {
               message: string;
               at: string;
             };
+            workspace: {
+              /** @enum {string} */
+              kind: 'checkout' | 'worktree';
+              path: string;
+              branch: string | null;
+              baseRef: string | null;
+              baseCommit: string | null;
+              /** @enum {string} */
+              state: 'creating' | 'ready' | 'removed' | 'failed';
+            };
             /** @enum {string} */
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
@@ -1223,6 +1355,10 @@ export interface operations {
           prompt?: string;
           /** @enum {string} */
           permissionMode?: 'ask' | 'accept-edits' | 'full-access';
+          /** @enum {string} */
+          workspace?: 'checkout' | 'worktree';
+          baseRef?: string;
+          branch?: string | null;
         };
       };
     };
@@ -1250,6 +1386,16 @@ export interface operations {
               code: string;
               message: string;
               at: string;
+            };
+            workspace: {
+              /** @enum {string} */
+              kind: 'checkout' | 'worktree';
+              path: string;
+              branch: string | null;
+              baseRef: string | null;
+              baseCommit: string | null;
+              /** @enum {string} */
+              state: 'creating' | 'ready' | 'removed' | 'failed';
             };
             /** @enum {string} */
             agent: 'stopped' | 'starting' | 'running';
@@ -1312,6 +1458,16 @@ export interface operations {
               message: string;
               at: string;
             };
+            workspace: {
+              /** @enum {string} */
+              kind: 'checkout' | 'worktree';
+              path: string;
+              branch: string | null;
+              baseRef: string | null;
+              baseCommit: string | null;
+              /** @enum {string} */
+              state: 'creating' | 'ready' | 'removed' | 'failed';
+            };
             /** @enum {string} */
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
@@ -1340,7 +1496,9 @@ export interface operations {
   };
   deleteThreadsById: {
     parameters: {
-      query?: never;
+      query?: {
+        deleteBranch?: 'true' | 'false';
+      };
       header?: never;
       path: {
         id: string;
@@ -1412,6 +1570,16 @@ export interface operations {
               message: string;
               at: string;
             };
+            workspace: {
+              /** @enum {string} */
+              kind: 'checkout' | 'worktree';
+              path: string;
+              branch: string | null;
+              baseRef: string | null;
+              baseCommit: string | null;
+              /** @enum {string} */
+              state: 'creating' | 'ready' | 'removed' | 'failed';
+            };
             /** @enum {string} */
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
@@ -1451,6 +1619,7 @@ export interface operations {
       content: {
         'application/json': {
           prompt: string;
+          reviewCommentIds?: string[];
         };
       };
     };
@@ -1543,6 +1712,240 @@ export interface operations {
             optionKind: 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
             /** @constant */
             decidedBy: 'user';
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getThreadsByIdDiff: {
+    parameters: {
+      query: {
+        scope: 'uncommitted' | 'branch' | 'turn';
+        turnId?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The host’s git diff */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            scope: 'uncommitted' | 'branch' | 'turn';
+            base: string;
+            head: string;
+            turnId?: string;
+            files: {
+              path: string;
+              oldPath?: string;
+              /** @enum {string} */
+              status: 'added' | 'modified' | 'deleted' | 'renamed';
+              binary: boolean;
+              additions: number;
+              deletions: number;
+              hunks: {
+                oldStart: number;
+                oldLines: number;
+                newStart: number;
+                newLines: number;
+                lines: {
+                  /** @enum {string} */
+                  kind: 'context' | 'add' | 'del';
+                  text: string;
+                }[];
+              }[];
+              truncated?: boolean;
+            }[];
+            truncated: boolean;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getThreadsByIdReviewComments: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Review comments */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            path: string;
+            line: number;
+            /** @enum {string} */
+            side: 'new' | 'old';
+            text: string;
+            snippet: string;
+            /** @enum {string} */
+            state: 'draft' | 'stale' | 'sent';
+          }[];
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postThreadsByIdReviewComments: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          path: string;
+          line: number;
+          /** @enum {string} */
+          side: 'new' | 'old';
+          text: string;
+          /** @enum {string} */
+          scope: 'uncommitted' | 'branch' | 'turn';
+        };
+      };
+    };
+    responses: {
+      /** @description The comment, with the line it points at */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            path: string;
+            line: number;
+            /** @enum {string} */
+            side: 'new' | 'old';
+            text: string;
+            snippet: string;
+            /** @enum {string} */
+            state: 'draft' | 'stale' | 'sent';
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteThreadsByIdReviewCommentsByCommentId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        commentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Dropped */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  patchThreadsByIdReviewCommentsByCommentId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        commentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          text: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The comment as changed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            path: string;
+            line: number;
+            /** @enum {string} */
+            side: 'new' | 'old';
+            text: string;
+            snippet: string;
+            /** @enum {string} */
+            state: 'draft' | 'stale' | 'sent';
           };
         };
       };
