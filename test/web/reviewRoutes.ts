@@ -1,6 +1,8 @@
 import type { BrowserContext, Route } from 'playwright-core';
 import { from, lastValueFrom } from 'rxjs';
 import type { NewThreadEvent } from '../../src/protocol/threadEvents';
+import type { ReviewCommentRecord } from '../../src/registry/records';
+import { promptWithReview } from '../../src/server/review/reviewBlock';
 import { publishingStore } from '../../src/server/sse/publishingStore';
 import type { RunningServer } from '../../src/server/startServer';
 import type { GitDiff, ReviewComment } from '../../src/web/changes/types';
@@ -12,7 +14,7 @@ const REVIEW = /^\/api\/v1\/threads\/([^/]+)\/(diff|review-comments|messages)(?:
  * Issue 38's routes answered at the page's edge, as the issue gives them, over a real server: `GET …/diff`
  * answers `diffOf(thread, scope)`; the review comments live in a list here (POST 201 as a draft with its snippet,
  * GET, PATCH, DELETE 204); `POST …/messages` with `reviewCommentIds` marks those sent and appends the turn's
- * `userMessage` row recording them (through the store that publishes to SSE). `seen` records what the page
+ * `userMessage` row with the prompt and the server's review block (through the store that publishes to SSE). `seen` records what the page
  * sent. changesLive.test.ts runs the loop against the server's own routes.
  */
 export async function serveReview(
@@ -94,8 +96,9 @@ async function appendPrompt(
       scope: { kind: 'turn', turnId },
       data: { providerThreadId: threadId, ...data },
     }) as unknown as NewThreadEvent;
-  const reviewComments = sent.map(({ path, line, side, snippet, text }) => ({ path, line, side, snippet, text }));
-  const item = { type: 'userMessage', id: `${turnId}-user`, content: [{ type: 'text', text: prompt }], reviewComments };
+  // The server's own block after the prompt (src/server/review/reviewBlock.ts), which the agent receives.
+  const text = promptWithReview(prompt, sent as unknown as ReviewCommentRecord[]);
+  const item = { type: 'userMessage', id: `${turnId}-user`, content: [{ type: 'text', text }] };
   await lastValueFrom(
     from(
       store.append([

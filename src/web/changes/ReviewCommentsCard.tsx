@@ -1,26 +1,8 @@
 import { MessageSquareText } from 'lucide-preact';
-
-interface SentComment {
-  path: string;
-  line: number;
-  side?: string;
-  snippet?: string;
-  text: string;
-}
-
-/** The comments a `userMessage` item records (issue 38), read leniently: an item without them shows nothing. */
-export function sentCommentsOf(item: Readonly<Record<string, unknown>>): SentComment[] {
-  const list = item.reviewComments;
-  if (!Array.isArray(list)) return [];
-  return list.filter(
-    (comment): comment is SentComment =>
-      typeof comment === 'object' && comment !== null && typeof comment.path === 'string' && typeof comment.text === 'string',
-  );
-}
+import type { SentComment } from './reviewBlock';
 
 /** The review comments a prompt carried, as the transcript shows them: path:line, the line's snippet, the text. */
-export function ReviewCommentsCard({ item }: { item: Readonly<Record<string, unknown>> }) {
-  const comments = sentCommentsOf(item);
+export function ReviewCommentsCard({ comments }: { comments: readonly SentComment[] }) {
   if (comments.length === 0) return null;
   return (
     <section class="review-card" aria-label="Review comments">

@@ -8,7 +8,9 @@ export interface WorkspaceChoice {
 export const CHECKOUT: WorkspaceChoice = { worktree: false, baseRef: '', branch: '' };
 
 /** What `POST /threads` takes for the choice: `baseRef` and `branch` only when given (the server's defaults else). */
-export function workspaceBody(choice: WorkspaceChoice): Record<string, string> {
+export function workspaceBody(
+  choice: WorkspaceChoice,
+): { workspace: 'checkout' } | { workspace: 'worktree'; baseRef?: string; branch?: string } {
   if (!choice.worktree) return { workspace: 'checkout' };
   return {
     workspace: 'worktree',

@@ -1,56 +1,24 @@
+import type { operations } from '../api/openapi';
+import type { Thread } from '../api/types';
+
 /**
- * The review loop's wire shapes (issue 38) as the page reads them: `GET /threads/:id/diff` and the review
- * comments. Written from the issue's API until the server's OpenAPI document holds these routes; the fields
- * match src/protocol/hostGitCommands.ts (GitDiffResultSchema), which the page may not import.
+ * The review loop's shapes (issue 38), named from the server's OpenAPI document (`openapi.d.ts`): the diff of
+ * `GET /threads/:id/diff` (src/protocol/hostGitCommands.ts's GitDiffResultSchema on the wire) and the review
+ * comments.
  */
-export type DiffScope = 'uncommitted' | 'branch' | 'turn';
-export type DiffLineKind = 'context' | 'add' | 'del';
+type Answer<Operation extends keyof operations, Status extends number> =
+  operations[Operation]['responses'] extends Record<Status, { content: { 'application/json': infer Body } }> ? Body : never;
 
-export interface DiffLine {
-  kind: DiffLineKind;
-  text: string;
-}
+export type GitDiff = Answer<'getThreadsByIdDiff', 200>;
+export type DiffScope = GitDiff['scope'];
+export type DiffFile = GitDiff['files'][number];
+export type DiffHunk = DiffFile['hunks'][number];
+export type DiffLine = DiffHunk['lines'][number];
+export type DiffLineKind = DiffLine['kind'];
 
-export interface DiffHunk {
-  oldStart: number;
-  oldLines: number;
-  newStart: number;
-  newLines: number;
-  lines: DiffLine[];
-}
-
-export interface DiffFile {
-  path: string;
-  oldPath?: string;
-  status: 'added' | 'modified' | 'deleted' | 'renamed';
-  binary: boolean;
-  additions: number;
-  deletions: number;
-  truncated?: boolean;
-  hunks: DiffHunk[];
-}
-
-export interface GitDiff {
-  scope: DiffScope;
-  base: string;
-  head: string;
-  turnId?: string;
-  files: DiffFile[];
-  truncated: boolean;
-}
-
-export type CommentSide = 'new' | 'old';
-export type ReviewCommentState = 'draft' | 'stale' | 'sent';
-
-export interface ReviewComment {
-  id: string;
-  path: string;
-  line: number;
-  side: CommentSide;
-  text: string;
-  snippet: string;
-  state: ReviewCommentState;
-}
+export type ReviewComment = Answer<'postThreadsByIdReviewComments', 201>;
+export type CommentSide = ReviewComment['side'];
+export type ReviewCommentState = ReviewComment['state'];
 
 /** What a new comment names: the line (on the new or the old side of the diff) and the scope it was read in. */
 export interface CommentTarget {
@@ -60,12 +28,5 @@ export interface CommentTarget {
   scope: DiffScope;
 }
 
-/** A thread's own folder (issue 38): the project's checkout, or a worktree of its own. */
-export interface ThreadWorkspace {
-  kind: 'checkout' | 'worktree';
-  path?: string;
-  branch?: string | null;
-  baseRef?: string;
-  baseCommit?: string;
-  state?: 'creating' | 'ready' | 'removed' | 'failed';
-}
+/** A thread's own folder: the project's checkout, or a worktree of its own. */
+export type ThreadWorkspace = Thread['workspace'];

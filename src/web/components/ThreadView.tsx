@@ -10,7 +10,6 @@ import { isWaiting, openThreadPending } from '../state/waiting';
 import { ChangesButton } from '../changes/ChangesButton';
 import { createChangesState } from '../changes/changesState';
 import { ChangesView } from '../changes/ChangesView';
-import type { ThreadWorkspace } from '../changes/types';
 import { Composer } from './Composer';
 import { AgentControls } from './lifecycle/AgentControls';
 import { ArchivedNotice } from './lifecycle/ArchivedNotice';
@@ -83,9 +82,7 @@ export function ThreadView({ threadId, seq }: { threadId: string; seq?: number }
       </header>
       <div class={`thread-body${changes.open.value ? ' with-changes' : ''}`}>
         <Transcript threadId={threadId} feed={feed} />
-        {changes.open.value && (
-          <ChangesView state={changes} workspace={(thread as { workspace?: ThreadWorkspace } | undefined)?.workspace} />
-        )}
+        {changes.open.value && <ChangesView state={changes} workspace={thread?.workspace} />}
       </div>
       {thread?.archived ? (
         <ArchivedNotice thread={thread} onChanged={changed} />
