@@ -120,6 +120,31 @@ function describeRegistry(name: string, open: () => Promise<{ registry: Registry
       expect((await threads.find({ hostId: 'host_1' })).map((t) => t.id)).to.deep.equal(['thr_a', 'thr_c']);
       expect((await threads.find({ hostId: 'host_1', projectId: 'proj_other' })).map((t) => t.id)).to.deep.equal([]);
     });
+
+    it('keeps review comments and finds a thread’s by its id, in the order written (issue 38)', async () => {
+      const { reviewComments } = opened.registry;
+      const comment = (id: string, threadId: string, createdAt: string) =>
+        ({
+          id,
+          threadId,
+          path: 'a.ts',
+          line: 3,
+          side: 'new',
+          text: 'why?',
+          snippet: 'x',
+          scope: 'uncommitted',
+          state: 'draft',
+          createdAt,
+        }) as const;
+      await reviewComments.insert(comment('rc_b', 'thr_1', '2026-01-02T00:00:00.000Z'));
+      await reviewComments.insert(comment('rc_a', 'thr_1', '2026-01-01T00:00:00.000Z'));
+      await reviewComments.insert(comment('rc_c', 'thr_2', '2026-01-01T00:00:00.000Z'));
+      expect((await reviewComments.find({ threadId: 'thr_1' })).map((c) => c.id)).to.deep.equal(['rc_a', 'rc_b']);
+      await reviewComments.update({ ...comment('rc_a', 'thr_1', '2026-01-01T00:00:00.000Z'), state: 'sent' });
+      expect((await reviewComments.get('rc_a'))?.state).to.equal('sent');
+      await reviewComments.remove('rc_b');
+      expect((await reviewComments.find({ threadId: 'thr_1' })).map((c) => c.id)).to.deep.equal(['rc_a']);
+    });
   });
 }
 

@@ -13,6 +13,7 @@ const thread = (presence: Presence, status: Thread['status'] = 'active'): Thread
   model: 'fake/fake-model',
   title: 'A thread',
   createdAt: '2026-11-24T00:00:00.000Z',
+  workspace: { kind: 'checkout', path: '/p', branch: null, baseRef: null, baseCommit: null, state: 'ready' },
   archived: false,
   keepAgentRunning: false,
   agent: 'stopped',

@@ -16,6 +16,7 @@ const thread = (
   model: 'fake/fake-model',
   title: `Thread ${id}`,
   createdAt: '2026-11-24T00:00:00.000Z',
+  workspace: { kind: 'checkout', path: '/p', branch: null, baseRef: null, baseCommit: null, state: 'ready' },
   archived: false,
   keepAgentRunning: false,
   agent: 'running',
