@@ -16,8 +16,8 @@ import { writeBigChange } from './lib/bigChange';
 
 const FILES = Number(process.env.BENCH_CHANGES_FILES ?? 1000);
 const LINES_PER_FILE = Number(process.env.BENCH_CHANGES_LINES_PER_FILE ?? 50);
-const RUNS = 5;
-const E2E_RUNS = 3;
+const RUNS = Number(process.env.BENCH_CHANGES_RUNS ?? 5);
+const E2E_RUNS = Number(process.env.BENCH_CHANGES_E2E_RUNS ?? 3);
 const TOKEN = 'bench-token-0123456789abcdef';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
