@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ReviewBlockCommentSchema } from './reviewBlock';
 import {
   ApprovalDeciderSchema,
   ApprovalOptionKindSchema,
@@ -60,8 +61,16 @@ export const UserInputSchema = z.discriminatedUnion('type', [
 ]);
 export type UserInput = z.infer<typeof UserInputSchema>;
 
-/** A user message as the agent received it (a prompt, or a follow-up queued while a turn ran), in Codex's shape. */
-export const UserMessageItemSchema = z.object({ type: z.literal('userMessage'), id: z.string(), content: z.array(UserInputSchema) });
+/**
+ * A user message as the agent received it (a prompt, or a follow-up queued while a turn ran), in Codex's shape.
+ * `reviewComments`: the review comments the prompt carried (issue 38), read back from its text's block.
+ */
+export const UserMessageItemSchema = z.object({
+  type: z.literal('userMessage'),
+  id: z.string(),
+  content: z.array(UserInputSchema),
+  reviewComments: z.array(ReviewBlockCommentSchema).optional(),
+});
 export type UserMessageItem = z.infer<typeof UserMessageItemSchema>;
 
 /** Codex's item statuses; an item still running when its turn ends is completed as `failed` (docs/events.md). */

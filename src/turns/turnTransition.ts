@@ -2,6 +2,7 @@ import { ZERO_TOKENS, type TurnStatus, type UserMessageItem } from '../protocol/
 import { contextFillOf } from './contextFill';
 import { addTokens, type RunOutcome } from './runOutcome';
 import type { OpenItem, OpenTurn, ThreadTurnState, TurnFact } from './turnState';
+import { withReviewComments } from './userMessages';
 
 /** `approval/resolved.reason` of a question nobody answered before its turn completed (stop, dead agent, grace). */
 export const APPROVAL_CANCELLED_AT_TURN_END = 'the turn ended before anyone answered';
@@ -98,7 +99,7 @@ export class TurnTransition {
   /** What the user sent, as a `userMessage` item started and completed at once (as Codex does). */
   userMessage(text: string): void {
     this.completeItem(); // an item never spans what the user said
-    const item: UserMessageItem = { type: 'userMessage', id: this.newId(), content: [{ type: 'text', text }] };
+    const item: UserMessageItem = withReviewComments({ type: 'userMessage', id: this.newId(), content: [{ type: 'text', text }] });
     this.emit({ kind: 'userMessageStarted', item });
     this.emit({ kind: 'userMessageCompleted', item });
   }

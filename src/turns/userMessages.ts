@@ -1,3 +1,4 @@
+import { splitReviewBlock } from '../protocol/reviewBlock';
 import type { UserInput, UserMessageItem } from '../protocol/threadEvents';
 
 /**
@@ -6,7 +7,23 @@ import type { UserInput, UserMessageItem } from '../protocol/threadEvents';
  */
 export function userMessageItemOf(message: unknown, id: string): UserMessageItem {
   const content = (message as { content?: unknown } | null)?.content;
-  return { type: 'userMessage', id, content: typeof content === 'string' ? [{ type: 'text', text: content }] : partsOf(content) };
+  return withReviewComments({
+    type: 'userMessage',
+    id,
+    content: typeof content === 'string' ? [{ type: 'text', text: content }] : partsOf(content),
+  });
+}
+
+/**
+ * The item with the review comments its text carried (issue 38: the block a prompt with `reviewCommentIds`
+ * ends with), so a transcript shows them as a card; the text stays as the agent received it.
+ */
+export function withReviewComments(item: UserMessageItem): UserMessageItem {
+  for (const part of item.content) {
+    const split = part.type === 'text' ? splitReviewBlock(part.text) : undefined;
+    if (split) return { ...item, reviewComments: split.comments };
+  }
+  return item;
 }
 
 function partsOf(content: unknown): UserInput[] {

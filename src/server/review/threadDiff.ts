@@ -3,6 +3,7 @@ import type { Registry } from '../../registry/registry';
 import type { ThreadRecord } from '../../registry/records';
 import type { HostDirectory } from '../hosts/hostDirectory';
 import { Problem } from '../http/problem';
+import { DIFF_TIMEOUT_MS } from '../workspaces/gitTimeouts';
 import { readyFolderOf, workspaceOfThread } from '../workspaces/workspaceOfThread';
 
 export interface ReviewDeps {
@@ -26,11 +27,16 @@ export async function threadDiff(deps: ReviewDeps, thread: ThreadRecord, scope: 
   }
   const path = readyFolderOf(thread, workspace);
   const baseRef = workspace.baseRef && workspace.baseRef !== 'HEAD' ? workspace.baseRef : workspace.baseCommit;
-  return deps.hosts.call(thread.hostId, 'git.diff', {
-    threadId: thread.id,
-    path,
-    scope,
-    ...(scope === 'branch' && baseRef ? { baseRef } : {}),
-    ...(turnId ? { turnId } : {}),
-  });
+  return deps.hosts.call(
+    thread.hostId,
+    'git.diff',
+    {
+      threadId: thread.id,
+      path,
+      scope,
+      ...(scope === 'branch' && baseRef ? { baseRef } : {}),
+      ...(turnId ? { turnId } : {}),
+    },
+    { timeoutMs: DIFF_TIMEOUT_MS },
+  );
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PermissionModeSchema } from '../../protocol/approvals';
 import { WorkspaceKindSchema } from '../../protocol/hostGitCommands';
 import { commentsToSend, markSent } from '../review/reviewComments';
-import { promptWithReview } from '../review/reviewBlock';
+import { promptWithReview } from '../../protocol/reviewBlock';
 import { IdParamsSchema } from '../http/idParams';
 import { mustGet } from '../http/lookups';
 import { addRoute, apiRouter } from '../http/routeSpec';

@@ -11,6 +11,7 @@ export const MAX_SLUG_LENGTH = 40;
 export function slugOf(title: string): string {
   const slug = title
     .normalize('NFKD')
+    .replace(/\p{M}/gu, '') // the accents NFKD split off: "é" reads as "e", not "e-"
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .slice(0, MAX_SLUG_LENGTH)

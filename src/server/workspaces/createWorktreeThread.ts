@@ -6,6 +6,7 @@ import type { ProjectRecord, ThreadRecord, Workspace } from '../../registry/reco
 import type { HostDirectory } from '../hosts/hostDirectory';
 import { defaultBranchOf } from './branchName';
 import { creatingWorkspaces } from './creatingWorkspaces';
+import { WORKTREE_CREATE_TIMEOUT_MS, WORKTREE_TIMEOUT_MS } from './gitTimeouts';
 
 /** What `POST /threads` may say of a worktree: absent ones take their defaults (docs/api.md). */
 export interface WorktreeRequest {
@@ -65,14 +66,19 @@ export async function createWorktreeThread(
 export function makeWorktree(deps: WorktreeThreadDeps, project: ProjectRecord, thread: ThreadRecord): Promise<MadeWorktree> {
   return creatingWorkspaces.run(thread.id, async () => {
     const planned = thread.workspace;
-    const made = await deps.hosts.call(thread.hostId, 'git.worktree_create', {
-      threadId: thread.id,
-      projectId: project.id,
-      checkout: project.source.path,
-      ...(planned?.baseRef ? { baseRef: planned.baseRef } : {}),
-      branch: planned?.branch ?? null,
-      ...(project.setupScript ? { setupScript: project.setupScript } : {}),
-    });
+    const made = await deps.hosts.call(
+      thread.hostId,
+      'git.worktree_create',
+      {
+        threadId: thread.id,
+        projectId: project.id,
+        checkout: project.source.path,
+        ...(planned?.baseRef ? { baseRef: planned.baseRef } : {}),
+        branch: planned?.branch ?? null,
+        ...(project.setupScript ? { setupScript: project.setupScript } : {}),
+      },
+      { timeoutMs: WORKTREE_CREATE_TIMEOUT_MS },
+    );
     const environment = { id: newId('env'), hostId: thread.hostId, path: made.path, createdAt: new Date().toISOString() };
     await deps.registry.environments.insert(environment);
     const workspace: Workspace = {
@@ -91,15 +97,20 @@ export function makeWorktree(deps: WorktreeThreadDeps, project: ProjectRecord, t
     } catch (error) {
       // The host made the worktree but will not run the thread there (a folder outside its allowed roots…).
       await deps.hosts
-        .call(thread.hostId, 'git.worktree_remove', {
-          threadId: thread.id,
-          projectId: project.id,
-          checkout: project.source.path,
-          keepSnapshot: false,
-          // Only the branch this thread named by default is its own to delete; one the user named may be theirs.
-          deleteBranch: made.branch !== null && made.branch === defaultBranchOf(thread.id, thread.title, project.branchPrefix),
-          branch: made.branch,
-        })
+        .call(
+          thread.hostId,
+          'git.worktree_remove',
+          {
+            threadId: thread.id,
+            projectId: project.id,
+            checkout: project.source.path,
+            keepSnapshot: false,
+            // Only the branch this thread named by default is its own to delete; one the user named may be theirs.
+            deleteBranch: made.branch !== null && made.branch === defaultBranchOf(thread.id, thread.title, project.branchPrefix),
+            branch: made.branch,
+          },
+          { timeoutMs: WORKTREE_TIMEOUT_MS },
+        )
         .catch(() => undefined);
       await deps.registry.environments.remove(environment.id);
       throw error;

@@ -4,6 +4,7 @@ import type { ThreadRecord, Workspace } from '../../registry/records';
 import { mustGet } from '../http/lookups';
 import { creatingWorkspaces } from './creatingWorkspaces';
 import { makeWorktree, type WorktreeThreadDeps } from './createWorktreeThread';
+import { WORKTREE_TIMEOUT_MS } from './gitTimeouts';
 
 /**
  * A worktree thread through its life (issue 38): an archive removes the worktree (its dirty state kept in a
@@ -28,13 +29,18 @@ export async function readyForPrompt(deps: WorktreeThreadDeps, thread: ThreadRec
 export async function removeOnArchive(deps: WorktreeThreadDeps, thread: ThreadRecord): Promise<Workspace | undefined> {
   if (!isWorktree(thread) || thread.workspace.state !== 'ready') return undefined;
   const project = await mustGet(deps.registry.projects, thread.projectId, 'project');
-  await deps.hosts.call(thread.hostId, 'git.worktree_remove', {
-    threadId: thread.id,
-    projectId: project.id,
-    checkout: project.source.path,
-    keepSnapshot: true,
-    branch: thread.workspace.branch,
-  });
+  await deps.hosts.call(
+    thread.hostId,
+    'git.worktree_remove',
+    {
+      threadId: thread.id,
+      projectId: project.id,
+      checkout: project.source.path,
+      keepSnapshot: true,
+      branch: thread.workspace.branch,
+    },
+    { timeoutMs: WORKTREE_TIMEOUT_MS },
+  );
   return { ...thread.workspace, state: 'removed' };
 }
 
@@ -48,13 +54,18 @@ async function restoreWorktree(deps: WorktreeThreadDeps, thread: ThreadRecord & 
   const project = await mustGet(deps.registry.projects, thread.projectId, 'project');
   const { branch, baseCommit } = thread.workspace;
   const restored = await deps.hosts
-    .call(thread.hostId, 'git.worktree_restore', {
-      threadId: thread.id,
-      projectId: project.id,
-      checkout: project.source.path,
-      branch,
-      baseCommit: baseCommit ?? 'HEAD',
-    })
+    .call(
+      thread.hostId,
+      'git.worktree_restore',
+      {
+        threadId: thread.id,
+        projectId: project.id,
+        checkout: project.source.path,
+        branch,
+        baseCommit: baseCommit ?? 'HEAD',
+      },
+      { timeoutMs: WORKTREE_TIMEOUT_MS },
+    )
     .catch(async (error: unknown) => {
       if (deps.hosts.isOnline(thread.hostId)) await keepWorkspace(deps, thread, { ...thread.workspace, state: 'failed' });
       throw error;
@@ -96,13 +107,18 @@ export async function removeOnDelete(
   const project = await deps.registry.projects.get(thread.projectId);
   if (!project) return;
   await deps.hosts
-    .call(thread.hostId, 'git.worktree_remove', {
-      threadId: thread.id,
-      projectId: project.id,
-      checkout: project.source.path,
-      keepSnapshot: false,
-      deleteBranch,
-      branch: thread.workspace.branch,
-    })
+    .call(
+      thread.hostId,
+      'git.worktree_remove',
+      {
+        threadId: thread.id,
+        projectId: project.id,
+        checkout: project.source.path,
+        keepSnapshot: false,
+        deleteBranch,
+        branch: thread.workspace.branch,
+      },
+      { timeoutMs: WORKTREE_TIMEOUT_MS },
+    )
     .catch((error: unknown) => deps.log(`thread ${thread.id}: its worktree was not removed (${errorMessageOf(error)})`));
 }

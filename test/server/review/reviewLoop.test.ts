@@ -136,6 +136,9 @@ describe('server: the review loop with a real pi agent (issue 38)', function () 
     expect(received).to.equal('Address the review\n\nReview comments (1):\n\n1. greeting.txt:2\n> world\nSay "everyone" instead.');
     const userMessages = (await rows()).filter((row) => row.type === 'item/completed' && row.data.item?.type === 'userMessage');
     expect(userMessages.at(-1)!.data.item.content[0].text).to.equal(received);
+    expect(userMessages.at(-1)!.data.item.reviewComments).to.deep.equal([
+      { path: 'greeting.txt', line: 2, side: 'new', snippet: 'world', text: 'Say "everyone" instead.' },
+    ]);
     expect((await t.json(`/threads/${thread.id}/review-comments`))[0].state).to.equal('sent');
   });
 
