@@ -1,8 +1,8 @@
 import type { BrowserContext, Route } from 'playwright-core';
 import { from, lastValueFrom } from 'rxjs';
 import type { NewThreadEvent } from '../../src/protocol/threadEvents';
-import type { ReviewCommentRecord } from '../../src/registry/records';
-import { promptWithReview } from '../../src/server/review/reviewBlock';
+import { promptWithReview } from '../../src/protocol/reviewBlock';
+import { withReviewComments } from '../../src/turns/userMessages';
 import { publishingStore } from '../../src/server/sse/publishingStore';
 import type { RunningServer } from '../../src/server/startServer';
 import type { GitDiff, ReviewComment } from '../../src/web/changes/types';
@@ -96,9 +96,9 @@ async function appendPrompt(
       scope: { kind: 'turn', turnId },
       data: { providerThreadId: threadId, ...data },
     }) as unknown as NewThreadEvent;
-  // The server's own block after the prompt (src/server/review/reviewBlock.ts), which the agent receives.
-  const text = promptWithReview(prompt, sent as unknown as ReviewCommentRecord[]);
-  const item = { type: 'userMessage', id: `${turnId}-user`, content: [{ type: 'text', text }] };
+  // The server's own block after the prompt, read back into `reviewComments` as the turn rules do.
+  const text = promptWithReview(prompt, sent);
+  const item = withReviewComments({ type: 'userMessage', id: `${turnId}-user`, content: [{ type: 'text', text }] });
   await lastValueFrom(
     from(
       store.append([

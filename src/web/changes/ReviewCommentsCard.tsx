@@ -1,5 +1,5 @@
 import { MessageSquareText } from 'lucide-preact';
-import type { SentComment } from './reviewBlock';
+import type { SentComment } from './sentReview';
 
 /** The review comments a prompt carried, as the transcript shows them: path:line, the line's snippet, the text. */
 export function ReviewCommentsCard({ comments }: { comments: readonly SentComment[] }) {

@@ -1,6 +1,6 @@
 import { useComputed } from '@preact/signals';
 import { Brain, FilePen, SquareTerminal, Wrench } from 'lucide-preact';
-import { splitReview } from '../changes/reviewBlock';
+import { sentReview } from '../changes/sentReview';
 import { ReviewCommentsCard } from '../changes/ReviewCommentsCard';
 import { renderMarkdown } from '../render/markdown';
 import type { ItemModel, ItemShape, NoteModel } from '../state/transcriptModel';
@@ -57,7 +57,7 @@ function Reasoning({ model }: { model: ItemModel }) {
 
 function UserMessage({ item }: { item: ItemShape }) {
   // The review comments the server added after the prompt (issue 38) show as a card, not as typed text.
-  const review = splitReview(userTextOf(item));
+  const review = sentReview(item, userTextOf(item));
   return (
     <article class="item user-message" aria-label="You" data-item-id={item.id}>
       <p class="who">You</p>
