@@ -206,6 +206,8 @@ describe('the web page in a real browser: the Changes view and review comments (
     expect(await card.locator('.review-where').textContent()).to.equal('notes.md:2');
     expect(await card.locator('.review-snippet').textContent()).to.equal('Run npm test first.');
     expect(await card.locator('.review-text').textContent()).to.equal('Say why the tests come first.');
+    // The prompt as typed above the card, not the block the agent received after it.
+    expect(await page.getByRole('log').locator('.user-text').last().textContent()).to.equal('Address the review');
     await shot('changes-03-sent-card');
   });
 
