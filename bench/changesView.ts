@@ -27,11 +27,14 @@ const spread = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math
 function openChanges(page: Page): Promise<{ ms: number; nodes: number }> {
   return page.evaluate(
     () =>
-      new Promise<{ ms: number; nodes: number }>((resolve) => {
+      new Promise<{ ms: number; nodes: number }>((resolve, reject) => {
         const button = document.querySelector<HTMLButtonElement>('.changes-button.in-head')!;
         const t0 = performance.now();
         button.click();
         const check = () => {
+          // A diff the server could not answer shows its error: say so instead of waiting for lines forever.
+          const failed = document.querySelector('.changes-view [role=alert]');
+          if (failed) return reject(new Error(`the view said: ${failed.textContent}`));
           const scroller = document.querySelector('.diff-scroll');
           const line = scroller?.querySelector('.diff-line');
           const box = line?.getBoundingClientRect();
