@@ -1,6 +1,9 @@
 import { SendHorizontal, Square } from 'lucide-preact';
 import { useState } from 'preact/hooks';
 import { ApiError, answerOf, client, messageOf } from '../api/http';
+import { ChangesButton } from '../changes/ChangesButton';
+import type { ChangesState } from '../changes/changesState';
+import { ReviewChips } from '../changes/ReviewChips';
 import { projects } from '../state/directory';
 import { openQuickOpen } from '../state/quickOpen';
 
@@ -8,7 +11,7 @@ import { openQuickOpen } from '../state/quickOpen';
  * The prompt box. Enter sends (Shift+Enter is a new line); a prompt while a turn runs is a follow-up.
  * `@` at the start of a word opens the quick-open search and inserts the chosen path.
  */
-export function Composer({ threadId, projectId }: { threadId: string; projectId: string | undefined }) {
+export function Composer({ threadId, projectId, review }: { threadId: string; projectId: string | undefined; review?: ChangesState }) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
@@ -17,8 +20,12 @@ export function Composer({ threadId, projectId }: { threadId: string; projectId:
     const prompt = text.trim();
     if (!prompt) return;
     setError(null);
+    // The review's drafts go with the prompt (issue 38): the agent reads them, the transcript shows them as a card.
+    const reviewCommentIds = review?.drafts.sendable.value ?? [];
     try {
-      const answer = await answerOf(client.POST('/api/v1/threads/{id}/messages', { params: { path: { id: threadId } }, body: { prompt } }));
+      const body = { prompt, ...(reviewCommentIds.length > 0 ? { reviewCommentIds } : {}) };
+      const answer = await answerOf(client.POST('/api/v1/threads/{id}/messages', { params: { path: { id: threadId } }, body }));
+      if (reviewCommentIds.length > 0) review?.drafts.sent();
       setText('');
       setNote(answer.followUp ? 'Sent as a follow-up to the running turn.' : null);
     } catch (failure) {
@@ -62,6 +69,7 @@ export function Composer({ threadId, projectId }: { threadId: string; projectId:
         void send();
       }}
     >
+      {review && <ReviewChips state={review} />}
       <label for="prompt" class="visually-hidden">
         Prompt
       </label>
@@ -93,6 +101,7 @@ export function Composer({ threadId, projectId }: { threadId: string; projectId:
           <Square size={12} aria-hidden="true" fill="currentColor" />
           Stop
         </button>
+        {review && <ChangesButton state={review} place="composer" />}
         <span class="composer-note" aria-live="polite">
           {error ? <span class="error-text">{error}</span> : note}
         </span>

@@ -6,6 +6,7 @@ import { agentName, agentsOf, DEFAULT_MODE, PERMISSION_MODES } from '../state/ag
 import { projects, refreshDirectory } from '../state/directory';
 import { defaultModel } from '../state/modelChoices';
 import { go, threadHref } from '../state/route';
+import { CHECKOUT, workspaceBody, WorktreeFields, type WorkspaceChoice } from '../changes/WorktreeFields';
 import { ModelPicker } from './ModelPicker';
 
 /**
@@ -20,6 +21,7 @@ export function NewThread({ projectId }: { projectId: string }) {
   const [mode, setMode] = useState<PermissionMode>(DEFAULT_MODE);
   const [title, setTitle] = useState('');
   const [prompt, setPrompt] = useState('');
+  const [workspace, setWorkspace] = useState<WorkspaceChoice>(CHECKOUT);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -56,6 +58,7 @@ export function NewThread({ projectId }: { projectId: string }) {
               ...chosen,
               permissionMode: mode,
               title: titleOf(title, prompt),
+              ...workspaceBody(workspace),
               ...(prompt.trim() ? { prompt: prompt.trim() } : {}),
             };
             const thread = await answerOf(client.POST('/api/v1/threads', { body }));
@@ -111,6 +114,7 @@ export function NewThread({ projectId }: { projectId: string }) {
             </option>
           ))}
         </select>
+        <WorktreeFields value={workspace} onChange={setWorkspace} />
         <label for="thread-prompt">First prompt (optional)</label>
         <textarea id="thread-prompt" rows={4} value={prompt} onInput={(event) => setPrompt(event.currentTarget.value)} />
         {error && (

@@ -7,6 +7,9 @@ import { openThreadFeed, type ThreadFeed } from '../state/threadFeed';
 import { threadGone } from '../state/threadLifecycle';
 import type { Transcript as TranscriptState } from '../state/transcript';
 import { isWaiting, openThreadPending } from '../state/waiting';
+import { ChangesButton } from '../changes/ChangesButton';
+import { createChangesState } from '../changes/changesState';
+import { ChangesView } from '../changes/ChangesView';
 import { Composer } from './Composer';
 import { AgentControls } from './lifecycle/AgentControls';
 import { ArchivedNotice } from './lifecycle/ArchivedNotice';
@@ -33,6 +36,8 @@ export function ThreadView({ threadId, seq }: { threadId: string; seq?: number }
   const feed = useMemo(() => openThreadFeed(threadId, seq), [threadId, seq]);
   useEffect(() => () => feed.close(), [feed]);
   const thread = liveThread(threadId, feed);
+  // The review (issue 38): the Changes view beside the transcript, and its drafts above the prompt box.
+  const changes = useMemo(() => createChangesState(threadId), [threadId]);
   const changed = (next: Thread) => void (feed.record.value = next);
   // Deleted here, in another tab or by another client: the view closes, saying which thread went.
   const lastTitle = useRef<string | undefined>(undefined);
@@ -51,9 +56,12 @@ export function ThreadView({ threadId, seq }: { threadId: string; seq?: number }
       <header class="thread-head">
         <div class="thread-head-row">
           <ThreadTitle title={thread?.title ?? threadId} thread={thread} onChanged={changed} />
-          {thread && (
-            <ThreadActions thread={thread} turns={feed.hasEarlier.value ? null : feed.transcript.turnCount.value} onChanged={changed} />
-          )}
+          <div class="thread-head-tools">
+            <ChangesButton state={changes} place="head" />
+            {thread && (
+              <ThreadActions thread={thread} turns={feed.hasEarlier.value ? null : feed.transcript.turnCount.value} onChanged={changed} />
+            )}
+          </div>
         </div>
         <p class="thread-meta">
           {thread && (
@@ -72,11 +80,14 @@ export function ThreadView({ threadId, seq }: { threadId: string; seq?: number }
         </p>
         <Usage transcript={feed.transcript} />
       </header>
-      <Transcript threadId={threadId} feed={feed} />
+      <div class={`thread-body${changes.open.value ? ' with-changes' : ''}`}>
+        <Transcript threadId={threadId} feed={feed} />
+        {changes.open.value && <ChangesView state={changes} workspace={thread?.workspace} />}
+      </div>
       {thread?.archived ? (
         <ArchivedNotice thread={thread} onChanged={changed} />
       ) : (
-        <Composer threadId={threadId} projectId={thread?.projectId} />
+        <Composer threadId={threadId} projectId={thread?.projectId} review={changes} />
       )}
     </section>
   );

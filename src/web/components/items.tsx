@@ -1,5 +1,7 @@
 import { useComputed } from '@preact/signals';
 import { Brain, FilePen, SquareTerminal, Wrench } from 'lucide-preact';
+import { sentReview } from '../changes/sentReview';
+import { ReviewCommentsCard } from '../changes/ReviewCommentsCard';
 import { renderMarkdown } from '../render/markdown';
 import type { ItemModel, ItemShape, NoteModel } from '../state/transcriptModel';
 import { userTextOf } from '../state/userText';
@@ -54,10 +56,13 @@ function Reasoning({ model }: { model: ItemModel }) {
 }
 
 function UserMessage({ item }: { item: ItemShape }) {
+  // The review comments the server added after the prompt (issue 38) show as a card, not as typed text.
+  const review = sentReview(item, userTextOf(item));
   return (
     <article class="item user-message" aria-label="You" data-item-id={item.id}>
       <p class="who">You</p>
-      <div class="user-text">{userTextOf(item)}</div>
+      <div class="user-text">{review.prompt}</div>
+      <ReviewCommentsCard comments={review.comments} />
     </article>
   );
 }

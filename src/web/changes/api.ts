@@ -1,0 +1,31 @@
+import { answerOf, client } from '../api/http';
+import type { CommentTarget, DiffScope, GitDiff, ReviewComment } from './types';
+
+/** The review routes (issue 38), through the one typed client. */
+const thread = (id: string) => ({ params: { path: { id } } });
+const comment = (id: string, commentId: string) => ({ params: { path: { id, commentId } } });
+
+/** The thread's changes in one scope (`turn`: the last turn, or `turnId`'s). */
+export function fetchDiff(threadId: string, scope: DiffScope, turnId?: string): Promise<GitDiff> {
+  return answerOf(
+    client.GET('/api/v1/threads/{id}/diff', { params: { path: { id: threadId }, query: { scope, ...(turnId ? { turnId } : {}) } } }),
+  );
+}
+
+/** Oldest first; a draft whose line changed since reads `stale`, a sent one `sent`. */
+export function listReviewComments(threadId: string): Promise<ReviewComment[]> {
+  return answerOf(client.GET('/api/v1/threads/{id}/review-comments', thread(threadId)));
+}
+
+/** 201 with the comment as a draft, its snippet the line as the server read it (400 `line_not_in_diff`). */
+export function addReviewComment(threadId: string, target: CommentTarget, text: string): Promise<ReviewComment> {
+  return answerOf(client.POST('/api/v1/threads/{id}/review-comments', { ...thread(threadId), body: { ...target, text } }));
+}
+
+export function editReviewComment(threadId: string, commentId: string, text: string): Promise<ReviewComment> {
+  return answerOf(client.PATCH('/api/v1/threads/{id}/review-comments/{commentId}', { ...comment(threadId, commentId), body: { text } }));
+}
+
+export function deleteReviewComment(threadId: string, commentId: string): Promise<unknown> {
+  return answerOf(client.DELETE('/api/v1/threads/{id}/review-comments/{commentId}', comment(threadId, commentId))).then(() => ({}));
+}
