@@ -29,12 +29,19 @@ async function rawLink(serverUrl: string, bearer: string, hostId: string): Promi
   if (!('attached' in outcome)) throw new Error(`not attached: ${JSON.stringify(outcome)}`);
   const { socket } = outcome;
   socket.on('message', (data) => {
-    const message = JSON.parse(data.toString());
-    if (typeof message.method !== 'string' || message.id === undefined) return;
-    const result = message.method === 'thread.open' ? { providerThreadId: message.params.threadId, agent: false } : { seqs: [] };
-    socket.send(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+    for (const message of [JSON.parse(data.toString())].flat()) {
+      if (typeof message.method !== 'string' || message.id === undefined) continue;
+      const result = answerOf(message);
+      socket.send(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+    }
   });
   return socket;
+}
+
+function answerOf(request: { method: string; params: { threadId?: string } }): unknown {
+  if (request.method === 'thread.open') return { providerThreadId: request.params.threadId, agent: false };
+  if (request.method === 'git.prune_worktrees') return { removed: [] };
+  return { seqs: [] };
 }
 
 function expectRefused(answer: any, threadIds: string[]) {

@@ -24,9 +24,10 @@ export function helloAs(serverUrl: string, bearer: string, hostId: string): Prom
     socket.once('open', () => {
       const hello = { protocolVersion: HOST_DAEMON_PROTOCOL_VERSION, hostId, name: 'raw', platform: 'linux', providers: [] };
       socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'link.hello', params: hello }));
+      // A link may batch frames: the hello's answer can share one with the server's first request (a prune).
       socket.on('message', (data) => {
-        const message = JSON.parse(data.toString());
-        if (message.id === 1 && message.result) resolve({ attached: true, socket, closed });
+        const frames = [JSON.parse(data.toString())].flat();
+        if (frames.some((frame) => frame.id === 1 && frame.result)) resolve({ attached: true, socket, closed });
       });
       void closed.then((close) => resolve({ closed: close }));
     });
