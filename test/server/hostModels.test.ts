@@ -100,12 +100,12 @@ describe('server: a host’s model catalog and folders for the page (GET /hosts/
     });
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
     socket.on('message', (data) => {
-      const message = JSON.parse(data.toString());
       // The daemon of an earlier release: it answers every request it does not know with method-not-found.
-      if (message.method)
-        socket.send(
-          JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `unknown method ${message.method}` } }),
-        );
+      for (const message of [JSON.parse(data.toString())].flat())
+        if (message.method)
+          socket.send(
+            JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `unknown method ${message.method}` } }),
+          );
     });
     socket.send(
       JSON.stringify({
