@@ -6,7 +6,8 @@ import type { ProjectRecord, ThreadRecord, Workspace } from '../../registry/reco
 import type { HostDirectory } from '../hosts/hostDirectory';
 import { defaultBranchOf } from './branchName';
 import { creatingWorkspaces } from './creatingWorkspaces';
-import { WORKTREE_CREATE_TIMEOUT_MS, WORKTREE_TIMEOUT_MS } from './gitTimeouts';
+import { WORKTREE_CREATE_TIMEOUT_MS } from './gitTimeouts';
+import { removeWorktreeOnHost } from './removeWorktreeOnHost';
 
 /** What `POST /threads` may say of a worktree: absent ones take their defaults (docs/api.md). */
 export interface WorktreeRequest {
@@ -96,22 +97,12 @@ export function makeWorktree(deps: WorktreeThreadDeps, project: ProjectRecord, t
       return { thread: stored, setup: made.setup };
     } catch (error) {
       // The host made the worktree but will not run the thread there (a folder outside its allowed roots…).
-      await deps.hosts
-        .call(
-          thread.hostId,
-          'git.worktree_remove',
-          {
-            threadId: thread.id,
-            projectId: project.id,
-            checkout: project.source.path,
-            keepSnapshot: false,
-            // Only the branch this thread named by default is its own to delete; one the user named may be theirs.
-            deleteBranch: made.branch !== null && made.branch === defaultBranchOf(thread.id, thread.title, project.branchPrefix),
-            branch: made.branch,
-          },
-          { timeoutMs: WORKTREE_TIMEOUT_MS },
-        )
-        .catch(() => undefined);
+      await removeWorktreeOnHost(deps.hosts, thread, project, {
+        keepSnapshot: false,
+        // Only the branch this thread named by default is its own to delete; one the user named may be theirs.
+        deleteBranch: made.branch !== null && made.branch === defaultBranchOf(thread.id, thread.title, project.branchPrefix),
+        branch: made.branch,
+      }).catch(() => undefined);
       await deps.registry.environments.remove(environment.id);
       throw error;
     }

@@ -5,6 +5,7 @@ import { mustGet } from '../http/lookups';
 import { creatingWorkspaces } from './creatingWorkspaces';
 import { makeWorktree, type WorktreeThreadDeps } from './createWorktreeThread';
 import { WORKTREE_TIMEOUT_MS } from './gitTimeouts';
+import { removeWorktreeOnHost } from './removeWorktreeOnHost';
 
 /**
  * A worktree thread through its life (issue 38): an archive removes the worktree (its dirty state kept in a
@@ -29,18 +30,7 @@ export async function readyForPrompt(deps: WorktreeThreadDeps, thread: ThreadRec
 export async function removeOnArchive(deps: WorktreeThreadDeps, thread: ThreadRecord): Promise<Workspace | undefined> {
   if (!isWorktree(thread) || thread.workspace.state !== 'ready') return undefined;
   const project = await mustGet(deps.registry.projects, thread.projectId, 'project');
-  await deps.hosts.call(
-    thread.hostId,
-    'git.worktree_remove',
-    {
-      threadId: thread.id,
-      projectId: project.id,
-      checkout: project.source.path,
-      keepSnapshot: true,
-      branch: thread.workspace.branch,
-    },
-    { timeoutMs: WORKTREE_TIMEOUT_MS },
-  );
+  await removeWorktreeOnHost(deps.hosts, thread, project, { keepSnapshot: true, branch: thread.workspace.branch });
   return { ...thread.workspace, state: 'removed' };
 }
 
@@ -106,19 +96,7 @@ export async function removeOnDelete(
   if (!isWorktree(thread)) return;
   const project = await deps.registry.projects.get(thread.projectId);
   if (!project) return;
-  await deps.hosts
-    .call(
-      thread.hostId,
-      'git.worktree_remove',
-      {
-        threadId: thread.id,
-        projectId: project.id,
-        checkout: project.source.path,
-        keepSnapshot: false,
-        deleteBranch,
-        branch: thread.workspace.branch,
-      },
-      { timeoutMs: WORKTREE_TIMEOUT_MS },
-    )
-    .catch((error: unknown) => deps.log(`thread ${thread.id}: its worktree was not removed (${errorMessageOf(error)})`));
+  await removeWorktreeOnHost(deps.hosts, thread, project, { keepSnapshot: false, deleteBranch, branch: thread.workspace.branch }).catch(
+    (error: unknown) => deps.log(`thread ${thread.id}: its worktree was not removed (${errorMessageOf(error)})`),
+  );
 }
