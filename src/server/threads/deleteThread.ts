@@ -27,11 +27,23 @@ export interface DeleteThreadDeps {
  * a change that came first finishes first (its `thread/updated` row then goes with the thread's rows), and
  * every change after it answers 404.
  */
-export function deleteThread(deps: DeleteThreadDeps, threadId: string, options: { deleteBranch?: boolean } = {}): Promise<void> {
+export async function deleteThread(deps: DeleteThreadDeps, threadId: string, options: { deleteBranch?: boolean } = {}): Promise<void> {
+  await cutShortWhatRuns(deps, threadId);
   return changeThread(deps.registry, threadId, async (thread) => {
     await deps.registry.threads.markDeleting(thread.id);
     await finishDelete(deps, thread, options.deleteBranch ?? false);
   });
+}
+
+/**
+ * A prompt being taken owns the thread until its host answers, which an agent that is slow or unable to start
+ * makes last seconds (half the command timeout): a stop first cuts that start, or a running turn, short, so
+ * the delete that then owns the thread answers at once (issue 37). The delete stops what runs anyway.
+ */
+async function cutShortWhatRuns(deps: DeleteThreadDeps, threadId: string): Promise<void> {
+  const thread = await deps.registry.threads.get(threadId);
+  if (!thread || !deps.hosts.isOnline(thread.hostId)) return;
+  await deps.hosts.call(thread.hostId, 'thread.stop', { threadId }).catch(() => undefined);
 }
 
 async function finishDelete(deps: DeleteThreadDeps, thread: ThreadRecord, deleteBranch = false): Promise<void> {
