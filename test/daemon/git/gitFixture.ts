@@ -1,22 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync, chmodSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { createHostDispatcher, type HostHandlers } from '../../../src/daemon/hostDispatcher';
 import { createGitWing, type GitWing } from '../../../src/daemon/git/gitHandlers';
-
-const ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 'Test',
-  GIT_AUTHOR_EMAIL: 'test@example.com',
-  GIT_COMMITTER_NAME: 'Test',
-  GIT_COMMITTER_EMAIL: 'test@example.com',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-};
+import { gitOutput } from '../../helpers/git/gitRepo';
 
 /** Runs real git in `cwd` and answers its stdout (throws on a non-zero exit). */
-export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, env: ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
+export const git = gitOutput;
 
 /**
  * A project checkout as users have them: a few tracked files (one executable), an ignored `.env` named by

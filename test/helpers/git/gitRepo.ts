@@ -11,9 +11,14 @@ const ENV = {
   GIT_CONFIG_GLOBAL: '/dev/null',
 };
 
-/** Runs real git in `cwd` (no user config read) and answers its trimmed output; throws on a non-zero exit. */
+/** Runs real git in `cwd` (no user config read) and answers its stdout as it is; throws on a non-zero exit. */
+export function gitOutput(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, env: ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** The same, trimmed: for a sha, a branch or a ref. */
 export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, env: ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return gitOutput(cwd, ...args).trim();
 }
 
 /** A repository in `folder` with `files` (relative path → content) committed on `main`; answers the commit. */
