@@ -9,6 +9,7 @@ import { scriptByPrompt, startFakeModelServer, type FakeModelServer } from '../h
 import { eventually } from '../helpers/server/eventually';
 import { startTestServer, TEST_TOKEN, type TestServer } from '../helpers/server/harness';
 import { createPiSandbox, FAKE_CONTEXT_WINDOW, FAKE_MODEL, type PiSandbox } from '../providers/pi/piSandbox';
+import { linkFrames } from '../helpers/hosts/linkFrames';
 
 describe('server: a host’s model catalog and folders for the page (GET /hosts/:id/models, /directories)', function () {
   this.timeout(60_000);
@@ -101,7 +102,7 @@ describe('server: a host’s model catalog and folders for the page (GET /hosts/
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
     socket.on('message', (data) => {
       // The daemon of an earlier release: it answers every request it does not know with method-not-found.
-      for (const message of [JSON.parse(data.toString())].flat())
+      for (const message of linkFrames(data))
         if (message.method)
           socket.send(
             JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `unknown method ${message.method}` } }),

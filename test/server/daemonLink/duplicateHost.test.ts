@@ -9,6 +9,7 @@ import { eventually } from '../../helpers/server/eventually';
 import { TEST_TOKEN } from '../../helpers/server/harness';
 import { startHostsServer, type HostsServer } from '../../helpers/hosts/server';
 import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
+import { linkFrames } from '../../helpers/hosts/linkFrames';
 
 interface RawLink {
   socket: WebSocket;
@@ -30,7 +31,7 @@ async function rawLink(s: HostsServer, hostId: string, options: { autoPong?: boo
   // The hello's answer: the link may batch it with the server's own first request (a prune of the host's worktrees).
   const answer = new Promise<any>((resolve) =>
     socket.on('message', (data) => {
-      const frames = [JSON.parse(data.toString())].flat();
+      const frames = linkFrames(data);
       const hello = frames.find((frame) => frame.id === 1 && !('method' in frame));
       if (hello) resolve(hello);
     }),

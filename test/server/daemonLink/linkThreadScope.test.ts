@@ -8,6 +8,7 @@ import { projectWithThread, rpc, startTestServer, TEST_TOKEN, type TestServer } 
 import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
 import { daemonRunner, enrollmentCode, hostListed } from '../hostAccess/daemons';
 import { helloAs } from '../hostAccess/rawLink';
+import { linkFrames } from '../../helpers/hosts/linkFrames';
 
 /** A row as a daemon's pipeline makes one: what an intruder would slip into another host's thread. */
 const row = (threadId: string, turnId = 'forged') => ({
@@ -29,7 +30,7 @@ async function rawLink(serverUrl: string, bearer: string, hostId: string): Promi
   if (!('attached' in outcome)) throw new Error(`not attached: ${JSON.stringify(outcome)}`);
   const { socket } = outcome;
   socket.on('message', (data) => {
-    for (const message of [JSON.parse(data.toString())].flat()) {
+    for (const message of linkFrames(data)) {
       if (typeof message.method !== 'string' || message.id === undefined) continue;
       const result = answerOf(message);
       socket.send(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { HOST_DAEMON_PROTOCOL_VERSION } from '../../../src/protocol/protocolVersion';
+import { linkFrames } from '../../helpers/hosts/linkFrames';
 
 export type LinkOutcome =
   | { refusedStatus: number }
@@ -26,7 +27,7 @@ export function helloAs(serverUrl: string, bearer: string, hostId: string): Prom
       socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'link.hello', params: hello }));
       // A link may batch frames: the hello's answer can share one with the server's first request (a prune).
       socket.on('message', (data) => {
-        const frames = [JSON.parse(data.toString())].flat();
+        const frames = linkFrames(data);
         if (frames.some((frame) => frame.id === 1 && frame.result)) resolve({ attached: true, socket, closed });
       });
       void closed.then((close) => resolve({ closed: close }));
