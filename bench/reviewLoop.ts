@@ -10,6 +10,8 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -111,6 +113,7 @@ async function main(): Promise<void> {
     }
     console.log(`the answer listed ${files} files`);
     report(`diff of ${CHANGED_FILES} files (GET …/diff over HTTP vs git diff HEAD)`, diffHttp, diffGit, 1.5);
+    await reportTransferFloor(JSON.stringify(await api(`/threads/${thread.id}/diff?scope=uncommitted`)), diffGit);
   } catch (error) {
     console.error(error);
     process.exitCode = 1;
@@ -118,6 +121,23 @@ async function main(): Promise<void> {
     await server.close();
     await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
+}
+
+/**
+ * What the same answer costs with no git and no service at all: its bytes served as one ready string by a bare
+ * node:http server, fetched and parsed the way the diff above is. The diff cannot be faster than git + this.
+ */
+async function reportTransferFloor(body: string, gitTimes: number[]): Promise<void> {
+  const server = http.createServer((_request, response) => response.end(body));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) times.push(await timed(async () => JSON.parse(await (await fetch(url)).text())));
+  server.close();
+  const ratio = median(times) / median(gitTimes);
+  console.log(
+    `the same ${(body.length / 1e6).toFixed(1)} MB answer from a bare HTTP server, fetched and parsed: median ${median(times).toFixed(0)} ms = ${ratio.toFixed(2)}× git diff (the floor a non-streamed answer adds to git's own time)`,
+  );
 }
 
 function report(what: string, ours: number[], baseline: number[], goal: number): void {

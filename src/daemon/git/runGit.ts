@@ -11,6 +11,8 @@ export interface GitOptions {
   /** Added to the daemon's environment (e.g. `GIT_INDEX_FILE` for a temporary index). */
   env?: Record<string, string>;
   input?: string;
+  /** Takes stdout as git writes it (the answer's `stdout` is then empty): for output read while git runs. */
+  onStdout?: (chunk: Buffer) => void;
 }
 
 /** Git refused or failed: its exit code and own words, so a caller can say why. */
@@ -51,13 +53,29 @@ export function runGit(args: readonly string[], options: GitOptions): Promise<Gi
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    // A reader that throws ends git and is the answer: it runs in an event handler, where a throw would be
+    // the daemon's uncaught exception.
+    let readerFailed: unknown;
+    const { onStdout } = options;
+    const takeStdout = onStdout
+      ? (chunk: Buffer) => {
+          if (readerFailed !== undefined) return;
+          try {
+            onStdout(chunk);
+          } catch (error) {
+            readerFailed = error;
+            child.kill('SIGKILL');
+          }
+        }
+      : (chunk: Buffer) => out.push(chunk);
+    child.stdout.on('data', takeStdout);
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.once('error', (error) => reject(new GitCommandFailed(args, null, error.message)));
     child.once('close', (code) => {
       const stdout = Buffer.concat(out).toString('utf8');
       const stderr = Buffer.concat(err).toString('utf8');
-      if (code === 0) resolve({ stdout, stderr });
+      if (readerFailed !== undefined) reject(readerFailed);
+      else if (code === 0) resolve({ stdout, stderr });
       else reject(new GitCommandFailed(args, code, stderr));
     });
     child.stdin.on('error', () => {}); // git may exit before reading its input; the exit code says why

@@ -1,16 +1,11 @@
 import type { GitDiffResult } from '../../../protocol/hostGitCommands';
-import { runGit } from '../runGit';
+import { runGit, type GitOptions } from '../runGit';
 import { withTempIndex } from '../tempIndex';
 import { diffFiles } from './diffFiles';
 import type { DiffLimits } from './diffLimits';
-import { parsePatch } from './parsePatch';
-import { parseRawEntries, type RawEntry } from './parseRawEntries';
+import { DiffOutputReader, type ParsedDiff } from './diffOutputReader';
 
 type DiffAnswer = Pick<GitDiffResult, 'files' | 'truncated'>;
-interface ParsedDiff {
-  entries: RawEntry[];
-  patch: string;
-}
 
 /** Untracked files diffed on their own, when no deleted file could be the other half of a rename (argv stays small). */
 const SEPARATE_UNTRACKED_MAX = 500;
@@ -29,7 +24,7 @@ function diffConfig(limits: DiffLimits): string[] {
  */
 export async function diffWorktree(topLevel: string, base: string, tempDir: string, limits: DiffLimits): Promise<DiffAnswer> {
   const [tracked, untracked] = await Promise.all([
-    runGit([...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--'], { cwd: topLevel }).then((out) => split(out.stdout)),
+    readDiff([...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--'], { cwd: topLevel }),
     runGit(['ls-files', '--others', '--exclude-standard', '-z', '--full-name'], { cwd: topLevel }).then((out) =>
       out.stdout.split('\0').filter(Boolean),
     ),
@@ -40,28 +35,26 @@ export async function diffWorktree(topLevel: string, base: string, tempDir: stri
     const input = untracked.join('\0');
     await runGit(['add', '--intent-to-add', '--pathspec-from-file=-', '--pathspec-file-nul'], { cwd: topLevel, env, input });
     const only = separate ? untracked.map((file) => `:(literal)${file}`) : [];
-    const { stdout } = await runGit([...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--', ...only], { cwd: topLevel, env });
-    return answer(separate ? [tracked, split(stdout)] : [split(stdout)], limits);
+    const all = await readDiff([...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--', ...only], { cwd: topLevel, env });
+    return answer(separate ? [tracked, all] : [all], limits);
   });
 }
 
 /** `from` → `to`, two recorded trees. */
 export async function diffTrees(topLevel: string, from: string, to: string, limits: DiffLimits): Promise<DiffAnswer> {
-  const { stdout } = await runGit([...diffConfig(limits), 'diff', ...DIFF_ARGS, from, to, '--'], { cwd: topLevel });
-  return answer([split(stdout)], limits);
+  return answer([await readDiff([...diffConfig(limits), 'diff', ...DIFF_ARGS, from, to, '--'], { cwd: topLevel })], limits);
 }
 
-function split(output: string): ParsedDiff {
-  const { entries, patchStart } = parseRawEntries(output);
-  return { entries, patch: output.slice(patchStart) };
+/** Runs one `git diff --raw -z -p`, its output read as git writes it. */
+async function readDiff(args: string[], options: GitOptions): Promise<ParsedDiff> {
+  const reader = new DiffOutputReader();
+  await runGit(args, { ...options, onStdout: (chunk) => reader.push(chunk) });
+  return reader.end();
 }
 
 /** One answer from one or two diffs, files in path order as git lists them. */
 function answer(parts: ParsedDiff[], limits: DiffLimits): DiffAnswer {
-  const pairs = parts.flatMap((part) => {
-    const sections = parsePatch(part.patch);
-    return part.entries.map((entry, index) => ({ entry, section: sections[index] }));
-  });
+  const pairs = parts.flatMap((part) => part.entries.map((entry, index) => ({ entry, section: part.sections[index] })));
   if (parts.length > 1) pairs.sort((a, b) => (a.entry.path < b.entry.path ? -1 : a.entry.path > b.entry.path ? 1 : 0));
   return diffFiles(
     pairs.map((pair) => pair.entry),

@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises';
 import { HostCommandError } from '../../../protocol/hostErrors';
 import type { GitDiffParams, GitDiffResult } from '../../../protocol/hostGitCommands';
 import { requireWorkTree, resolveCommit } from '../gitRepo';
@@ -20,9 +21,9 @@ export interface DiffDeps {
  * - `turn`: the tree recorded at the turn's start → the one at its end (the files on disk while it runs).
  */
 export async function gitDiff(params: GitDiffParams, deps: DiffDeps): Promise<GitDiffResult> {
-  const { topLevel } = await requireWorkTree(params.path);
   const limits = deps.limits ?? DIFF_LIMITS;
   if (params.scope === 'turn') {
+    const { topLevel } = await requireWorkTree(params.path);
     const turn = await findTurn(topLevel, params.threadId, params.turnId);
     if (!turn) throw new HostCommandError('not_found', `no turn ${params.turnId ?? ''} recorded for ${params.threadId}`.replace('  ', ' '));
     const answer = turn.end
@@ -30,7 +31,7 @@ export async function gitDiff(params: GitDiffParams, deps: DiffDeps): Promise<Gi
       : await diffWorktree(topLevel, turn.start, deps.tempDir, limits);
     return { scope: 'turn', base: turn.start, head: turn.end ?? 'worktree', turnId: turn.turnId, ...answer };
   }
-  const head = await resolveCommit(topLevel, 'HEAD');
+  const { topLevel, head } = await workTreeAtHead(params.path);
   let base = head;
   if (params.scope === 'branch') {
     const baseRef = params.baseRef ?? (await deps.baseCommitOf(params.threadId));
@@ -39,4 +40,16 @@ export async function gitDiff(params: GitDiffParams, deps: DiffDeps): Promise<Gi
     base = (await runGit(['merge-base', baseCommit, head], { cwd: topLevel })).stdout.trim();
   }
   return { scope: params.scope, base, head: 'worktree', ...(await diffWorktree(topLevel, base, deps.tempDir, limits)) };
+}
+
+/**
+ * The work tree and its `HEAD` commit in one git run (each run costs a process start, a good part of a small
+ * diff's time); when that fails, the two questions again one by one, so the answer says which one failed.
+ */
+async function workTreeAtHead(folder: string): Promise<{ topLevel: string; head: string }> {
+  const asked = ['rev-parse', '--show-toplevel', '--verify', '--quiet', '--end-of-options', 'HEAD^{commit}'];
+  const [topLevel, head] = (await runGit(asked, { cwd: folder }).catch(() => ({ stdout: '' }))).stdout.split('\n');
+  if (topLevel && head) return { topLevel: await realpath(topLevel), head };
+  const tree = await requireWorkTree(folder);
+  return { topLevel: tree.topLevel, head: await resolveCommit(tree.topLevel, 'HEAD') };
 }

@@ -1,0 +1,48 @@
+import { StringDecoder } from 'node:string_decoder';
+import { PatchParser, type PatchSection } from './parsePatch';
+import { RawEntryReader, type RawEntry } from './parseRawEntries';
+
+/** One `git diff --raw -z -p` read: its file pairs and their patch sections, in git's order. */
+export interface ParsedDiff {
+  entries: RawEntry[];
+  sections: PatchSection[];
+}
+
+/**
+ * Reads `git diff --raw -z -p` chunk by chunk while git writes it: the raw list first, then the patch a line
+ * at a time. Parsing alongside git instead of after it is what keeps a 50k-line diff close to git's own time
+ * (bench:review): the reading is done when git is.
+ */
+export class DiffOutputReader {
+  private readonly decoder = new StringDecoder('utf8');
+  private readonly raw = new RawEntryReader();
+  private readonly patch = new PatchParser();
+  private inPatch = false;
+  private pending = '';
+
+  push(chunk: Buffer): void {
+    this.readText(this.pending + this.decoder.write(chunk));
+  }
+
+  end(): ParsedDiff {
+    const rest = this.pending + this.decoder.end();
+    this.readText(this.inPatch && rest !== '' && !rest.endsWith('\n') ? `${rest}\n` : rest);
+    return { entries: this.raw.entries, sections: this.patch.sections };
+  }
+
+  private readText(text: string): void {
+    let at = 0;
+    if (!this.inPatch) {
+      const read = this.raw.read(text, at);
+      at = read.at;
+      this.inPatch = read.patchStarts;
+    }
+    if (this.inPatch) {
+      for (let newline = text.indexOf('\n', at); newline >= 0; newline = text.indexOf('\n', at)) {
+        this.patch.line(text, at, newline);
+        at = newline + 1;
+      }
+    }
+    this.pending = text.slice(at);
+  }
+}
