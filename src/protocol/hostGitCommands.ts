@@ -69,6 +69,9 @@ export const WorktreeRestoreResultSchema = z.strictObject({ path: z.string(), fr
 export const DiffScopeSchema = z.enum(['uncommitted', 'branch', 'turn']);
 export type DiffScope = z.infer<typeof DiffScopeSchema>;
 
+/** The most files a `maxFiles` diff may ask for: a screenful or a few, each one a pathspec of git's argv. */
+export const DIFF_MAX_FILES_ASKED = 500;
+
 /** `git.diff`: the thread's folder (worktree or checkout) in one of three scopes. */
 export const GitDiffParamsSchema = z.strictObject({
   threadId: ThreadId,
@@ -79,6 +82,11 @@ export const GitDiffParamsSchema = z.strictObject({
   baseRef: z.string().min(1).optional(),
   /** `turn`: which turn (default the last one recorded). */
   turnId: z.string().min(1).optional(),
+  /**
+   * Only the first files in path order (a page's first screen): git lists what changed, then reads only
+   * those files' patches. `truncated` says whether more files changed.
+   */
+  maxFiles: z.number().int().min(1).max(DIFF_MAX_FILES_ASKED).optional(),
 });
 export type GitDiffParams = z.infer<typeof GitDiffParamsSchema>;
 

@@ -51,7 +51,8 @@ export async function launchBrowser(viewport = { width: 1280, height: 800 }): Pr
     context,
     close: async () => {
       await context.close().catch(() => undefined);
-      rmSync(profile, { recursive: true, force: true });
+      // Chromium may still be writing its profile as it exits: retried, not left behind.
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }

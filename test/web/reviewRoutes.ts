@@ -38,7 +38,11 @@ export async function serveReview(
     seen.push({ method, path: `${url.pathname}${url.search}`, body: request.postDataJSON() });
     if (resource === 'diff') {
       const diff = diffOf(threadId, url.searchParams.get('scope') ?? '');
-      return diff ? json(route, 200, diff) : json(route, 400, { code: 'scope_unavailable', detail: 'No such scope here.' });
+      if (!diff) return json(route, 400, { code: 'scope_unavailable', detail: 'No such scope here.' });
+      // `maxFiles`: the first files in path order, as the host answers it.
+      const maxFiles = Number(url.searchParams.get('maxFiles') ?? Infinity);
+      const cut = diff.files.length > maxFiles;
+      return json(route, 200, cut ? { ...diff, files: diff.files.slice(0, maxFiles), truncated: true } : diff);
     }
     if (resource === 'review-comments') {
       if (method === 'GET') return json(route, 200, comments);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DiffScopeSchema } from '../../protocol/hostGitCommands';
+import { DIFF_MAX_FILES_ASKED, DiffScopeSchema } from '../../protocol/hostGitCommands';
+import { decimalParam } from '../http/decimalParam';
 
 /** A comment's text is a note to the agent, not a file: longer is refused (400 `invalid_body`). */
 export const MAX_REVIEW_COMMENT_CHARS = 20_000;
@@ -38,4 +39,6 @@ export const DiffQuerySchema = z.strictObject({
   scope: DiffScopeSchema,
   /** `turn`: which turn (default: the last one the host recorded). */
   turnId: z.string().min(1).optional(),
+  /** Only the first files in path order, read without the rest's patches (the page's first screen). */
+  maxFiles: decimalParam.pipe(z.number().min(1).max(DIFF_MAX_FILES_ASKED)).optional(),
 });

@@ -16,7 +16,13 @@ export interface ReviewDeps {
  * the merge-base with its base ref (the commit it was made from when that ref was the checkout's `HEAD`, which
  * moves); a checkout thread has no branch of its own (400 `invalid_scope`).
  */
-export async function threadDiff(deps: ReviewDeps, thread: ThreadRecord, scope: DiffScope, turnId?: string): Promise<GitDiffResult> {
+export async function threadDiff(
+  deps: ReviewDeps,
+  thread: ThreadRecord,
+  scope: DiffScope,
+  options: { turnId?: string; maxFiles?: number } = {},
+): Promise<GitDiffResult> {
+  const { turnId, maxFiles } = options;
   const workspace = await workspaceOfThread(deps.registry, thread);
   if (scope === 'branch' && workspace.kind === 'checkout') {
     throw new Problem(
@@ -36,6 +42,7 @@ export async function threadDiff(deps: ReviewDeps, thread: ThreadRecord, scope: 
       scope,
       ...(scope === 'branch' && baseRef ? { baseRef } : {}),
       ...(turnId ? { turnId } : {}),
+      ...(maxFiles ? { maxFiles } : {}),
     },
     { timeoutMs: DIFF_TIMEOUT_MS },
   );

@@ -34,7 +34,7 @@ export function reviewRouter(deps: AppDeps): Router {
       responses: { 200: { description: 'The host’s git diff', schema: GitDiffResultSchema } },
     },
     async (ctx, { params, query }) => {
-      ctx.body = await threadDiff(deps, await threadOf(params.id), query.scope, query.turnId);
+      ctx.body = await threadDiff(deps, await threadOf(params.id), query.scope, query);
     },
   );
 

@@ -1731,6 +1731,7 @@ export interface operations {
       query: {
         scope: 'uncommitted' | 'branch' | 'turn';
         turnId?: string;
+        maxFiles?: string;
       };
       header?: never;
       path: {

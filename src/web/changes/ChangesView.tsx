@@ -60,8 +60,9 @@ export function ChangesView({ state, workspace }: { state: ChangesState; workspa
         <span class="changes-total muted" aria-live="polite">
           {load.kind === 'loaded' && (
             <>
-              {files.length} {files.length === 1 ? 'file' : 'files'} <ins>+{added}</ins> <del>−{deleted}</del>
-              {load.diff.truncated ? ' (cut to fit)' : ''}
+              {load.partial ? `first ${files.length} files` : `${files.length} ${files.length === 1 ? 'file' : 'files'}`}{' '}
+              <ins>+{added}</ins> <del>−{deleted}</del>
+              {load.partial ? ', reading the rest…' : load.diff.truncated ? ' (cut to fit)' : ''}
             </>
           )}
         </span>

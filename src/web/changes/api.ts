@@ -5,11 +5,14 @@ import type { CommentTarget, DiffScope, GitDiff, ReviewComment } from './types';
 const thread = (id: string) => ({ params: { path: { id } } });
 const comment = (id: string, commentId: string) => ({ params: { path: { id, commentId } } });
 
-/** The thread's changes in one scope (`turn`: the last turn, or `turnId`'s). */
-export function fetchDiff(threadId: string, scope: DiffScope, turnId?: string): Promise<GitDiff> {
-  return answerOf(
-    client.GET('/api/v1/threads/{id}/diff', { params: { path: { id: threadId }, query: { scope, ...(turnId ? { turnId } : {}) } } }),
-  );
+/**
+ * The thread's changes in one scope (`turn`: the last turn, or `turnId`'s); with `maxFiles`, only the first
+ * files in path order, which the host reads without the others' patches.
+ */
+export function fetchDiff(threadId: string, scope: DiffScope, options: { turnId?: string; maxFiles?: number } = {}): Promise<GitDiff> {
+  const { turnId, maxFiles } = options;
+  const query = { scope, ...(turnId ? { turnId } : {}), ...(maxFiles ? { maxFiles: String(maxFiles) } : {}) };
+  return answerOf(client.GET('/api/v1/threads/{id}/diff', { params: { path: { id: threadId }, query } }));
 }
 
 /** Oldest first; a draft whose line changed since reads `stale`, a sent one `sent`. */

@@ -5,8 +5,15 @@ import { diffRows, type DiffLayout, type DiffRows } from './diffRows';
 import { createReviewDrafts, type ReviewDrafts } from './reviewDrafts';
 import type { CommentTarget, DiffScope, GitDiff, ReviewComment } from './types';
 
-/** What the Changes view shows: nothing yet, the diff being read, the diff, or why it could not be read. */
-export type DiffLoad = { kind: 'idle' } | { kind: 'loading' } | { kind: 'loaded'; diff: GitDiff } | { kind: 'failed'; message: string };
+/**
+ * What the Changes view shows: nothing yet, the diff being read, the diff (`partial`: its first screen while
+ * the rest is read), or why it could not be read.
+ */
+export type DiffLoad =
+  { kind: 'idle' } | { kind: 'loading' } | { kind: 'loaded'; diff: GitDiff; partial?: boolean } | { kind: 'failed'; message: string };
+
+/** Files of the first answer: more than a screen holds, few enough that the host reads them in a blink. */
+export const FIRST_SCREEN_FILES = 30;
 
 /**
  * One open thread's review (issue 38): whether the Changes view is open, its scope and layout, the diff read
@@ -48,8 +55,16 @@ export function createChangesState(threadId: string): ChangesState {
   const reload = async () => {
     const ask = ++asked;
     load.value = { kind: 'loading' };
+    const asking = scope.value;
     try {
-      const diff = await fetchDiff(threadId, scope.value);
+      // A big change shows its first files at once and the rest when read (bench:changes); a small one is
+      // whole in the first answer and asked once.
+      const first = await fetchDiff(threadId, asking, { maxFiles: FIRST_SCREEN_FILES });
+      if (ask !== asked) return;
+      const partial = first.truncated && first.files.length === FIRST_SCREEN_FILES;
+      load.value = { kind: 'loaded', diff: first, partial };
+      if (!partial) return;
+      const diff = await fetchDiff(threadId, asking);
       if (ask === asked) load.value = { kind: 'loaded', diff };
     } catch (failure) {
       if (ask === asked) load.value = { kind: 'failed', message: messageOf(failure) };

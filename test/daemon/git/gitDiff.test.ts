@@ -129,6 +129,31 @@ describe('git.diff: the uncommitted, branch and turn scopes of a thread folder',
     expect(result.files[1]!.hunks).to.have.length(1);
   });
 
+  it('maxFiles: the first files of the whole diff in path order, each as the whole diff has it, and whether more changed', async () => {
+    const { checkout, daemon } = await project();
+    writeFileSync(path.join(checkout, 'src', 'lines.txt'), 'all new\n');
+    rmSync(path.join(checkout, 'run.sh'));
+    writeFileSync(path.join(checkout, 'a new.txt'), 'one\n');
+    writeFileSync(path.join(checkout, 'README.md'), '# project\nmore\n');
+    writeFileSync(path.join(checkout, 'zz-untracked.txt'), 'z\n');
+    const ask = (maxFiles?: number) =>
+      daemon.call('git.diff', { threadId: THREAD, path: checkout, scope: 'uncommitted', ...(maxFiles ? { maxFiles } : {}) });
+    const whole = await ask();
+    expect(whole.files.map((file: any) => file.path)).to.deep.equal([
+      'README.md',
+      'a new.txt',
+      'run.sh',
+      'src/lines.txt',
+      'zz-untracked.txt',
+    ]);
+    for (let maxFiles = 1; maxFiles <= 6; maxFiles++) {
+      const first = await ask(maxFiles);
+      expect(first.files, `maxFiles ${maxFiles}`).to.deep.equal(whole.files.slice(0, maxFiles));
+      expect(first.truncated, `maxFiles ${maxFiles}`).to.equal(maxFiles < 5);
+      expect(first.base).to.equal(whole.base);
+    }
+  });
+
   it('refuses a folder outside git with not_a_git_repository and an unrecorded turn with not_found', async () => {
     const { root, checkout, daemon } = await project();
     expect(await daemon.call('git.diff', { threadId: THREAD, path: root, scope: 'uncommitted' }).catch((error) => error.hostCode)).to.equal(

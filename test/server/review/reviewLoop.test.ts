@@ -86,6 +86,17 @@ describe('server: the review loop with a real pi agent (issue 38)', function () 
     expect((await t.api(`/threads/thr_nope/diff?scope=uncommitted`)).status).to.equal(404);
   });
 
+  it('GET …/diff?maxFiles=N answers the first N files as the whole diff has them (the page’s first screen)', async () => {
+    for (const scope of ['uncommitted', 'branch', 'turn']) {
+      const whole = await t.json(`/threads/${thread.id}/diff?scope=${scope}`);
+      const first = await t.json(`/threads/${thread.id}/diff?scope=${scope}&maxFiles=1`);
+      expect(first.files, scope).to.deep.equal(whole.files.slice(0, 1));
+      expect(first.truncated, scope).to.equal(whole.files.length > 1);
+    }
+    for (const bad of ['0', '0x1', '1e1', '501'])
+      expect((await t.api(`/threads/${thread.id}/diff?scope=uncommitted&maxFiles=${bad}`)).status, bad).to.equal(400);
+  });
+
   it('writes a draft with the line it points at, edits, lists, drops; a line not in the diff is 400', async () => {
     const created = await comment({ path: 'greeting.txt', line: 2, side: 'new', text: 'Say "everyone".', scope: 'uncommitted' });
     expect(created.status).to.equal(201);

@@ -4,6 +4,7 @@ import { withTempIndex } from '../tempIndex';
 import { diffFiles } from './diffFiles';
 import type { DiffLimits } from './diffLimits';
 import { DiffOutputReader, type ParsedDiff } from './diffOutputReader';
+import type { RawEntry } from './parseRawEntries';
 
 type DiffAnswer = Pick<GitDiffResult, 'files' | 'truncated'>;
 
@@ -22,28 +23,61 @@ function diffConfig(limits: DiffLimits): string[] {
  * intent-to-add in a copy of the index and diffed too: on their own when nothing tracked was deleted (so no
  * rename can pair them with a tracked file), else in one diff with everything, so renames stay renames.
  */
-export async function diffWorktree(topLevel: string, base: string, tempDir: string, limits: DiffLimits): Promise<DiffAnswer> {
+export async function diffWorktree(
+  topLevel: string,
+  base: string,
+  tempDir: string,
+  limits: DiffLimits,
+  paths?: readonly string[],
+): Promise<DiffAnswer> {
+  const pathspec = literal(paths ?? []);
   const [tracked, untracked] = await Promise.all([
-    readDiff([...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--'], { cwd: topLevel }),
-    runGit(['ls-files', '--others', '--exclude-standard', '-z', '--full-name'], { cwd: topLevel }).then((out) =>
-      out.stdout.split('\0').filter(Boolean),
-    ),
+    readDiff([...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--', ...pathspec], { cwd: topLevel }),
+    untrackedFiles(topLevel, pathspec),
   ]);
   if (untracked.length === 0) return answer([tracked], limits);
   const separate = untracked.length <= SEPARATE_UNTRACKED_MAX && !tracked.entries.some((entry) => entry.status === 'deleted');
   return withTempIndex(topLevel, tempDir, async (env) => {
     const input = untracked.join('\0');
     await runGit(['add', '--intent-to-add', '--pathspec-from-file=-', '--pathspec-file-nul'], { cwd: topLevel, env, input });
-    const only = separate ? untracked.map((file) => `:(literal)${file}`) : [];
+    const only = separate ? literal(untracked) : pathspec;
     const all = await readDiff([...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--', ...only], { cwd: topLevel, env });
     return answer(separate ? [tracked, all] : [all], limits);
   });
 }
 
 /** `from` → `to`, two recorded trees. */
-export async function diffTrees(topLevel: string, from: string, to: string, limits: DiffLimits): Promise<DiffAnswer> {
-  return answer([await readDiff([...diffConfig(limits), 'diff', ...DIFF_ARGS, from, to, '--'], { cwd: topLevel })], limits);
+export async function diffTrees(
+  topLevel: string,
+  from: string,
+  to: string,
+  limits: DiffLimits,
+  paths?: readonly string[],
+): Promise<DiffAnswer> {
+  const args = [...diffConfig(limits), 'diff', ...DIFF_ARGS, from, to, '--', ...literal(paths ?? [])];
+  return answer([await readDiff(args, { cwd: topLevel })], limits);
 }
+
+/** What `diffWorktree` would list, without a patch: the changed files (tracked or not) in path order. */
+export async function changedPaths(topLevel: string, base: string, to?: string): Promise<RawEntry[]> {
+  const raw = runGit(['diff', '--raw', '-z', '-M', '--no-ext-diff', '--submodule=short', base, ...(to ? [to] : []), '--'], {
+    cwd: topLevel,
+  });
+  const [tracked, untracked] = await Promise.all([raw, to ? [] : untrackedFiles(topLevel, [])]);
+  const reader = new DiffOutputReader();
+  reader.push(Buffer.from(tracked.stdout));
+  const entries = [...reader.end().entries, ...untracked.map((path): RawEntry => ({ status: 'added', path }))];
+  return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function untrackedFiles(topLevel: string, pathspec: readonly string[]): Promise<string[]> {
+  return runGit(['ls-files', '--others', '--exclude-standard', '-z', '--full-name', '--', ...pathspec], { cwd: topLevel }).then((out) =>
+    out.stdout.split('\0').filter(Boolean),
+  );
+}
+
+/** Paths as git pathspecs that match exactly that path (no glob, no magic, whatever the name holds). */
+const literal = (paths: readonly string[]) => paths.map((file) => `:(literal)${file}`);
 
 /** Runs one `git diff --raw -z -p`, its output read as git writes it. */
 async function readDiff(args: string[], options: GitOptions): Promise<ParsedDiff> {

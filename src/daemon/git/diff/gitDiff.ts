@@ -5,7 +5,8 @@ import { requireWorkTree, resolveCommit } from '../gitRepo';
 import { runGit } from '../runGit';
 import { findTurn } from '../turns/turnRefs';
 import { DIFF_LIMITS, type DiffLimits } from './diffLimits';
-import { diffTrees, diffWorktree } from './diffWorktree';
+import { changedPaths, diffTrees, diffWorktree } from './diffWorktree';
+import { firstFiles } from './firstFiles';
 
 export interface DiffDeps {
   tempDir: string;
@@ -21,14 +22,19 @@ export interface DiffDeps {
  * - `turn`: the tree recorded at the turn's start → the one at its end (the files on disk while it runs).
  */
 export async function gitDiff(params: GitDiffParams, deps: DiffDeps): Promise<GitDiffResult> {
-  const limits = deps.limits ?? DIFF_LIMITS;
+  const defaults = deps.limits ?? DIFF_LIMITS;
+  const limits = { ...defaults, maxFiles: Math.min(defaults.maxFiles, params.maxFiles ?? Infinity) };
+  /** The diff `base` → `to` (a recorded tree) or the files on disk; with `maxFiles`, its first files only. */
+  const diffOf = (topLevel: string, base: string, to?: string) => {
+    const of = (paths?: string[]) =>
+      to ? diffTrees(topLevel, base, to, limits, paths) : diffWorktree(topLevel, base, deps.tempDir, limits, paths);
+    return params.maxFiles ? firstFiles(changedPaths(topLevel, base, to), params.maxFiles, of) : of();
+  };
   if (params.scope === 'turn') {
     const { topLevel } = await requireWorkTree(params.path);
     const turn = await findTurn(topLevel, params.threadId, params.turnId);
     if (!turn) throw new HostCommandError('not_found', `no turn ${params.turnId ?? ''} recorded for ${params.threadId}`.replace('  ', ' '));
-    const answer = turn.end
-      ? await diffTrees(topLevel, turn.start, turn.end, limits)
-      : await diffWorktree(topLevel, turn.start, deps.tempDir, limits);
+    const answer = await diffOf(topLevel, turn.start, turn.end ?? undefined);
     return { scope: 'turn', base: turn.start, head: turn.end ?? 'worktree', turnId: turn.turnId, ...answer };
   }
   const { topLevel, head } = await workTreeAtHead(params.path);
@@ -39,7 +45,7 @@ export async function gitDiff(params: GitDiffParams, deps: DiffDeps): Promise<Gi
     const baseCommit = await resolveCommit(topLevel, baseRef);
     base = (await runGit(['merge-base', baseCommit, head], { cwd: topLevel })).stdout.trim();
   }
-  return { scope: params.scope, base, head: 'worktree', ...(await diffWorktree(topLevel, base, deps.tempDir, limits)) };
+  return { scope: params.scope, base, head: 'worktree', ...(await diffOf(topLevel, base)) };
 }
 
 /**
