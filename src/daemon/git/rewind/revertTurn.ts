@@ -1,0 +1,84 @@
+import { HostCommandError } from '../../../protocol/hostErrors';
+import type { RevertTurnParams, RevertTurnResult, UnrevertParams, UnrevertResult } from '../../../protocol/hostRewindCommands';
+import { requireWorkTree } from '../gitRepo';
+import { recordedTurns } from '../turns/turnRefs';
+import { worktreeTree } from '../tempIndex';
+import { storeState } from './filesState';
+import { finishStep, snapshotRefOf } from './finishStep';
+import { latestRevert, revertRefBase } from './revertRefs';
+import { writeStep, type RewindStep } from './rewindJournal';
+import type { RewindDeps } from './rewindDeps';
+
+function refuseDuringTurn(threadId: string, deps: RewindDeps): void {
+  if (deps.turnOpen(threadId)) {
+    throw new HostCommandError('thread_busy', `thread ${threadId} has a turn running: stop it or wait for its end first`);
+  }
+}
+
+/**
+ * `git.revert_turn`: the files back as they were at the turn's start (its recorded start tree), uncommitted
+ * changes made since included, after the state they replace is stored. Journal first (nothing visible yet),
+ * then refs, files and row (finishStep), so a kill anywhere ends in all of it or none of it.
+ */
+export async function revertTurn(params: RevertTurnParams, deps: RewindDeps): Promise<RevertTurnResult> {
+  refuseDuringTurn(params.threadId, deps);
+  const tree = await requireWorkTree(params.path);
+  return deps.locks.run(tree.commonDir, async () => {
+    const turns = await recordedTurns(tree.topLevel, params.threadId);
+    const at = turns.findIndex((turn) => turn.turnId === params.turnId);
+    if (at < 0) throw new HostCommandError('not_found', `no recorded start of turn ${params.turnId} in thread ${params.threadId}`);
+    const undoneTurnIds = turns.slice(at).map((turn) => turn.turnId);
+    const state = await storeState(tree.topLevel, deps.tempDir, `state of ${params.threadId} before reverting ${params.turnId}`);
+    const step: RewindStep = {
+      action: 'revert',
+      threadId: params.threadId,
+      workTree: tree.topLevel,
+      commonDir: tree.commonDir,
+      turnId: params.turnId,
+      base: revertRefBase(params.threadId, params.turnId, (deps.now ?? Date.now)()),
+      before: state.commit,
+      target: turns[at]!.start,
+      undoneTurnIds,
+    };
+    await writeStep(deps.dataDir, step);
+    await finishStep(step, deps);
+    return { turnId: step.turnId, snapshotRef: snapshotRefOf(step), undoneTurnIds };
+  });
+}
+
+/**
+ * `git.unrevert`: the newest revert undone, its stored state's files back. Refused when the files changed since
+ * that revert (a prompt ran, or the user edited): putting the old state back would lose those changes, so the
+ * revert stays, as opencode drops its undo once the session moves on.
+ */
+export async function unrevert(params: UnrevertParams, deps: RewindDeps): Promise<UnrevertResult> {
+  refuseDuringTurn(params.threadId, deps);
+  const tree = await requireWorkTree(params.path);
+  return deps.locks.run(tree.commonDir, async () => {
+    const revert = await latestRevert(tree.topLevel, params.threadId);
+    if (!revert) throw new HostCommandError('nothing_to_unrevert', `thread ${params.threadId} has no revert to undo`);
+    if ((await worktreeTree(tree.topLevel, deps.tempDir)) !== revert.after) {
+      throw new HostCommandError(
+        'changed_since_revert',
+        `the files of thread ${params.threadId} changed since its revert of turn ${revert.turnId}: the revert stays`,
+      );
+    }
+    const turns = await recordedTurns(tree.topLevel, params.threadId);
+    const at = turns.findIndex((turn) => turn.turnId === revert.turnId);
+    const step: RewindStep = {
+      action: 'unrevert',
+      threadId: params.threadId,
+      workTree: tree.topLevel,
+      commonDir: tree.commonDir,
+      turnId: revert.turnId,
+      base: revert.base,
+      before: revert.before,
+      target: revert.after,
+      // The turns that revert undid: the agent need not be told of them any more.
+      undoneTurnIds: at < 0 ? [] : turns.slice(at).map((turn) => turn.turnId),
+    };
+    await writeStep(deps.dataDir, step);
+    await finishStep(step, deps);
+    return { turnId: step.turnId, snapshotRef: snapshotRefOf(step) };
+  });
+}
