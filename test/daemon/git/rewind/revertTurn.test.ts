@@ -76,9 +76,7 @@ describe('git.revert_turn / git.unrevert: a thread’s files back to a turn’s 
     const refused = await daemon.call('git.unrevert', { threadId: THREAD, path: checkout }).catch((error) => error);
     expect(refused.hostCode).to.equal('changed_since_revert');
     expect(existsSync(path.join(checkout, 'edited-after-revert.txt'))).to.equal(true);
-    const unknown = await daemon
-      .call('git.revert_turn', { threadId: THREAD, path: checkout, turnId: 'turn-9' })
-      .catch((error) => error);
+    const unknown = await daemon.call('git.revert_turn', { threadId: THREAD, path: checkout, turnId: 'turn-9' }).catch((error) => error);
     expect(unknown.hostCode).to.equal('not_found');
   });
 
