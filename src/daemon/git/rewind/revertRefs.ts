@@ -1,4 +1,5 @@
-import { deleteRefs, listRefs, revertsPrefix, setRef } from '../ownRefs';
+import { deleteRefs, listRefs, revertsPrefix } from '../ownRefs';
+import { runGit } from '../runGit';
 import { refPart, turnIdOf } from '../turns/turnRefs';
 
 /**
@@ -17,9 +18,9 @@ export function revertRefBase(threadId: string, turnId: string, at: number): str
   return `${revertsPrefix(threadId)}${String(at).padStart(15, '0')}-${refPart(turnId)}`;
 }
 
+/** Both refs in one transaction: a revert's refs are there together or not at all. */
 export async function setRevertRefs(cwd: string, base: string, before: string, after: string): Promise<void> {
-  await setRef(cwd, `${base}/before`, before);
-  await setRef(cwd, `${base}/after`, after);
+  await runGit(['update-ref', '--stdin'], { cwd, input: `update ${base}/before ${before}\nupdate ${base}/after ${after}\n` });
 }
 
 export async function dropRevertRefs(cwd: string, base: string): Promise<void> {
