@@ -9,6 +9,7 @@ import { createGitWing } from './git/gitHandlers';
 import { recordingTurnsOf } from './git/turns/turnRecordingStore';
 import { withTurnTrees } from './git/turns/withTurnTrees';
 import { withUndoneNotice } from './git/rewind/rewindWing';
+import { createAgentRewind, NO_AGENT_REWIND, type AgentRewind } from './git/rewind/agentRewind';
 import type { HostIdentity } from './hostIdentity';
 import { createProviderRegistry } from './providerRegistry';
 import type { AgentProvider } from './providers/agentProvider';
@@ -68,7 +69,10 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
     lastSeq: deps.store.lastSeq.bind(deps.store),
     ingest: (frame: unknown) => ingestFrame(frame),
   };
-  const git = createGitWing({ dataDir: deps.dataDir, log, threadLog });
+  // The agent's conversation moves with a revert (pi); the table and the close are bound once they exist, below.
+  let agentRewind: AgentRewind = NO_AGENT_REWIND;
+  const agent: AgentRewind = { rewind: (...args) => agentRewind.rewind(...args) };
+  const git = createGitWing({ dataDir: deps.dataDir, log, threadLog, agent });
   const store = recordingTurnsOf(deps.store, git.turns);
   // One record per thread (issue 37): the ingest reads it, the thread handlers own it, the close ends it.
   const table = createThreadTable();
@@ -92,6 +96,12 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
   });
   const { dispose, ...threadHandlers } = threads;
   ingestFrame = (frame) => threadHandlers['thread.ingest']({ frame });
+  agentRewind = createAgentRewind({
+    table,
+    dataDir: deps.dataDir,
+    closeAgent: (threadId) => threadHandlers['thread.close_agent']({ threadId }),
+    log,
+  });
   const dispatch = createHostDispatcher(
     {
       ...createHostFileHandlers(deps.files, allowed),

@@ -4,6 +4,7 @@ import type { HostHandlers } from '../hostDispatcher';
 import { gitDiff } from './diff/gitDiff';
 import { asHostError } from './gitRepo';
 import { createRepoLocks } from './repoLocks';
+import { NO_AGENT_REWIND, type AgentRewind } from './rewind/agentRewind';
 import type { RewindDeps, ThreadLog } from './rewind/rewindDeps';
 import { recoverRewinds, rewindCommands, type RewindHandlers } from './rewind/rewindWing';
 import { createTurnRecorder, type TurnRecorder } from './turns/turnRecorder';
@@ -34,7 +35,12 @@ export interface GitWing {
 const NO_THREAD_LOG: ThreadLog = { list: async () => [], lastSeq: async () => 0, ingest: async () => undefined };
 
 /** The git commands of the contract (issue 38, docs/worktrees.md): a thread's worktree, its diff and its turn trees. */
-export function createGitWing(options: { dataDir: string; log(message: string): void; threadLog?: ThreadLog }): GitWing {
+export function createGitWing(options: {
+  dataDir: string;
+  log(message: string): void;
+  threadLog?: ThreadLog;
+  agent?: AgentRewind;
+}): GitWing {
   const locks = createRepoLocks();
   const tempDir = path.join(options.dataDir, 'git-tmp');
   const turns = createTurnRecorder({ tempDir, locks, log: options.log });
@@ -48,6 +54,7 @@ export function createGitWing(options: { dataDir: string; log(message: string): 
   const rewindDeps = (deps: WorktreeDeps): RewindDeps => ({
     ...deps,
     threadLog: options.threadLog ?? NO_THREAD_LOG,
+    agent: options.agent ?? NO_AGENT_REWIND,
     turnOpen: (threadId) => turns.turnOpen(threadId),
   });
   // Worktrees first (a revert's work tree may be one being restored), then reverts a kill cut short.

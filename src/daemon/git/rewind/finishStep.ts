@@ -3,7 +3,12 @@ import { dropRevertRefs, setRevertRefs } from './revertRefs';
 import { putFiles } from './filesState';
 import { dropStep, type RewindStep } from './rewindJournal';
 import type { RewindDeps } from './rewindDeps';
-import { addUndone, removeUndone } from './undoneNotice';
+import { dropSessionPoint, keepSessionPoint, sessionPointOf } from './sessionPoints';
+import { addUndone, noticeText, removeUndone } from './undoneNotice';
+
+/** What the agent's conversation holds where an unrevert moved it back (pi: a branch summary). */
+export const UNREVERT_SUMMARY =
+  '[The user undid the revert: the files are back as they were after those turns, so that work stands again.]';
 
 /** How many of the thread's last rows are read for this step's row (written last, so it is among them). */
 const ROW_LOOKBACK = 50;
@@ -17,14 +22,29 @@ export async function finishStep(step: RewindStep, deps: RewindDeps): Promise<vo
   if (step.action === 'revert') {
     await setRevertRefs(step.workTree, step.base, step.before, step.target);
     await putFiles(step.workTree, deps.tempDir, step.target);
-    await addUndone(deps.dataDir, step.threadId, step.undoneTurnIds);
+    await moveAgentBack(step, deps);
   } else {
     await putFiles(step.workTree, deps.tempDir, `${step.before}^{tree}`);
     await removeUndone(deps.dataDir, step.threadId, step.undoneTurnIds);
+    const point = await sessionPointOf(deps.dataDir, step.threadId, step.base);
+    if (point !== undefined) await deps.agent.rewind(step.threadId, point, UNREVERT_SUMMARY);
+    await dropSessionPoint(deps.dataDir, step.threadId, step.base);
   }
   await writeRowOnce(step, deps);
   if (step.action === 'unrevert') await dropRevertRefs(step.workTree, step.base);
   await dropStep(deps.dataDir, step.threadId);
+}
+
+/**
+ * The agent's conversation back to the turn's start where its provider can; else (or when that fails) the undone
+ * turns are told in the next prompt. Either way the same text says which turns were undone.
+ */
+async function moveAgentBack(step: RewindStep, deps: RewindDeps): Promise<void> {
+  const rows = await deps.threadLog.list(step.threadId);
+  const summary = noticeText(step.undoneTurnIds, rows);
+  const before = step.agentCheckpoint === undefined ? undefined : await deps.agent.rewind(step.threadId, step.agentCheckpoint, summary);
+  if (before === undefined) await addUndone(deps.dataDir, step.threadId, step.undoneTurnIds);
+  else await keepSessionPoint(deps.dataDir, step.threadId, step.base, before);
 }
 
 export function snapshotRefOf(step: Pick<RewindStep, 'base'>): string {

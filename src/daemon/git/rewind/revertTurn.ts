@@ -1,4 +1,5 @@
 import { HostCommandError } from '../../../protocol/hostErrors';
+import type { StoredThreadEvent } from '../../../protocol/threadEvents';
 import type { RevertTurnParams, RevertTurnResult, UnrevertParams, UnrevertResult } from '../../../protocol/hostRewindCommands';
 import { requireWorkTree } from '../gitRepo';
 import { recordedTurns } from '../turns/turnRefs';
@@ -6,8 +7,15 @@ import { worktreeTree } from '../tempIndex';
 import { storeState } from './filesState';
 import { finishStep, snapshotRefOf } from './finishStep';
 import { latestRevert, revertRefBase } from './revertRefs';
+import { checkpointBefore } from './sessionPoints';
 import { writeStep, type RewindStep } from './rewindJournal';
 import type { RewindDeps } from './rewindDeps';
+
+/** True when a turn started after the revert's row (the conversation went on from the reverted point). */
+function turnSince(rows: readonly StoredThreadEvent[], snapshotRef: string): boolean {
+  const at = rows.map((row) => row.type === 'thread/reverted' && row.data.snapshotRef === snapshotRef).lastIndexOf(true);
+  return at >= 0 && rows.slice(at).some((row) => row.type === 'turn/started');
+}
 
 function refuseDuringTurn(threadId: string, deps: RewindDeps): void {
   if (deps.turnOpen(threadId)) {
@@ -29,6 +37,7 @@ export async function revertTurn(params: RevertTurnParams, deps: RewindDeps): Pr
     if (at < 0) throw new HostCommandError('not_found', `no recorded start of turn ${params.turnId} in thread ${params.threadId}`);
     const undoneTurnIds = turns.slice(at).map((turn) => turn.turnId);
     const state = await storeState(tree.topLevel, deps.tempDir, `state of ${params.threadId} before reverting ${params.turnId}`);
+    const agentCheckpoint = checkpointBefore(await deps.threadLog.list(params.threadId), params.turnId);
     const step: RewindStep = {
       action: 'revert',
       threadId: params.threadId,
@@ -39,6 +48,7 @@ export async function revertTurn(params: RevertTurnParams, deps: RewindDeps): Pr
       before: state.commit,
       target: turns[at]!.start,
       undoneTurnIds,
+      ...(agentCheckpoint === undefined ? {} : { agentCheckpoint }),
     };
     await writeStep(deps.dataDir, step);
     await finishStep(step, deps);
@@ -47,9 +57,10 @@ export async function revertTurn(params: RevertTurnParams, deps: RewindDeps): Pr
 }
 
 /**
- * `git.unrevert`: the newest revert undone, its stored state's files back. Refused when the files changed since
- * that revert (a prompt ran, or the user edited): putting the old state back would lose those changes, so the
- * revert stays, as opencode drops its undo once the session moves on.
+ * `git.unrevert`: the newest revert undone, its stored state's files (and the agent's conversation, where the
+ * revert moved it) back. Refused once the files changed since that revert (the user edited, an agent wrote) or a
+ * turn ran since: putting the old state back would lose those changes, so the revert stays, as opencode makes a
+ * revert final once the session moves on.
  */
 export async function unrevert(params: UnrevertParams, deps: RewindDeps): Promise<UnrevertResult> {
   refuseDuringTurn(params.threadId, deps);
@@ -61,6 +72,12 @@ export async function unrevert(params: UnrevertParams, deps: RewindDeps): Promis
       throw new HostCommandError(
         'changed_since_revert',
         `the files of thread ${params.threadId} changed since its revert of turn ${revert.turnId}: the revert stays`,
+      );
+    }
+    if (turnSince(await deps.threadLog.list(params.threadId), `${revert.base}/before`)) {
+      throw new HostCommandError(
+        'changed_since_revert',
+        `thread ${params.threadId} ran a turn since its revert of turn ${revert.turnId}: the revert stays`,
       );
     }
     const turns = await recordedTurns(tree.topLevel, params.threadId);

@@ -20,6 +20,8 @@ export const RewindStepSchema = z.object({
   before: z.string(),
   target: z.string(),
   undoneTurnIds: z.array(z.string()),
+  /** A revert: the agent's checkpoint its conversation goes back to (null: its start); absent when unknown. */
+  agentCheckpoint: z.string().nullable().optional(),
 });
 export type RewindStep = z.infer<typeof RewindStepSchema>;
 
