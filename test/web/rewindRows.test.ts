@@ -34,6 +34,15 @@ describe('the page folds revert rows: undone turns dimmed, never removed', () =>
     expect(transcript.rewind.newest.value).to.equal(null);
   });
 
+  it('a turn after a revert makes it final: still dimmed, no longer offered to undo', () => {
+    const transcript = new Transcript();
+    transcript.apply([...turn('t1'), row('thread/reverted', { turnId: 't1', snapshotRef: 's', undoneTurnIds: ['t1'] })]);
+    expect(transcript.rewind.newest.value?.snapshotRef).to.equal('s');
+    transcript.apply(turn('t2'));
+    expect(transcript.rewind.newest.value).to.equal(null);
+    expect([...transcript.rewind.undone.value]).to.deep.equal(['t1']);
+  });
+
   it('a revert read in an earlier page still dims its turns', () => {
     const earlier = [...turn('t1'), row('thread/reverted', { turnId: 't1', snapshotRef: 's', undoneTurnIds: ['t1'] })];
     const later = turn('t2');

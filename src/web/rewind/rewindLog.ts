@@ -16,7 +16,15 @@ export interface RevertInForce {
 export class RewindLog {
   readonly reverts = signal<RevertInForce[]>([]);
   readonly undone = computed(() => new Set(this.reverts.value.flatMap((revert) => revert.undoneTurnIds)));
-  readonly newest = computed(() => this.reverts.value.at(-1) ?? null);
+  /** The revert "Undo revert" takes back: the newest, until a turn runs after it (the host then refuses). */
+  readonly newest = computed(() => (this.finalFrom.value >= this.reverts.value.length ? null : (this.reverts.value.at(-1) ?? null)));
+  /** How many of the reverts a later turn made final (opencode's rule: a new message commits a revert). */
+  private readonly finalFrom = signal(0);
+
+  /** A turn started: every revert so far is final. */
+  turnStarted(): void {
+    if (this.finalFrom.value !== this.reverts.value.length) this.finalFrom.value = this.reverts.value.length;
+  }
 
   /** True when the row was one of rewind's (the caller then has nothing more to do with it). */
   apply(row: StoredThreadEvent): boolean {
@@ -34,6 +42,7 @@ export class RewindLog {
 
   /** Earlier rows' reverts go first (a backlog page read backwards), unless a later row undid them already. */
   prepend(earlier: RewindLog): void {
+    this.finalFrom.value += earlier.reverts.value.length;
     this.reverts.value = [...earlier.reverts.value, ...this.reverts.value];
   }
 }

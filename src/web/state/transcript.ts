@@ -87,6 +87,7 @@ export class Transcript {
     switch (row.type) {
       case 'turn/started':
         this.turnOf(row.turnId ?? row.id, data.origin === 'agent' ? 'agent' : 'client');
+        this.rewind.turnStarted();
         return;
       case 'turn/completed': {
         const turn = this.turnOf(row.turnId ?? row.id);
