@@ -1,23 +1,59 @@
-import { runGit } from '../runGit';
-import { indexTree, withTempIndex, worktreeTree } from '../tempIndex';
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { GitCommandFailed, runGit } from '../runGit';
+import { withTempIndex } from '../tempIndex';
 
 /**
- * The work tree's whole state as one commit, the way `git stash --include-untracked` stores it but without
- * touching anything: its tree is every file on disk git would keep, its parents `HEAD` (when there is one) and
- * a commit of the index. Made even when clean, so every revert has a state to come back to.
+ * A revert's files in one pass over one temporary index (git start-ups are most of its time): the work tree's
+ * whole state is stored as one commit, the way `git stash --include-untracked` stores it but touching nothing
+ * (its tree every file on disk git would keep, its parents `HEAD` when there is one and a commit of the index;
+ * made even when clean, so every revert has a state to come back to); then `beforeVisible` runs with that commit
+ * (the journal and the refs), and only then are the files moved to `target` from the same index, already
+ * holding every file on disk. Two copies of the user's index are used; the index itself is never written.
  */
-export async function storeState(workTree: string, tempDir: string, message: string): Promise<{ commit: string; files: string }> {
-  const head = await runGit(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: workTree }).then(
-    ({ stdout }) => stdout.trim(),
-    () => null,
-  );
-  const files = await worktreeTree(workTree, tempDir);
-  const staged = (await indexTree(workTree, tempDir)) ?? files;
-  const commit = async (tree: string, parents: string[], text: string): Promise<string> =>
-    (await runGit(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', text], { cwd: workTree })).stdout.trim();
-  const heads = head ? [head] : [];
-  const index = await commit(staged, heads, `index of ${message}`);
-  return { commit: await commit(files, [...heads, index], message), files };
+export async function storeStateThenPut(
+  workTree: string,
+  tempDir: string,
+  message: string,
+  target: string,
+  beforeVisible: (commit: string) => Promise<void>,
+): Promise<void> {
+  const git = (args: string[], env?: Record<string, string>) =>
+    runGit(args, { cwd: workTree, ...(env ? { env } : {}) }).then(({ stdout }) => stdout.trim());
+  const [head, index] = await Promise.all([
+    git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']).catch(() => null),
+    git(['rev-parse', '--path-format=absolute', '--git-path', 'index']),
+  ]);
+  await fs.mkdir(tempDir, { recursive: true });
+  const files = path.join(tempDir, `index-${process.pid}-${randomBytes(6).toString('hex')}`);
+  const staged = `${files}-staged`;
+  try {
+    await Promise.all([copyIndex(index, files), copyIndex(index, staged)]);
+    await git(['add', '--all', '--', ':/'], { GIT_INDEX_FILE: files });
+    const [filesTree, stagedTree] = await Promise.all([
+      git(['write-tree'], { GIT_INDEX_FILE: files }),
+      // An unresolved merge has no index tree: staged and unstaged then come back together, as files on disk.
+      git(['write-tree'], { GIT_INDEX_FILE: staged }).catch((error: unknown) => {
+        if (error instanceof GitCommandFailed) return null;
+        throw error;
+      }),
+    ]);
+    const parents = head ? ['-p', head] : [];
+    const indexCommit = await git(['commit-tree', stagedTree ?? filesTree, ...parents, '-m', `index of ${message}`]);
+    await beforeVisible(await git(['commit-tree', filesTree, ...parents, '-p', indexCommit, '-m', message]));
+    await git(['read-tree', '-u', '--reset', target], { GIT_INDEX_FILE: files });
+  } finally {
+    await Promise.all([files, `${files}.lock`, staged, `${staged}.lock`].map((file) => fs.rm(file, { force: true })));
+  }
+}
+
+async function copyIndex(index: string, to: string): Promise<void> {
+  try {
+    await fs.copyFile(index, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // no index yet: git starts an empty one
+  }
 }
 
 /**

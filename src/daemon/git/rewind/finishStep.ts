@@ -15,13 +15,16 @@ const ROW_LOOKBACK = 50;
 
 /**
  * Everything of a journaled step after the journal was written, each part idempotent, so the daemon's next
- * start runs it again after a kill: the refs, the files, the notice for the next prompt, the row (unless it is
- * stored already), and last the journal goes. Runs under the repository's lock.
+ * start runs it again after a kill: the refs, the files, the agent's conversation or the notice for the next
+ * prompt, the row (unless it is stored already), and last the journal goes. Runs under the repository's lock.
  */
-export async function finishStep(step: RewindStep, deps: RewindDeps): Promise<void> {
+export async function finishStep(step: RewindStep, deps: RewindDeps, done: { refsAndFiles?: boolean } = {}): Promise<void> {
   if (step.action === 'revert') {
-    await setRevertRefs(step.workTree, step.base, step.before, step.target);
-    await putFiles(step.workTree, deps.tempDir, step.target);
+    // A revert's first run set its refs and files in the same pass that stored the state (storeStateThenPut).
+    if (!done.refsAndFiles) {
+      await setRevertRefs(step.workTree, step.base, step.before, step.target);
+      await putFiles(step.workTree, deps.tempDir, step.target);
+    }
     await moveAgentBack(step, deps);
   } else {
     await putFiles(step.workTree, deps.tempDir, `${step.before}^{tree}`);

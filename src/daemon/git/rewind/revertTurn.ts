@@ -4,9 +4,9 @@ import type { RevertTurnParams, RevertTurnResult, UnrevertParams, UnrevertResult
 import { requireWorkTree } from '../gitRepo';
 import { recordedTurns } from '../turns/turnRefs';
 import { worktreeTree } from '../tempIndex';
-import { storeState } from './filesState';
+import { storeStateThenPut } from './filesState';
 import { finishStep, snapshotRefOf } from './finishStep';
-import { latestRevert, revertRefBase } from './revertRefs';
+import { latestRevert, revertRefBase, setRevertRefs } from './revertRefs';
 import { checkpointBefore } from './sessionPoints';
 import { writeStep, type RewindStep } from './rewindJournal';
 import type { RewindDeps } from './rewindDeps';
@@ -36,23 +36,28 @@ export async function revertTurn(params: RevertTurnParams, deps: RewindDeps): Pr
     const at = turns.findIndex((turn) => turn.turnId === params.turnId);
     if (at < 0) throw new HostCommandError('not_found', `no recorded start of turn ${params.turnId} in thread ${params.threadId}`);
     const undoneTurnIds = turns.slice(at).map((turn) => turn.turnId);
-    const state = await storeState(tree.topLevel, deps.tempDir, `state of ${params.threadId} before reverting ${params.turnId}`);
     const agentCheckpoint = checkpointBefore(await deps.threadLog.list(params.threadId), params.turnId);
-    const step: RewindStep = {
-      action: 'revert',
-      threadId: params.threadId,
-      workTree: tree.topLevel,
-      commonDir: tree.commonDir,
-      turnId: params.turnId,
-      base: revertRefBase(params.threadId, params.turnId, (deps.now ?? Date.now)()),
-      before: state.commit,
-      target: turns[at]!.start,
-      undoneTurnIds,
-      ...(agentCheckpoint === undefined ? {} : { agentCheckpoint }),
-    };
-    await writeStep(deps.dataDir, step);
-    await finishStep(step, deps);
-    return { turnId: step.turnId, snapshotRef: snapshotRefOf(step), undoneTurnIds };
+    const target = turns[at]!.start;
+    const message = `state of ${params.threadId} before reverting ${params.turnId}`;
+    let step: RewindStep | undefined;
+    await storeStateThenPut(tree.topLevel, deps.tempDir, message, target, async (before) => {
+      step = {
+        action: 'revert',
+        threadId: params.threadId,
+        workTree: tree.topLevel,
+        commonDir: tree.commonDir,
+        turnId: params.turnId,
+        base: revertRefBase(params.threadId, params.turnId, (deps.now ?? Date.now)()),
+        before,
+        target,
+        undoneTurnIds,
+        ...(agentCheckpoint === undefined ? {} : { agentCheckpoint }),
+      };
+      await writeStep(deps.dataDir, step);
+      await setRevertRefs(step.workTree, step.base, step.before, step.target);
+    });
+    await finishStep(step!, deps, { refsAndFiles: true });
+    return { turnId: params.turnId, snapshotRef: snapshotRefOf(step!), undoneTurnIds };
   });
 }
 
