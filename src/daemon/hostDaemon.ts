@@ -8,6 +8,8 @@ import { createModelHandlers } from './modelHandlers';
 import { createGitWing } from './git/gitHandlers';
 import { recordingTurnsOf } from './git/turns/turnRecordingStore';
 import { withTurnTrees } from './git/turns/withTurnTrees';
+import { withUndoneNotice } from './git/rewind/rewindWing';
+import { createAgentRewind, NO_AGENT_REWIND, type AgentRewind } from './git/rewind/agentRewind';
 import type { HostIdentity } from './hostIdentity';
 import { createProviderRegistry } from './providerRegistry';
 import type { AgentProvider } from './providers/agentProvider';
@@ -60,7 +62,17 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
   const providers = createProviderRegistry(deps.providers);
   const allowed = allowedRoots(deps.allowRoots);
   // Git worktrees, diffs and the trees at each turn's edges (docs/worktrees.md): the store is tapped for turn rows.
-  const git = createGitWing({ dataDir: deps.dataDir, log });
+  // A revert writes its own row through the thread handlers' ingest, made below (bound once they exist).
+  let ingestFrame = (_frame: unknown): Promise<unknown> => Promise.reject(new Error('the thread handlers are not made yet'));
+  const threadLog = {
+    list: deps.store.list.bind(deps.store),
+    lastSeq: deps.store.lastSeq.bind(deps.store),
+    ingest: (frame: unknown) => ingestFrame(frame),
+  };
+  // The agent's conversation moves with a revert (pi); the table and the close are bound once they exist, below.
+  let agentRewind: AgentRewind = NO_AGENT_REWIND;
+  const agent: AgentRewind = { rewind: (...args) => agentRewind.rewind(...args) };
+  const git = createGitWing({ dataDir: deps.dataDir, log, threadLog, agent });
   const store = recordingTurnsOf(deps.store, git.turns);
   // One record per thread (issue 37): the ingest reads it, the thread handlers own it, the close ends it.
   const table = createThreadTable();
@@ -83,10 +95,17 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
     log,
   });
   const { dispose, ...threadHandlers } = threads;
+  ingestFrame = (frame) => threadHandlers['thread.ingest']({ frame });
+  agentRewind = createAgentRewind({
+    table,
+    dataDir: deps.dataDir,
+    closeAgent: (threadId) => threadHandlers['thread.close_agent']({ threadId }),
+    log,
+  });
   const dispatch = createHostDispatcher(
     {
       ...createHostFileHandlers(deps.files, allowed),
-      ...withTurnTrees(threadHandlers, git.turns),
+      ...withUndoneNotice(withTurnTrees(threadHandlers, git.turns), { dataDir: deps.dataDir, threadLog }),
       ...createModelHandlers(providers),
       ...git.handlers,
     },

@@ -37,6 +37,10 @@ export const HostErrorCodeSchema = z.enum([
   'unknown_ref',
   /** Git itself failed (its own words in the message). */
   'git_failed',
+  /** `git.unrevert` with no revert of the thread left to undo (issue 39). */
+  'nothing_to_unrevert',
+  /** `git.unrevert` after the files changed since the revert: bringing the old state back would lose them. */
+  'changed_since_revert',
 ]);
 export type HostErrorCode = z.infer<typeof HostErrorCodeSchema>;
 
@@ -66,6 +70,8 @@ export const HOST_ERROR_HTTP_STATUS: Readonly<Record<Exclude<HostErrorCode, 'hos
   invalid_branch: 400,
   unknown_ref: 400,
   git_failed: 502,
+  nothing_to_unrevert: 409,
+  changed_since_revert: 409,
 };
 
 /**

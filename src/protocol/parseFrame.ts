@@ -12,6 +12,7 @@ import {
   ThreadStopSignalParamsSchema,
   parsePromptSignalMethod,
 } from './signals';
+import { REWIND_METHOD, ThreadRevertedParamsSchema, ThreadUnrevertedParamsSchema } from './rewindFrames';
 import { THREAD_UPDATED_METHOD, ThreadUpdatedParamsSchema } from './threadUpdateFrame';
 import type { TurnInput } from './turnInput';
 
@@ -79,6 +80,20 @@ function inputOf(method: string, params: unknown, value: unknown, read: ReadPara
   // Checked by zod too: the server's own frame, rare, and strict on the fields a thread has.
   if (method === THREAD_UPDATED_METHOD) {
     return withParams(ThreadUpdatedParamsSchema, params, (p) => ({ kind: 'threadUpdated', threadId: p.threadId, changes: p }));
+  }
+  if (method === REWIND_METHOD.reverted) {
+    return withParams(ThreadRevertedParamsSchema, params, ({ threadId, ...data }) => ({
+      kind: 'rewound',
+      threadId,
+      change: { method: REWIND_METHOD.reverted, data },
+    }));
+  }
+  if (method === REWIND_METHOD.unreverted) {
+    return withParams(ThreadUnrevertedParamsSchema, params, ({ threadId, ...data }) => ({
+      kind: 'rewound',
+      threadId,
+      change: { method: REWIND_METHOD.unreverted, data },
+    }));
   }
   if (method === THREAD_STOP_METHOD) {
     return read(ThreadStopSignalParamsSchema, params, (p) => ({ kind: 'stop', threadId: p.threadId }));

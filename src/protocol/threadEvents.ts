@@ -28,6 +28,10 @@ export const THREAD_EVENT_TYPE = {
   approvalResolved: 'approval/resolved',
   /** The thread's own fields changed (rename, archive, keep-running, mode): only the changed ones are in `data`. */
   threadUpdated: 'thread/updated',
+  /** The thread's files were put back to a turn's start (issue 39); the undone turns' rows stay, dimmed. */
+  threadReverted: 'thread/reverted',
+  /** A revert undone: the files as they were before it. */
+  threadUnreverted: 'thread/unreverted',
 } as const;
 export type ThreadEventType = (typeof THREAD_EVENT_TYPE)[keyof typeof THREAD_EVENT_TYPE];
 
@@ -198,6 +202,13 @@ export const ThreadEventDataSchemas = {
     keepAgentRunning: z.boolean().optional(),
     permissionMode: PermissionModeSchema.optional(),
   }),
+  [THREAD_EVENT_TYPE.threadReverted]: z.object({
+    ...base,
+    turnId: z.string(),
+    snapshotRef: z.string(),
+    undoneTurnIds: z.array(z.string()),
+  }),
+  [THREAD_EVENT_TYPE.threadUnreverted]: z.object({ ...base, turnId: z.string(), snapshotRef: z.string() }),
 } satisfies Record<ThreadEventType, z.ZodType>;
 
 /**
@@ -247,6 +258,8 @@ export const NewThreadEventSchema = z.discriminatedUnion('type', [
   rowOf(T.approvalRequested, D[T.approvalRequested]),
   rowOf(T.approvalResolved, D[T.approvalResolved]),
   rowOf(T.threadUpdated, D[T.threadUpdated]),
+  rowOf(T.threadReverted, D[T.threadReverted]),
+  rowOf(T.threadUnreverted, D[T.threadUnreverted]),
 ]);
 export type NewThreadEvent = z.infer<typeof NewThreadEventSchema>;
 

@@ -64,6 +64,9 @@ export function reduceTurn(state: ThreadTurnState, input: RuleInput, newId: () =
     case 'threadUpdated':
       onThreadUpdated(t, input.changes);
       break;
+    case 'rewound':
+      t.emit({ kind: 'rewound', change: input.change }); // like thread/updated: one row, no turn changes
+      break;
     case 'restored':
       onRestored(t, input.processEpoch);
       break;

@@ -1,5 +1,6 @@
 import type { ApprovalRequestedParams, ApprovalResolvedParams } from '../protocol/approvals';
 import type { ThreadChanges } from '../protocol/threadUpdateFrame';
+import type { RewindChange } from '../protocol/rewindFrames';
 import {
   ZERO_TOKENS,
   type PlanStep,
@@ -164,6 +165,7 @@ export type TurnFact = { turnId: string | null } & (
   | { kind: 'approvalRequested'; request: ApprovalRequest }
   | { kind: 'approvalResolved'; resolution: ApprovalResolution }
   | { kind: 'threadUpdated'; changes: ThreadChanges }
+  | { kind: 'rewound'; change: RewindChange }
 );
 
 /** A question and its answer as rows keep them: the thread is the row's own. */

@@ -256,6 +256,16 @@ describe('emitEvents()', () => {
       },
       { kind: 'approvalResolved', resolution: { approvalId: 'ap1', decidedBy: 'cancelled', reason: 'stopped' }, turnId: 't' },
       { kind: 'threadUpdated', changes: { title: 'Renamed', archived: true }, turnId: null },
+      {
+        kind: 'rewound',
+        change: { method: 'thread/reverted', data: { turnId: 't', snapshotRef: 'refs/ats/reverts/x/before', undoneTurnIds: ['t'] } },
+        turnId: null,
+      },
+      {
+        kind: 'rewound',
+        change: { method: 'thread/unreverted', data: { turnId: 't', snapshotRef: 'refs/ats/reverts/x/before' } },
+        turnId: null,
+      },
     ];
     const checkedTypes = new Set<string>();
     testScheduler().run(({ cold }) => {

@@ -4,6 +4,9 @@ import type { HostHandlers } from '../hostDispatcher';
 import { gitDiff } from './diff/gitDiff';
 import { asHostError } from './gitRepo';
 import { createRepoLocks } from './repoLocks';
+import { NO_AGENT_REWIND, type AgentRewind } from './rewind/agentRewind';
+import type { RewindDeps, ThreadLog } from './rewind/rewindDeps';
+import { recoverRewinds, rewindCommands, type RewindHandlers } from './rewind/rewindWing';
 import { createTurnRecorder, type TurnRecorder } from './turns/turnRecorder';
 import { createWorktree } from './worktrees/createWorktree';
 import { pruneWorktrees, recoverWorktrees } from './worktrees/recoverWorktrees';
@@ -15,7 +18,8 @@ import type { WorktreeDeps } from './worktrees/worktreeDeps';
 export type GitHandlers = Pick<
   HostHandlers,
   'git.worktree_create' | 'git.worktree_remove' | 'git.worktree_restore' | 'git.diff' | 'git.prune_worktrees'
->;
+> &
+  RewindHandlers;
 
 /** The daemon's git wing: the git commands, the turn recorder, and the start-up recovery they wait for. */
 export interface GitWing {
@@ -27,8 +31,16 @@ export interface GitWing {
   close(): Promise<void>;
 }
 
+/** A git wing without threads (benches, the git wing's own tests): a revert's row goes nowhere. */
+const NO_THREAD_LOG: ThreadLog = { list: async () => [], lastSeq: async () => 0, ingest: async () => undefined };
+
 /** The git commands of the contract (issue 38, docs/worktrees.md): a thread's worktree, its diff and its turn trees. */
-export function createGitWing(options: { dataDir: string; log(message: string): void }): GitWing {
+export function createGitWing(options: {
+  dataDir: string;
+  log(message: string): void;
+  threadLog?: ThreadLog;
+  agent?: AgentRewind;
+}): GitWing {
   const locks = createRepoLocks();
   const tempDir = path.join(options.dataDir, 'git-tmp');
   const turns = createTurnRecorder({ tempDir, locks, log: options.log });
@@ -39,8 +51,18 @@ export function createGitWing(options: { dataDir: string; log(message: string): 
     locks,
     log: options.log,
   });
+  const rewindDeps = (deps: WorktreeDeps): RewindDeps => ({
+    ...deps,
+    threadLog: options.threadLog ?? NO_THREAD_LOG,
+    agent: options.agent ?? NO_AGENT_REWIND,
+    turnOpen: (threadId) => turns.turnOpen(threadId),
+  });
+  // Worktrees first (a revert's work tree may be one being restored), then reverts a kill cut short.
   const ready: Promise<void> = depsNow()
-    .then(recoverWorktrees)
+    .then(async (deps) => {
+      await recoverWorktrees(deps);
+      await recoverRewinds(rewindDeps(deps));
+    })
     .catch((error: Error) => options.log(`worktree recovery: ${error.message}`));
   // Every command waits for the recovery; one thread's commands run one at a time.
   const serve =
@@ -77,6 +99,8 @@ export function createGitWing(options: { dataDir: string; log(message: string): 
         },
       }),
     ),
+    'git.revert_turn': serve((params, deps) => rewindCommands.revert(params, rewindDeps(deps))),
+    'git.unrevert': serve((params, deps) => rewindCommands.unrevert(params, rewindDeps(deps))),
     'git.prune_worktrees': serve(async (params: { liveThreadIds: string[] }, deps) => ({
       removed: await pruneWorktrees(params.liveThreadIds, deps),
     })),

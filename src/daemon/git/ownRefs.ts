@@ -35,8 +35,13 @@ export async function deleteRefs(cwd: string, refs: Iterable<string>): Promise<v
   if (lines) await runGit(['update-ref', '--stdin'], { cwd, input: lines });
 }
 
-/** Every ref the service keeps for a thread: its snapshot and its turn trees. */
+/** `refs/ats/reverts/<threadId>/<at>-<turnId>/{before,after}`: a revert's stored state and what it left (issue 39). */
+export function revertsPrefix(threadId: string): string {
+  return `refs/ats/reverts/${threadId}/`;
+}
+
+/** Every ref the service keeps for a thread: its snapshot, its turn trees and its reverts. */
 export async function deleteThreadRefs(cwd: string, threadId: string): Promise<void> {
-  const turns = await listRefs(cwd, turnsPrefix(threadId));
-  await deleteRefs(cwd, [...turns.keys(), snapshotRef(threadId)]);
+  const [turns, reverts] = await Promise.all([listRefs(cwd, turnsPrefix(threadId)), listRefs(cwd, revertsPrefix(threadId))]);
+  await deleteRefs(cwd, [...turns.keys(), ...reverts.keys(), snapshotRef(threadId)]);
 }

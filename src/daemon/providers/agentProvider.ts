@@ -40,6 +40,22 @@ export interface AgentProvider {
    * Without it a deleted thread's session stays where the agent keeps it.
    */
   deleteSession?(providerThreadId: string, dataDir: string, cwd?: string): Promise<void>;
+  /**
+   * Optional: moves a closed session's conversation back to `checkpointId` (a `turn/completed.providerCheckpointId`
+   * of this agent; null: the conversation's start), leaving `summary` where the undone part was, so the next
+   * prompt continues from there (issue 39's revert). Resolves with the point it was at before, to move back to
+   * on an unrevert. Rejects when the session or the checkpoint is unknown; the daemon then tells the agent instead.
+   */
+  rewindSession?(options: RewindSessionOptions): Promise<string | null>;
+}
+
+export interface RewindSessionOptions {
+  providerThreadId: string;
+  /** As for `deleteSession`: where this provider's sessions are kept. */
+  dataDir: string;
+  cwd: string;
+  checkpointId: string | null;
+  summary: string;
 }
 
 export interface OpenThreadOptions {

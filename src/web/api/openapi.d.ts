@@ -385,6 +385,40 @@ export interface paths {
     patch: operations['patchThreadsByIdReviewCommentsByCommentId'];
     trace?: never;
   };
+  '/api/v1/threads/{id}/revert': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Put the thread’s files back as they were at the start of a turn (the state before is kept for unrevert) */
+    post: operations['postThreadsByIdRevert'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/threads/{id}/unrevert': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Undo the thread’s newest revert: its files as they were before it */
+    post: operations['postThreadsByIdUnrevert'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/threads/{id}/events': {
     parameters: {
       query?: never;
@@ -1961,6 +1995,81 @@ export interface operations {
       };
     };
   };
+  postThreadsByIdRevert: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          turnId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Reverted: the stored state’s ref and the turns undone */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            turnId: string;
+            snapshotRef: string;
+            undoneTurnIds: string[];
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postThreadsByIdUnrevert: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Unreverted */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            turnId: string;
+            snapshotRef: string;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   getThreadsByIdEvents: {
     parameters: {
       query?: {
@@ -2550,6 +2659,59 @@ export interface operations {
                   keepAgentRunning?: boolean;
                   /** @enum {string} */
                   permissionMode?: 'ask' | 'accept-edits' | 'full-access';
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'thread/reverted';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  providerThreadId: string;
+                  turnId: string;
+                  snapshotRef: string;
+                  undoneTurnIds: string[];
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'thread/unreverted';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  providerThreadId: string;
+                  turnId: string;
+                  snapshotRef: string;
                 } & {
                   [key: string]: unknown;
                 };

@@ -7,6 +7,8 @@ import { PlanView } from './PlanView';
 import { RefusedPrompt } from './RefusedPrompt';
 import { go, threadHref } from '../state/route';
 import { useTranscriptWindow } from './transcriptWindow';
+import { TurnActions } from '../rewind/TurnActions';
+import type { RewindLog } from '../rewind/rewindLog';
 
 const STATUS_TEXT = { completed: 'Completed', failed: 'Failed', interrupted: 'Interrupted' } as const;
 
@@ -28,7 +30,14 @@ export function Transcript({ threadId, feed }: { threadId: string; feed: ThreadF
         <div class="transcript-body">
           <div class="transcript-spacer" style={{ height: `${view.above}px` }} />
           {entries.slice(view.start, view.end).map((entry) => (
-            <Row key={entry.key} entry={entry} threadId={threadId} focused={entry.key === focus} measure={view.measure} />
+            <Row
+              key={entry.key}
+              entry={entry}
+              threadId={threadId}
+              rewind={feed.transcript.rewind}
+              focused={entry.key === focus}
+              measure={view.measure}
+            />
           ))}
           <div class="transcript-spacer" style={{ height: `${view.below}px` }} />
           {entries.length === 0 && <p class="muted">Nothing in this thread yet.</p>}
@@ -52,11 +61,13 @@ export function Transcript({ threadId, feed }: { threadId: string; feed: ThreadF
 function Row({
   entry,
   threadId,
+  rewind,
   focused,
   measure,
 }: {
   entry: TranscriptEntry;
   threadId: string;
+  rewind: RewindLog;
   focused: boolean;
   measure: (key: string, element: Element) => () => void;
 }) {
@@ -64,20 +75,26 @@ function Row({
   useLayoutEffect(() => measure(entry.key, box.current!), [entry.key]);
   return (
     <div class={`transcript-row${focused ? ' focused' : ''}`} ref={box} data-entry-key={entry.key}>
-      {entry.kind === 'turn' ? <TurnView threadId={threadId} turn={entry} /> : <EntryView threadId={threadId} entry={entry} />}
+      {entry.kind === 'turn' ? (
+        <TurnView threadId={threadId} turn={entry} rewind={rewind} />
+      ) : (
+        <EntryView threadId={threadId} entry={entry} />
+      )}
     </div>
   );
 }
 
-function TurnView({ threadId, turn }: { threadId: string; turn: TurnModel }) {
+function TurnView({ threadId, turn, rewind }: { threadId: string; turn: TurnModel; rewind: RewindLog }) {
   const status = turn.status.value;
   const refused = turn.refused.value;
+  const reverted = rewind.undone.value.has(turn.key);
   return (
     <section
-      class={`turn ${turn.origin}`}
+      class={`turn ${turn.origin}${reverted ? ' reverted' : ''}`}
       data-turn-id={turn.key}
       aria-label={turn.origin === 'agent' ? 'Turn started by the agent' : 'Turn'}
     >
+      {reverted && <p class="reverted-label">Reverted: its file changes are undone</p>}
       {turn.origin === 'agent' && <p class="origin-label">Started by the agent</p>}
       {turn.entries.value.map((entry) => (
         <EntryView key={entry.key} threadId={threadId} entry={entry} />
@@ -90,6 +107,7 @@ function TurnView({ threadId, turn }: { threadId: string; turn: TurnModel }) {
           {turn.error.value && <span class="error-text"> — {turn.error.value}</span>}
         </p>
       )}
+      {!refused && <TurnActions threadId={threadId} turnId={turn.key} rewind={rewind} running={status === null} />}
     </section>
   );
 }

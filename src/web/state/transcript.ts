@@ -3,6 +3,7 @@ import type { ApprovalRequest, ApprovalResolution, PlanStep, StoredThreadEvent, 
 import { approvalModelOf, planModelOf, type ApprovalModel, type PlanModel } from './approvals';
 import type { ContextWindowUsage, ItemModel, ItemShape, NoteModel, TranscriptEntry, TurnEntry, TurnModel } from './transcriptModel';
 import { userTextOf } from './userText';
+import { RewindLog } from '../rewind/rewindLog';
 
 /**
  * A thread's log folded into turns and items, fed rows in seq order (backlog pages, then the SSE stream).
@@ -19,6 +20,8 @@ export class Transcript {
    * a rename, archive or mode change made in another tab reaches this header with the row.
    */
   readonly threadUpdate = signal<ThreadUpdate>({});
+  /** The reverts in force (issue 39): which turns the page shows dimmed. */
+  readonly rewind = new RewindLog();
   /** How many turns the log holds (one per `turn/started`): what a delete would take away. */
   readonly turnCount = signal(0);
   /** The last seq applied: rows at or below it are already shown (a resumed stream may repeat some). */
@@ -58,6 +61,7 @@ export class Transcript {
     const earlier = new Transcript();
     earlier.apply(rows);
     this.entryList.unshift(...earlier.entryList);
+    this.rewind.prepend(earlier.rewind);
     for (const [key, value] of earlier.turns) if (!this.turns.has(key)) this.turns.set(key, value);
     for (const [key, value] of earlier.items) if (!this.items.has(key)) this.items.set(key, value);
     for (const [key, value] of earlier.approvals) if (!this.approvals.has(key)) this.approvals.set(key, value);
@@ -83,6 +87,7 @@ export class Transcript {
     switch (row.type) {
       case 'turn/started':
         this.turnOf(row.turnId ?? row.id, data.origin === 'agent' ? 'agent' : 'client');
+        this.rewind.turnStarted();
         return;
       case 'turn/completed': {
         const turn = this.turnOf(row.turnId ?? row.id);
@@ -117,6 +122,10 @@ export class Transcript {
         return;
       case 'turn/plan/updated':
         this.planOf(row, data.plan as PlanStep[]);
+        return;
+      case 'thread/reverted':
+      case 'thread/unreverted':
+        this.rewind.apply(row);
         return;
       case 'thread/updated': {
         const { title, archived, keepAgentRunning, permissionMode } = row.data;

@@ -9,23 +9,19 @@ import { git, makeProject, worktreeList } from './gitFixture';
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const PROJECT = 'proj_kill';
 
-interface WingChild {
+export interface WingChild {
   request(method: string, params: unknown): Promise<any>;
   ready: Promise<void>;
   kill(): Promise<void>;
 }
 
-/** `gitWingChild.ts` with a pipe to its stdin: requests by line, answers matched by id. */
-function startChild(dataDir: string, cache: string): WingChild {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', 'test/daemon/git/gitWingChild.ts', dataDir],
-    {
-      cwd: REPO,
-      env: { ...process.env, CRASH_TRANSPILE_CACHE: cache },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    },
-  );
+/** `gitWingChild.ts` (or another child speaking its lines) with a pipe to its stdin: requests by line, answers matched by id. */
+export function startChild(dataDir: string, cache: string, script = 'test/daemon/git/gitWingChild.ts'): WingChild {
+  const child: ChildProcess = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', script, dataDir], {
+    cwd: REPO,
+    env: { ...process.env, CRASH_TRANSPILE_CACHE: cache },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const waiting = new Map<number, { resolve(value: any): void; reject(error: Error): void }>();
   let stderr = '';
   let partial = '';

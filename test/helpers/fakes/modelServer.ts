@@ -187,7 +187,7 @@ function lastUserMessage(messages: ChatRequest['messages']): { index: number; te
   return { index: -1, text: '' };
 }
 
-function textOf(content: unknown): string {
+export function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) return content.map((part) => (part && typeof part.text === 'string' ? part.text : '')).join('');
   return '';

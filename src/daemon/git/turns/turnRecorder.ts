@@ -22,6 +22,8 @@ export interface TurnRecorder {
   /** Rows the ingest appends: `turn/started` and `turn/completed` set the turn's refs. Never throws. */
   rowsAppended(rows: readonly NewThreadEvent[]): void;
   forget(threadId: string): void;
+  /** True while a turn of the thread is open (its start seen, its end not yet). */
+  turnOpen(threadId: string): boolean;
 }
 
 /**
@@ -91,6 +93,9 @@ export function createTurnRecorder(deps: { tempDir: string; locks: RepoLocks; lo
     },
     forget(threadId) {
       threads.delete(threadId);
+    },
+    turnOpen(threadId) {
+      return threads.get(threadId)?.openTurn != null;
     },
   };
 }

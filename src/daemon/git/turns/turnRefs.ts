@@ -8,11 +8,11 @@ export interface TurnTrees {
 }
 
 /** A turn id as a ref name part: itself when plainly safe (and not starting with `x`), else `x` and its UTF-8 in hex. */
-function refPart(turnId: string): string {
+export function refPart(turnId: string): string {
   return /^(?!x)[A-Za-z0-9_-]{1,120}$/.test(turnId) ? turnId : `x${Buffer.from(turnId, 'utf8').toString('hex')}`;
 }
 
-function turnIdOf(part: string): string {
+export function turnIdOf(part: string): string {
   return part.startsWith('x') ? Buffer.from(part.slice(1), 'hex').toString('utf8') : part;
 }
 
@@ -30,6 +30,13 @@ export async function recordEdge(cwd: string, refBase: string, edge: 'start' | '
 
 /** The turn's trees (the last turn with a start when `turnId` is absent), or null when none was recorded. */
 export async function findTurn(cwd: string, threadId: string, turnId?: string): Promise<TurnTrees | null> {
+  const recorded = await recordedTurns(cwd, threadId);
+  if (turnId !== undefined) return recorded.reverse().find((turn) => turn.turnId === turnId) ?? null;
+  return recorded.at(-1) ?? null;
+}
+
+/** Every turn of the thread with a recorded start, oldest first. */
+export async function recordedTurns(cwd: string, threadId: string): Promise<TurnTrees[]> {
   const refs = await listRefs(cwd, turnsPrefix(threadId));
   const turns = new Map<string, TurnTrees>();
   for (const [ref, object] of [...refs].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -42,7 +49,5 @@ export async function findTurn(cwd: string, threadId: string, turnId?: string): 
     else turn.end = object;
     turns.set(base, turn);
   }
-  const recorded = [...turns.values()].filter((turn) => turn.start !== '');
-  if (turnId !== undefined) return recorded.reverse().find((turn) => turn.turnId === turnId) ?? null;
-  return recorded.at(-1) ?? null;
+  return [...turns.values()].filter((turn) => turn.start !== '');
 }
