@@ -28,6 +28,8 @@ export const THREAD_EVENT_TYPE = {
   approvalResolved: 'approval/resolved',
   /** The thread's own fields changed (rename, archive, keep-running, mode): only the changed ones are in `data`. */
   threadUpdated: 'thread/updated',
+  /** A fork's log: the source's rows up to a turn's end come first, then this row (issue 39, docs/fork.md). */
+  threadForked: 'thread/forked',
 } as const;
 export type ThreadEventType = (typeof THREAD_EVENT_TYPE)[keyof typeof THREAD_EVENT_TYPE];
 
@@ -198,6 +200,14 @@ export const ThreadEventDataSchemas = {
     keepAgentRunning: z.boolean().optional(),
     permissionMode: PermissionModeSchema.optional(),
   }),
+  [THREAD_EVENT_TYPE.threadForked]: z.object({
+    ...base,
+    sourceThreadId: z.string(),
+    /** The source's last row copied (its seq in the source); 0 when nothing was. */
+    sourceSeq: int,
+    /** The turn the fork continues after; null for a source with no completed turn. */
+    sourceTurnId: z.string().nullable(),
+  }),
 } satisfies Record<ThreadEventType, z.ZodType>;
 
 /**
@@ -247,6 +257,7 @@ export const NewThreadEventSchema = z.discriminatedUnion('type', [
   rowOf(T.approvalRequested, D[T.approvalRequested]),
   rowOf(T.approvalResolved, D[T.approvalResolved]),
   rowOf(T.threadUpdated, D[T.threadUpdated]),
+  rowOf(T.threadForked, D[T.threadForked]),
 ]);
 export type NewThreadEvent = z.infer<typeof NewThreadEventSchema>;
 
