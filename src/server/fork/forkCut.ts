@@ -29,7 +29,8 @@ export function cutAtTurn(rows: readonly StoredThreadEvent[], turnId?: string): 
     throw new Problem(404, 'turn_not_found', `the thread has no turn ${turnId}`);
   }
   let last = rows.indexOf(end);
-  while (last + 1 < rows.length && TURN_TAIL_TYPES.has(rows[last + 1]!.type) && rows[last + 1]!.turnId === null) last += 1;
+  const tellsOfTurn = (row: StoredThreadEvent) => TURN_TAIL_TYPES.has(row.type) && (row.turnId === end.turnId || row.turnId === null);
+  while (last + 1 < rows.length && tellsOfTurn(rows[last + 1]!)) last += 1;
   const copied = rows.slice(0, last + 1);
   return { rows: copied, sourceSeq: copied.at(-1)!.seq, sourceTurnId: end.turnId };
 }

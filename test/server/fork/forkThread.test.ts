@@ -1,0 +1,159 @@
+import { expect } from 'chai';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createPiProvider } from '../../../src/daemon/providers/pi';
+import { FORK_CONTEXT_END, FORK_CONTEXT_HEADING } from '../../../src/server/fork/forkContext';
+import { filesOf } from '../../daemon/git/filesOf';
+import { lastUserText, scriptByPrompt, startFakeModelServer, type FakeModelServer } from '../../helpers/fakes/modelServer';
+import { git, initRepo } from '../../helpers/git/gitRepo';
+import { eventually } from '../../helpers/server/eventually';
+import { startTestServer, type TestServer } from '../../helpers/server/harness';
+import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
+import { createPiSandbox, FAKE_MODEL, type PiSandbox } from '../../providers/pi/piSandbox';
+import { treeFiles, turnEndTree } from './treeFiles';
+
+type Row = { seq: number; type: string; turnId: string | null; scope: unknown; data: Record<string, any> };
+type Thread = { id: string; title: string; forkedFrom?: unknown; workspace: { kind: string; path: string; branch: string; state: string } };
+
+/** Issue 39: a real pi agent's worktree thread forked at its first turn: rows, files and what the model is told. */
+describe('server: POST /threads/:id/fork with a real pi agent (issue 39)', function () {
+  this.timeout(180_000);
+  const tempDir = suiteTempDirs();
+  let model: FakeModelServer;
+  let sandbox: PiSandbox;
+  let t: TestServer;
+  let checkout: string;
+  let source: Thread;
+
+  before(async () => {
+    // Keys are matched in this order against the last user message: the fork's first prompt holds the earlier ones.
+    model = await startFakeModelServer(
+      scriptByPrompt({
+        'Continue in the fork': [{ kind: 'text', chunks: ['Continuing.'] }],
+        'Again in the fork': [{ kind: 'text', chunks: ['Again.'] }],
+        'Change the greeting': [
+          { kind: 'toolCall', toolName: 'write', args: { path: 'greeting.txt', content: 'bye\n' } },
+          { kind: 'toolCall', toolName: 'write', args: { path: 'second.txt', content: 'only in turn 2\n' } },
+          { kind: 'text', chunks: ['Changed.'] },
+        ],
+        'Write the greeting': [
+          { kind: 'toolCall', toolName: 'write', args: { path: 'greeting.txt', content: 'hello\n' } },
+          { kind: 'text', chunks: ['Written.'] },
+        ],
+      }),
+    );
+    sandbox = createPiSandbox({ baseUrl: model.baseUrl });
+    t = await startTestServer({ providers: [createPiProvider({ agentDir: sandbox.agentDir, log: () => undefined })] });
+    checkout = await tempDir('ats-fork-');
+    initRepo(checkout, { 'README.md': '# demo\n', 'src/keep.txt': 'kept\n' });
+    const project = await t.json('/projects', {
+      body: { name: 'demo', source: { type: 'local_path', path: checkout, hostId: t.server.hostId } },
+    });
+    source = await t.json('/threads', {
+      body: { projectId: project.id, provider: 'pi', model: FAKE_MODEL, title: 'Greeting', workspace: 'worktree', prompt: 'Write the greeting' },
+    });
+    await turnsCompleted(source.id, 1);
+    expect((await t.api(`/threads/${source.id}/messages`, { body: { prompt: 'Change the greeting' } })).status).to.equal(202);
+    await turnsCompleted(source.id, 2);
+  });
+  after(async () => {
+    await t?.close();
+    await model?.close();
+    sandbox?.remove();
+  });
+
+  const rowsOf = (threadId: string): Promise<Row[]> => t.json(`/threads/${threadId}/events`);
+  const turnsCompleted = (threadId: string, count: number) =>
+    eventually(
+      async () => {
+        const completed = (await rowsOf(threadId)).filter((row) => row.type === 'turn/completed');
+        return completed.length >= count ? completed : undefined;
+      },
+      `${count} turns of ${threadId} completed`,
+      60_000,
+    );
+  const fork = (body: Record<string, unknown>, id = source.id) => t.api(`/threads/${id}/fork`, { body });
+  const withoutSeq = ({ type, turnId, scope, data }: Row) => ({ type, turnId, scope, data });
+
+  it('forks at the first turn: the source’s rows up to its end, seqs 1..n, then thread/forked; the source untouched', async () => {
+    const sourceRows = await rowsOf(source.id);
+    const sourceFiles = filesOf(source.workspace.path);
+    const sourceStatus = git(source.workspace.path, 'status', '--porcelain');
+    const sourceTip = git(checkout, 'rev-parse', `refs/heads/${source.workspace.branch}`);
+    const [firstTurn] = await turnsCompleted(source.id, 2);
+
+    const answer = await fork({ turnId: firstTurn!.turnId, title: 'Greeting, other way' });
+    expect(answer.status).to.equal(201);
+    const forked: Thread = await answer.json();
+    expect(answer.headers.get('location')).to.equal(`/api/v1/threads/${forked.id}`);
+    expect(forked).to.include({ title: 'Greeting, other way' });
+    expect(forked.forkedFrom).to.deep.equal({ threadId: source.id, seq: forked.forkedFrom && (forked.forkedFrom as any).seq, turnId: firstTurn!.turnId });
+    expect(forked.workspace).to.include({ kind: 'worktree', state: 'ready' });
+    expect(forked.workspace.path).to.not.equal(source.workspace.path);
+    expect(forked.workspace.branch).to.not.equal(source.workspace.branch);
+
+    const rows = await rowsOf(forked.id);
+    expect(rows.map((row) => row.seq)).to.deep.equal(rows.map((_, i) => i + 1));
+    const end = sourceRows.findIndex((row) => row.type === 'turn/completed');
+    const copied = sourceRows.slice(0, end + 1 + (sourceRows[end + 1]?.type === 'thread/contextWindowUsage/updated' ? 1 : 0));
+    expect(rows.slice(0, -1).map(withoutSeq)).to.deep.equal(copied.map(withoutSeq));
+    expect(rows.at(-1)).to.deep.include({ type: 'thread/forked', turnId: null, scope: { kind: 'thread' } });
+    expect(rows.at(-1)!.data).to.deep.include({ sourceThreadId: source.id, sourceSeq: copied.at(-1)!.seq, sourceTurnId: firstTurn!.turnId });
+    expect((forked.forkedFrom as { seq: number }).seq).to.equal(copied.at(-1)!.seq);
+
+    // The fork's files are the turn's end tree byte for byte; the source's worktree, rows and branch are as they were.
+    const tree = turnEndTree(checkout, source.id, firstTurn!.turnId!);
+    expect(filesOf(forked.workspace.path)).to.deep.equal(treeFiles(checkout, tree));
+    expect(readFileSync(path.join(forked.workspace.path, 'greeting.txt'), 'utf8')).to.equal('hello\n');
+    expect(existsSync(path.join(forked.workspace.path, 'second.txt'))).to.equal(false);
+    expect(git(forked.workspace.path, 'status', '--porcelain')).to.equal('');
+    expect(filesOf(source.workspace.path)).to.deep.equal(sourceFiles);
+    expect(git(source.workspace.path, 'status', '--porcelain')).to.equal(sourceStatus);
+    expect(git(checkout, 'rev-parse', `refs/heads/${source.workspace.branch}`)).to.equal(sourceTip);
+    expect(await rowsOf(source.id)).to.deep.equal(sourceRows);
+  });
+
+  it('the fork’s pi agent starts a fresh session told the earlier conversation once, in its first prompt', async () => {
+    const [firstTurn] = await turnsCompleted(source.id, 2);
+    const forked: Thread = await (await fork({ turnId: firstTurn!.turnId })).json();
+    expect(forked.title).to.equal('Greeting (fork)');
+    expect(forked).to.not.have.property('pendingContext');
+    expect((await t.api(`/threads/${forked.id}/messages`, { body: { prompt: 'Continue in the fork' } })).status).to.equal(202);
+    await turnsCompleted(forked.id, 2);
+    const request = model.requests.find((candidate) => lastUserText(candidate).endsWith('Continue in the fork'))!;
+    expect(lastUserText(request)).to.equal(
+      `${FORK_CONTEXT_HEADING}\n\nUser:\nWrite the greeting\n\nAssistant used write on greeting.txt\n\nAssistant:\nWritten.\n\n${FORK_CONTEXT_END}\n\nContinue in the fork`,
+    );
+    // A fresh session: the one user message is all pi sends of the conversation; nothing of turn 2 reaches it.
+    expect(request.messages.filter((message) => message.role === 'user')).to.have.length(1);
+    expect(JSON.stringify(request.messages)).to.not.include('Change the greeting');
+
+    expect((await t.api(`/threads/${forked.id}/messages`, { body: { prompt: 'Again in the fork' } })).status).to.equal(202);
+    await turnsCompleted(forked.id, 3);
+    const again = model.requests.find((candidate) => lastUserText(candidate) === 'Again in the fork')!;
+    expect(again.messages.filter((message) => message.role === 'user').map((message) => JSON.stringify(message.content))).to.have.length(2);
+    // The fork's rows go on after the copied ones and its own turns record their trees under its own id.
+    const rows = await rowsOf(forked.id);
+    expect(rows.map((row) => row.seq)).to.deep.equal(rows.map((_, i) => i + 1));
+  });
+
+  it('without a turn it forks after the last one; "checkout" puts the fork in the project’s folder', async () => {
+    const sourceRows = await rowsOf(source.id);
+    const forked: Thread = await (await fork({ workspace: 'checkout' })).json();
+    expect(forked.workspace).to.include({ kind: 'checkout', path: checkout });
+    const rows = await rowsOf(forked.id);
+    const last = sourceRows.map((row) => row.type).lastIndexOf('turn/completed');
+    expect(rows.at(-1)!.data).to.deep.include({ sourceTurnId: sourceRows[last]!.turnId });
+    expect(rows.slice(0, -1).map(withoutSeq)).to.deep.equal(sourceRows.slice(0, rows.length - 1).map(withoutSeq));
+    expect(git(checkout, 'status', '--porcelain')).to.equal('');
+  });
+
+  it('an unknown turn is 404 turn_not_found, an unknown thread 404; nothing is made', async () => {
+    const before = (await t.json('/threads')).length;
+    const unknownTurn = await fork({ turnId: 'no-such-turn' });
+    expect([unknownTurn.status, (await unknownTurn.json()).code]).to.deep.equal([404, 'turn_not_found']);
+    expect((await fork({}, 'thr_nope')).status).to.equal(404);
+    expect((await fork({ workspace: 'elsewhere' })).status).to.equal(400);
+    expect((await t.json('/threads')).length).to.equal(before);
+  });
+});
