@@ -27,9 +27,9 @@ export type ForkDeps = ThreadOnHostDeps & { store: EventStore };
  * A new thread that continues the source from the end of one of its turns (issue 39): its log starts with the
  * source's rows up to there and a `thread/forked` row, its worktree (for a worktree fork) with the files as
  * they were then, and its agent, in a fresh session, is given the earlier conversation before its first
- * prompt. The source is only read. Order: the worktree, then the rows (before the host opens the thread, so
- * its pipeline continues them), then the open; a failure at any step undoes the ones before it, so a fork
- * happens whole or not at all.
+ * prompt. The source is only read. Order: the worktree and the rows side by side (both before the host opens
+ * the thread, so its pipeline continues the rows), then the open; a failure at any step undoes the others,
+ * so a fork happens whole or not at all.
  */
 export async function forkThread(deps: ForkDeps, sourceId: string, request: ForkRequest): Promise<ThreadRecord> {
   const source = await mustGet(deps.registry.threads, sourceId, 'thread');
@@ -52,28 +52,40 @@ export async function forkThread(deps: ForkDeps, sourceId: string, request: Fork
   const rows = forkRows(cut, source.id, draft.id);
   if (kind === 'worktree') {
     const project = await mustGet(deps.registry.projects, source.projectId, 'project');
-    const made = await makeForkWorktree(deps, project, source, draft, cut);
-    const ready = await rowsThenOpen(deps, made.thread, rows, made.undo, (opened) => deps.registry.threads.put(opened));
-    if (made.setup) void announceWorkspace(deps, ready, { state: 'ready', setup: made.setup }).catch(() => undefined);
+    // The worktree and the rows at once (neither needs the other); the host opens the thread once both are there.
+    const [made, appended] = await Promise.allSettled([makeForkWorktree(deps, project, source, draft, cut), appendRows(deps.store, rows)]);
+    if (made.status === 'rejected' || appended.status === 'rejected') {
+      await deps.store.deleteThread(draft.id).catch(() => undefined);
+      if (made.status === 'fulfilled') await made.value.undo();
+      throw made.status === 'rejected' ? made.reason : (appended as PromiseRejectedResult).reason;
+    }
+    const { thread, setup, undo } = made.value;
+    const ready = await openAndKeep(deps, thread, undo, (opened) => deps.registry.threads.put(opened));
+    if (setup) void announceWorkspace(deps, ready, { state: 'ready', setup }).catch(() => undefined);
     return ready;
   }
   // A checkout fork works where a checkout source does; a worktree source's checkout fork in the project's folder.
   const environmentId =
     source.workspace?.kind === 'worktree' ? (await mustGet(deps.registry.projects, source.projectId, 'project')).environmentId : source.environmentId;
-  const thread = { ...draft, environmentId };
-  return rowsThenOpen(deps, thread, rows, async () => undefined, (opened) => deps.registry.threads.insert(opened));
+  await appendRows(deps.store, rows);
+  return openAndKeep(deps, { ...draft, environmentId }, async () => undefined, (opened) => deps.registry.threads.insert(opened));
 }
 
-/** The rows first (the host's pipeline continues a thread from its stored rows), then the open, then the record. */
-async function rowsThenOpen(
+async function appendRows(store: EventStore, rows: Parameters<EventStore['append']>[0]): Promise<void> {
+  await lastValueFrom(from(store.append(rows)));
+}
+
+/**
+ * The host opens the thread (its pipeline continues the rows already stored), then the record is kept; a
+ * failure drops the rows and undoes what was made for the fork, so it happened whole or not at all.
+ */
+async function openAndKeep(
   deps: ForkDeps,
   thread: ThreadRecord,
-  rows: Parameters<EventStore['append']>[0],
   undo: () => Promise<void>,
   keep: (thread: ThreadRecord) => Promise<ThreadRecord>,
 ): Promise<ThreadRecord> {
   try {
-    await lastValueFrom(from(deps.store.append(rows)));
     const opened = await openThreadOnHost(deps, thread);
     return await keep({ ...thread, providerThreadId: opened.providerThreadId });
   } catch (error) {

@@ -9,14 +9,14 @@ import { git, makeProject, worktreeList } from './gitFixture';
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const PROJECT = 'proj_kill';
 
-interface WingChild {
+export interface WingChild {
   request(method: string, params: unknown): Promise<any>;
   ready: Promise<void>;
   kill(): Promise<void>;
 }
 
 /** `gitWingChild.ts` with a pipe to its stdin: requests by line, answers matched by id. */
-function startChild(dataDir: string, cache: string): WingChild {
+export function startChild(dataDir: string, cache: string): WingChild {
   const child: ChildProcess = spawn(
     process.execPath,
     ['-r', 'ts-node/register/transpile-only', 'test/daemon/git/gitWingChild.ts', dataDir],

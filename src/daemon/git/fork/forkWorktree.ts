@@ -18,12 +18,14 @@ export async function forkWorktree(params: WorktreeForkParams, deps: WorktreeDep
   const repo = await requireWorkTree(params.checkout);
   // Under the repository lock: an end tree the recorder has queued (a turn that just completed) is written first.
   const { turnId, tree, commit } = await deps.locks.run(repo.commonDir, async () => {
-    const turn = await findTurn(repo.topLevel, params.sourceThreadId, params.turnId ?? undefined);
+    const [turn, parent] = await Promise.all([
+      findTurn(repo.topLevel, params.sourceThreadId, params.turnId ?? undefined),
+      sourceHead(repo, params.sourcePath),
+    ]);
     if (!turn || turn.end === null) {
       const which = params.turnId === null ? 'its last turn' : `turn ${params.turnId}`;
       throw new HostCommandError('not_found', `no tree was recorded at the end of ${which} of ${params.sourceThreadId}`);
     }
-    const parent = await sourceHead(repo, params.sourcePath);
     const message = `fork of ${params.sourceThreadId} at the end of turn ${turn.turnId}`;
     const { stdout } = await runGit(['commit-tree', turn.end, '-p', parent, '-m', message], { cwd: repo.topLevel });
     return { turnId: turn.turnId, tree: turn.end, commit: stdout.trim() };
