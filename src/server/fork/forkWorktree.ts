@@ -3,6 +3,7 @@ import type { SetupRun } from '../../protocol/hostGitCommands';
 import type { ProjectRecord, ThreadRecord, Workspace } from '../../registry/records';
 import type { Registry } from '../../registry/registry';
 import type { HostDirectory } from '../hosts/hostDirectory';
+import { Problem } from '../http/problem';
 import { defaultBranchOf } from '../workspaces/branchName';
 import { WORKTREE_CREATE_TIMEOUT_MS } from '../workspaces/gitTimeouts';
 import { removeWorktreeOnHost } from '../workspaces/removeWorktreeOnHost';
@@ -74,6 +75,9 @@ export async function makeForkWorktree(
     };
     return { thread: { ...thread, environmentId: environment.id, workspace }, setup: made.setup, undo };
   } catch (error) {
+    if (error instanceof Problem && error.code === 'not_found') {
+      error = new Problem(409, 'turn_tree_missing', `${error.detail}: fork it into the checkout instead ("workspace": "checkout")`);
+    }
     // The host refused or went away: nothing of the fork is kept here. What a kill left on the host is its
     // start-up recovery's (a `creating` worktree is undone) or its prune's (a thread it no longer hears of).
     await deps.registry.threads.remove(thread.id);

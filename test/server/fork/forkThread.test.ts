@@ -156,4 +156,18 @@ describe('server: POST /threads/:id/fork with a real pi agent (issue 39)', funct
     expect((await fork({ workspace: 'elsewhere' })).status).to.equal(400);
     expect((await t.json('/threads')).length).to.equal(before);
   });
+
+  it('a turn whose end tree was never recorded is 409 turn_tree_missing, and leaves no thread, worktree or branch', async () => {
+    const threads = (await t.json('/threads')).length;
+    const worktrees = git(checkout, 'worktree', 'list', '--porcelain');
+    const branches = git(checkout, 'branch', '--list');
+    for (const ref of git(checkout, 'for-each-ref', '--format=%(refname)', `refs/ats/turns/${source.id}/`).split('\n')) {
+      if (ref.endsWith('/end')) git(checkout, 'update-ref', '-d', ref);
+    }
+    const answer = await fork({});
+    expect([answer.status, (await answer.json()).code]).to.deep.equal([409, 'turn_tree_missing']);
+    expect((await t.json('/threads')).length).to.equal(threads);
+    expect(git(checkout, 'worktree', 'list', '--porcelain')).to.equal(worktrees);
+    expect(git(checkout, 'branch', '--list')).to.equal(branches);
+  });
 });
