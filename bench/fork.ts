@@ -22,7 +22,13 @@ const ROWS_PER_TURN = 100;
 const RUNS = Number(process.env.BENCH_FORK_RUNS ?? 5);
 const GOAL_MS = 500;
 const TOKEN = 'bench-token-0123456789abcdef';
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 'Bench', GIT_AUTHOR_EMAIL: 'b@example.com', GIT_COMMITTER_NAME: 'Bench', GIT_COMMITTER_EMAIL: 'b@example.com' };
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'Bench',
+  GIT_AUTHOR_EMAIL: 'b@example.com',
+  GIT_COMMITTER_NAME: 'Bench',
+  GIT_COMMITTER_EMAIL: 'b@example.com',
+};
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' }).trim();
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const timed = async <T>(work: () => Promise<T>): Promise<[number, T]> => {
@@ -47,7 +53,9 @@ function turnRows(threadId: string, turn: number): NewThreadEvent[] {
     ...deltas.map((delta) => row('item/agentMessage/delta', { itemId: `a${turn}`, delta })),
     row('item/completed', { item: { type: 'agentMessage', id: `a${turn}`, text: deltas.join('') } }),
     row('turn/completed', { status: 'completed', providerCheckpointId: turnId }),
-    row('thread/contextWindowUsage/updated', { contextWindowUsage: { usedTokens: 100 * turn, modelContextWindow: 32_000, estimated: false } }),
+    row('thread/contextWindowUsage/updated', {
+      contextWindowUsage: { usedTokens: 100 * turn, modelContextWindow: 32_000, estimated: false },
+    }),
   ];
 }
 
@@ -59,7 +67,10 @@ async function main(): Promise<void> {
   git(repo, 'init', '-q', '-b', 'main');
   git(repo, 'add', '-A');
   git(repo, 'commit', '-q', '-m', 'first');
-  const server = await startServer({ config: configWith({ port: 0, token: TOKEN, dataDir: path.join(root, 'data') }), log: () => undefined });
+  const server = await startServer({
+    config: configWith({ port: 0, token: TOKEN, dataDir: path.join(root, 'data') }),
+    log: () => undefined,
+  });
   const api = async (pathname: string, body?: unknown) => {
     const response = await fetch(`${server.url}/api/v1${pathname}`, {
       method: body === undefined ? 'GET' : 'POST',
@@ -102,20 +113,28 @@ async function main(): Promise<void> {
       checkoutMs.push((await timed(() => api(`/threads/${source.id}/fork`, { turnId: middle, workspace: 'checkout' })))[0]);
       const [fromStore] = await timed(async () => {
         const read = await server.store.list(source.id);
-        const copied = read.slice(0, read.length / 2).map(({ type, turnId, scope, data }) => ({ threadId: `thr_raw${run}`, type, turnId, scope, data }));
+        const copied = read
+          .slice(0, read.length / 2)
+          .map(({ type, turnId, scope, data }) => ({ threadId: `thr_raw${run}`, type, turnId, scope, data }));
         await lastValueFrom(from(server.store.append(copied as NewThreadEvent[])));
       });
       storeMs.push(fromStore);
       const folder = path.join(root, `raw-${run}`);
-      gitMs.push((await timed(async () => git(repo, 'worktree', 'add', '-q', '-b', `raw-${run}`, folder, `${forked.workspace.baseCommit}`)))[0]);
+      gitMs.push(
+        (await timed(async () => git(repo, 'worktree', 'add', '-q', '-b', `raw-${run}`, folder, `${forked.workspace.baseCommit}`)))[0],
+      );
       const forkRows = await server.store.list(forked.id);
       forkedRows = forkRows.length;
       if (forkRows.some((row, i) => row.seq !== i + 1)) throw new Error('the fork’s seqs are not 1..n');
     }
     const unchanged = JSON.stringify(await server.store.list(source.id)) === before;
     const ms = (values: number[]) => `${values.map((v) => v.toFixed(0)).join(', ')} (median ${median(values).toFixed(0)})`;
-    console.log(`fork into a worktree, POST → view ms: ${ms(worktreeMs)}; goal ≤ ${GOAL_MS} ms ${median(worktreeMs) <= GOAL_MS ? 'met' : 'NOT met'}`);
-    console.log(`fork into the checkout, POST → view ms: ${ms(checkoutMs)}; goal ≤ ${GOAL_MS} ms ${median(checkoutMs) <= GOAL_MS ? 'met' : 'NOT met'}`);
+    console.log(
+      `fork into a worktree, POST → view ms: ${ms(worktreeMs)}; goal ≤ ${GOAL_MS} ms ${median(worktreeMs) <= GOAL_MS ? 'met' : 'NOT met'}`,
+    );
+    console.log(
+      `fork into the checkout, POST → view ms: ${ms(checkoutMs)}; goal ≤ ${GOAL_MS} ms ${median(checkoutMs) <= GOAL_MS ? 'met' : 'NOT met'}`,
+    );
     console.log(`  the store alone (list ${rows.length} + append ${rows.length / 2}) ms: ${ms(storeMs)}`);
     console.log(`  git worktree add of the fork's commit ms: ${ms(gitMs)}`);
     console.log(`  ratio worktree fork / (store + git): ${(median(worktreeMs) / (median(storeMs) + median(gitMs))).toFixed(2)}×`);

@@ -66,9 +66,16 @@ export async function forkThread(deps: ForkDeps, sourceId: string, request: Fork
   }
   // A checkout fork works where a checkout source does; a worktree source's checkout fork in the project's folder.
   const environmentId =
-    source.workspace?.kind === 'worktree' ? (await mustGet(deps.registry.projects, source.projectId, 'project')).environmentId : source.environmentId;
+    source.workspace?.kind === 'worktree'
+      ? (await mustGet(deps.registry.projects, source.projectId, 'project')).environmentId
+      : source.environmentId;
   await appendRows(deps.store, rows);
-  return openAndKeep(deps, { ...draft, environmentId }, async () => undefined, (opened) => deps.registry.threads.insert(opened));
+  return openAndKeep(
+    deps,
+    { ...draft, environmentId },
+    async () => undefined,
+    (opened) => deps.registry.threads.insert(opened),
+  );
 }
 
 async function appendRows(store: EventStore, rows: Parameters<EventStore['append']>[0]): Promise<void> {

@@ -60,12 +60,24 @@ export async function makeForkWorktree(
         : await deps.hosts.call(
             thread.hostId,
             'git.worktree_fork',
-            { ...common, sourceThreadId: source.id, turnId: cut.sourceTurnId, ...(sourceWorkspace.path ? { sourcePath: sourceWorkspace.path } : {}) },
+            {
+              ...common,
+              sourceThreadId: source.id,
+              turnId: cut.sourceTurnId,
+              ...(sourceWorkspace.path ? { sourcePath: sourceWorkspace.path } : {}),
+            },
             timeout,
           );
     const environment = { id: newId('env'), hostId: thread.hostId, path: made.path, createdAt: new Date().toISOString() };
     await deps.registry.environments.insert(environment);
-    const workspace: Workspace = { ...creating, path: made.path, branch: made.branch, baseRef: made.baseRef, baseCommit: made.baseCommit, state: 'ready' };
+    const workspace: Workspace = {
+      ...creating,
+      path: made.path,
+      branch: made.branch,
+      baseRef: made.baseRef,
+      baseCommit: made.baseCommit,
+      state: 'ready',
+    };
     const undo = async () => {
       await removeWorktreeOnHost(deps.hosts, thread, project, { keepSnapshot: false, deleteBranch: true, branch: made.branch }).catch(
         () => undefined,

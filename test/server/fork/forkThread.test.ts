@@ -50,7 +50,14 @@ describe('server: POST /threads/:id/fork with a real pi agent (issue 39)', funct
       body: { name: 'demo', source: { type: 'local_path', path: checkout, hostId: t.server.hostId } },
     });
     source = await t.json('/threads', {
-      body: { projectId: project.id, provider: 'pi', model: FAKE_MODEL, title: 'Greeting', workspace: 'worktree', prompt: 'Write the greeting' },
+      body: {
+        projectId: project.id,
+        provider: 'pi',
+        model: FAKE_MODEL,
+        title: 'Greeting',
+        workspace: 'worktree',
+        prompt: 'Write the greeting',
+      },
     });
     await turnsCompleted(source.id, 1);
     expect((await t.api(`/threads/${source.id}/messages`, { body: { prompt: 'Change the greeting' } })).status).to.equal(202);
@@ -87,7 +94,11 @@ describe('server: POST /threads/:id/fork with a real pi agent (issue 39)', funct
     const forked: Thread = await answer.json();
     expect(answer.headers.get('location')).to.equal(`/api/v1/threads/${forked.id}`);
     expect(forked).to.include({ title: 'Greeting, other way' });
-    expect(forked.forkedFrom).to.deep.equal({ threadId: source.id, seq: forked.forkedFrom && (forked.forkedFrom as any).seq, turnId: firstTurn!.turnId });
+    expect(forked.forkedFrom).to.deep.equal({
+      threadId: source.id,
+      seq: forked.forkedFrom && (forked.forkedFrom as any).seq,
+      turnId: firstTurn!.turnId,
+    });
     expect(forked.workspace).to.include({ kind: 'worktree', state: 'ready' });
     expect(forked.workspace.path).to.not.equal(source.workspace.path);
     expect(forked.workspace.branch).to.not.equal(source.workspace.branch);
@@ -98,7 +109,11 @@ describe('server: POST /threads/:id/fork with a real pi agent (issue 39)', funct
     const copied = sourceRows.slice(0, end + 1 + (sourceRows[end + 1]?.type === 'thread/contextWindowUsage/updated' ? 1 : 0));
     expect(rows.slice(0, -1).map(withoutSeq)).to.deep.equal(copied.map(withoutSeq));
     expect(rows.at(-1)).to.deep.include({ type: 'thread/forked', turnId: null, scope: { kind: 'thread' } });
-    expect(rows.at(-1)!.data).to.deep.include({ sourceThreadId: source.id, sourceSeq: copied.at(-1)!.seq, sourceTurnId: firstTurn!.turnId });
+    expect(rows.at(-1)!.data).to.deep.include({
+      sourceThreadId: source.id,
+      sourceSeq: copied.at(-1)!.seq,
+      sourceTurnId: firstTurn!.turnId,
+    });
     expect((forked.forkedFrom as { seq: number }).seq).to.equal(copied.at(-1)!.seq);
 
     // The fork's files are the turn's end tree byte for byte; the source's worktree, rows and branch are as they were.

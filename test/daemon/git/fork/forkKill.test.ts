@@ -107,7 +107,9 @@ describe('git wing: SIGKILL in the middle of a fork (issue 39)', function () {
       for (const folder of folders) expect(locksUnder(path.join(dataDir, 'worktrees', PROJECT, folder)), context).to.deep.equal([]);
       expect(git(checkout, 'fsck', '--no-progress', '--no-dangling'), context).to.equal('');
       expect({ files: filesOf(sourceFolder), status: git(sourceFolder, 'status', '--porcelain') }, context).to.deep.equal(source);
-      expect(git(checkout, 'for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/ats/source', 'refs/ats/'), context).to.equal(sourceRefs);
+      expect(git(checkout, 'for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/ats/source', 'refs/ats/'), context).to.equal(
+        sourceRefs,
+      );
       expect({ files: filesOf(userWorktree), status: git(userWorktree, 'status', '--porcelain') }, context).to.deep.equal(user);
     };
 
