@@ -1,3 +1,4 @@
+import { createForkSessionHandler } from './agentLifecycle/forkSessionHandler';
 import os from 'node:os';
 import type { EventStore } from '../store/eventStore';
 import type { HostHello } from '../protocol/hostContract';
@@ -89,6 +90,7 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
       ...withTurnTrees(threadHandlers, git.turns),
       ...createModelHandlers(providers),
       ...git.handlers,
+      ...createForkSessionHandler({ providers, dataDir: deps.dataDir }),
     },
     log,
   );

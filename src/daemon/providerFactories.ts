@@ -1,6 +1,6 @@
 import { BUILT_IN_ACP_AGENTS, createAcpProvider, declaredAcpAgents } from './providers/acp';
 import { isolateProvider } from './providers/isolated';
-import { createPiProvider, deletePiSession, listPiModels, PI_PROVIDER_ID, piProviderModule, type PiProviderOptions } from './providers/pi';
+import { createPiProvider, deletePiSession, forkPiSession, listPiModels, PI_PROVIDER_ID, piProviderModule, type PiProviderOptions } from './providers/pi';
 import type { AgentProvider } from './providers/agentProvider';
 
 export { DEFAULT_AGENT_START_TIMEOUT_MS } from './providers/agentProvider';
@@ -71,6 +71,6 @@ export function createIsolatedPiProvider(
     listModels: () => listPiModels({ agentDir: options.agentDir }),
     log,
   });
-  // Session files are plain files in the daemon's data dir: removing them needs no agent process.
-  return { ...isolated, deleteSession: deletePiSession };
+  // Session files are plain files in the daemon's data dir: removing or forking them needs no agent process.
+  return { ...isolated, deleteSession: deletePiSession, forkSession: forkPiSession };
 }

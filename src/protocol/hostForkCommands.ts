@@ -25,6 +25,24 @@ export const WorktreeForkResultSchema = WorktreeCreateResultSchema.extend({
 });
 export type WorktreeForkResult = z.infer<typeof WorktreeForkResultSchema>;
 
+/**
+ * `thread.fork_session`: the agent's own fork of a session at a turn's checkpoint, where its provider has one
+ * (pi: a new session file of the path to that entry). The source session is only read. `providerThreadId`
+ * null: this agent has no fork of its own (the server then gives the fork's fresh session the earlier
+ * conversation). A provider that failed to fork is a refusal (`agent_failed`), answered the same way.
+ */
+export const ForkSessionParamsSchema = z.strictObject({
+  provider: z.string().min(1),
+  /** The source's session (the `providerThreadId` of the turn's rows). */
+  providerThreadId: z.string().min(1),
+  /** The turn's `providerCheckpointId`. */
+  checkpointId: z.string().min(1),
+  /** The fork's folder, for the agent's own records. */
+  cwd: z.string().min(1),
+});
+export const ForkSessionResultSchema = z.strictObject({ providerThreadId: z.string().nullable() });
+
 export const hostForkCommands = {
   'git.worktree_fork': { params: WorktreeForkParamsSchema, result: WorktreeForkResultSchema },
+  'thread.fork_session': { params: ForkSessionParamsSchema, result: ForkSessionResultSchema },
 } as const;

@@ -40,6 +40,13 @@ export interface AgentProvider {
    * Without it a deleted thread's session stays where the agent keeps it.
    */
   deleteSession?(providerThreadId: string, dataDir: string, cwd?: string): Promise<void>;
+  /**
+   * Optional: a new session of the agent's own that continues the given one from a checkpoint (a turn's
+   * `providerCheckpointId`) without changing it (issue 39's fork; pi: its session tree). Answers the new
+   * session's id, which the fork's thread then resumes. Rejects when it cannot (the daemon then falls back to
+   * a fresh session told the earlier conversation, docs/fork.md).
+   */
+  forkSession?(providerThreadId: string, checkpointId: string, dataDir: string, cwd: string): Promise<string>;
 }
 
 export interface OpenThreadOptions {

@@ -6,8 +6,9 @@ import type { EventStore } from '../../store/eventStore';
 import { mustGet } from '../http/lookups';
 import { openThreadOnHost, type ThreadOnHostDeps } from '../threads/openThreadOnHost';
 import { announceWorkspace } from '../workspaces/worktreeLifecycle';
+import { workspaceOfThread } from '../workspaces/workspaceOfThread';
 import { cutAtTurn } from './forkCut';
-import { forkContextOf } from './forkContext';
+import { forkAgentSession } from './forkAgentSession';
 import { forkRows } from './forkRows';
 import { makeForkWorktree } from './forkWorktree';
 
@@ -26,15 +27,17 @@ export type ForkDeps = ThreadOnHostDeps & { store: EventStore };
 /**
  * A new thread that continues the source from the end of one of its turns (issue 39): its log starts with the
  * source's rows up to there and a `thread/forked` row, its worktree (for a worktree fork) with the files as
- * they were then, and its agent, in a fresh session, is given the earlier conversation before its first
- * prompt. The source is only read. Order: the worktree and the rows side by side (both before the host opens
+ * they were then, and its agent continues from there: the agent's own fork of the session (pi), else a fresh
+ * session given the earlier conversation before its first prompt. The source is only read. Order: the worktree and the rows side by side (both before the host opens
  * the thread, so its pipeline continues the rows), then the open; a failure at any step undoes the others,
  * so a fork happens whole or not at all.
  */
 export async function forkThread(deps: ForkDeps, sourceId: string, request: ForkRequest): Promise<ThreadRecord> {
   const source = await mustGet(deps.registry.threads, sourceId, 'thread');
   const cut = cutAtTurn(await deps.store.list(source.id), request.turnId);
-  const context = forkContextOf(cut.rows);
+  // The agent's side runs beside the rest: its own fork of the session where it has one, else the conversation.
+  const sourceFolder = (await workspaceOfThread(deps.registry, source)).path;
+  const agent = forkAgentSession(deps.hosts, source, cut, sourceFolder || '.');
   const draft: ThreadRecord = {
     id: newId('thr'),
     projectId: source.projectId,
@@ -46,7 +49,6 @@ export async function forkThread(deps: ForkDeps, sourceId: string, request: Fork
     ...(source.permissionMode ? { permissionMode: source.permissionMode } : {}),
     createdAt: new Date().toISOString(),
     forkedFrom: { threadId: source.id, seq: cut.sourceSeq, turnId: cut.sourceTurnId },
-    ...(context ? { pendingContext: context } : {}),
   };
   const kind = request.workspace ?? source.workspace?.kind ?? 'checkout';
   const rows = forkRows(cut, source.id, draft.id);
@@ -60,7 +62,7 @@ export async function forkThread(deps: ForkDeps, sourceId: string, request: Fork
       throw made.status === 'rejected' ? made.reason : (appended as PromiseRejectedResult).reason;
     }
     const { thread, setup, undo } = made.value;
-    const ready = await openAndKeep(deps, thread, undo, (opened) => deps.registry.threads.put(opened));
+    const ready = await openAndKeep(deps, { ...thread, ...(await agent) }, undo, (opened) => deps.registry.threads.put(opened));
     if (setup) void announceWorkspace(deps, ready, { state: 'ready', setup }).catch(() => undefined);
     return ready;
   }
@@ -72,7 +74,7 @@ export async function forkThread(deps: ForkDeps, sourceId: string, request: Fork
   await appendRows(deps.store, rows);
   return openAndKeep(
     deps,
-    { ...draft, environmentId },
+    { ...draft, environmentId, ...(await agent) },
     async () => undefined,
     (opened) => deps.registry.threads.insert(opened),
   );

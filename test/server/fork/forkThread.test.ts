@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { createPiProvider } from '../../../src/daemon/providers/pi';
 import { FORK_CONTEXT_END, FORK_CONTEXT_HEADING } from '../../../src/server/fork/forkContext';
@@ -80,6 +80,12 @@ describe('server: POST /threads/:id/fork with a real pi agent (issue 39)', funct
       60_000,
     );
   const fork = (body: Record<string, unknown>, id = source.id) => t.api(`/threads/${id}/fork`, { body });
+  /** pi's session file (`<timestamp>_<sessionId>.jsonl`) somewhere under the server's data dir. */
+  const sessionFileOf = (sessionId: string): string => {
+    const found = (readdirSync(t.dataDir, { recursive: true }) as string[]).find((name) => name.endsWith(`_${sessionId}.jsonl`));
+    if (!found) throw new Error(`no pi session file of ${sessionId}`);
+    return path.join(t.dataDir, found);
+  };
   const withoutSeq = ({ type, turnId, scope, data }: Row) => ({ type, turnId, scope, data });
 
   it('forks at the first turn: the source’s rows up to its end, seqs 1..n, then thread/forked; the source untouched', async () => {
@@ -128,28 +134,48 @@ describe('server: POST /threads/:id/fork with a real pi agent (issue 39)', funct
     expect(await rowsOf(source.id)).to.deep.equal(sourceRows);
   });
 
-  it('the fork’s pi agent starts a fresh session told the earlier conversation once, in its first prompt', async () => {
+  it('pi forks its own session at the turn: the model gets the conversation up to it, not after, and the source’s session is unchanged', async () => {
     const [firstTurn] = await turnsCompleted(source.id, 2);
-    const forked: Thread = await (await fork({ turnId: firstTurn!.turnId })).json();
+    const sessionFile = sessionFileOf(firstTurn!.data.providerThreadId);
+    const sessionBefore = readFileSync(sessionFile);
+    const forked: Thread & { providerThreadId: string } = await (await fork({ turnId: firstTurn!.turnId })).json();
     expect(forked.title).to.equal('Greeting (fork)');
     expect(forked).to.not.have.property('pendingContext');
+    expect(forked.providerThreadId).to.not.be.oneOf([firstTurn!.data.providerThreadId, forked.id]);
     expect((await t.api(`/threads/${forked.id}/messages`, { body: { prompt: 'Continue in the fork' } })).status).to.equal(202);
     await turnsCompleted(forked.id, 2);
-    const request = model.requests.find((candidate) => lastUserText(candidate).endsWith('Continue in the fork'))!;
-    expect(lastUserText(request)).to.equal(
-      `${FORK_CONTEXT_HEADING}\n\nUser:\nWrite the greeting\n\nAssistant used write on greeting.txt\n\nAssistant:\nWritten.\n\n${FORK_CONTEXT_END}\n\nContinue in the fork`,
-    );
-    // A fresh session: the one user message is all pi sends of the conversation; nothing of turn 2 reaches it.
-    expect(request.messages.filter((message) => message.role === 'user')).to.have.length(1);
-    expect(JSON.stringify(request.messages)).to.not.include('Change the greeting');
-
-    expect((await t.api(`/threads/${forked.id}/messages`, { body: { prompt: 'Again in the fork' } })).status).to.equal(202);
-    await turnsCompleted(forked.id, 3);
-    const again = model.requests.find((candidate) => lastUserText(candidate) === 'Again in the fork')!;
-    expect(again.messages.filter((message) => message.role === 'user').map((message) => JSON.stringify(message.content))).to.have.length(2);
-    // The fork's rows go on after the copied ones and its own turns record their trees under its own id.
+    const request = model.requests.find((candidate) => lastUserText(candidate) === 'Continue in the fork')!;
+    expect(request.messages.map((message) => message.role)).to.deep.equal(['system', 'user', 'assistant', 'tool', 'assistant', 'user']);
+    const texts = JSON.stringify(request.messages);
+    expect(texts).to.include('Write the greeting').and.include('Written.').and.not.include('Change the greeting');
+    expect(readFileSync(sessionFile)).to.deep.equal(sessionBefore);
     const rows = await rowsOf(forked.id);
     expect(rows.map((row) => row.seq)).to.deep.equal(rows.map((_, i) => i + 1));
+    expect(rows.filter((row) => row.type === 'turn/started').at(-1)!.data.providerThreadId).to.equal(forked.providerThreadId);
+  });
+
+  it('without a session of pi’s to fork, a fresh session is told the earlier conversation once, in its first prompt', async () => {
+    const [firstTurn] = await turnsCompleted(source.id, 2);
+    const sessionFile = sessionFileOf(firstTurn!.data.providerThreadId);
+    renameSync(sessionFile, `${sessionFile}.away`); // as on a host that lost it: the fork cannot branch it
+    let forked: Thread;
+    try {
+      forked = await (await fork({ turnId: firstTurn!.turnId })).json();
+    } finally {
+      renameSync(`${sessionFile}.away`, sessionFile);
+    }
+    expect((await t.api(`/threads/${forked.id}/messages`, { body: { prompt: 'Again in the fork' } })).status).to.equal(202);
+    await turnsCompleted(forked.id, 2);
+    const request = model.requests.find((candidate) => lastUserText(candidate).endsWith('Again in the fork'))!;
+    expect(lastUserText(request)).to.equal(
+      `${FORK_CONTEXT_HEADING}\n\nUser:\nWrite the greeting\n\nAssistant used write on greeting.txt\n\nAssistant:\nWritten.\n\n${FORK_CONTEXT_END}\n\nAgain in the fork`,
+    );
+    expect(request.messages.filter((message) => message.role === 'user')).to.have.length(1);
+    expect(JSON.stringify(request.messages)).to.not.include('Change the greeting');
+    expect((await t.api(`/threads/${forked.id}/messages`, { body: { prompt: 'Continue in the fork' } })).status).to.equal(202);
+    await turnsCompleted(forked.id, 3);
+    const next = model.requests.filter((candidate) => lastUserText(candidate) === 'Continue in the fork').at(-1)!;
+    expect(next.messages.filter((message) => message.role === 'user')).to.have.length(2); // sent as written, once
   });
 
   it('without a turn it forks after the last one; "checkout" puts the fork in the project’s folder', async () => {

@@ -2,6 +2,7 @@ import { DEFAULT_PERMISSION_MODE } from '../../../protocol/approvals';
 import type { AgentProvider, AgentThread, OpenThreadOptions } from '../agentProvider';
 import { createApprovalGate } from './approvalGate';
 import { deletePiSession } from './deletePiSession';
+import { forkPiSession } from './forkPiSession';
 import { explainPiError } from './explainPiError';
 import { listPiModels } from './listPiModels';
 import { guardAgentFailures } from './guardAgentFailures';
@@ -38,6 +39,7 @@ export function createPiProvider(options: PiProviderOptions = {}): AgentProvider
     id: PI_PROVIDER_ID,
     listModels: () => listPiModels({ agentDir: options.agentDir }),
     deleteSession: deletePiSession,
+    forkSession: forkPiSession,
     async openThread(thread: OpenThreadOptions): Promise<AgentThread> {
       const sdk = await loadPiSdk();
       const agentDir = options.agentDir ?? sdk.getAgentDir();

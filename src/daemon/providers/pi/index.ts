@@ -1,5 +1,6 @@
 export { createPiProvider, type PiProviderOptions } from './createPiProvider';
 export { deletePiSession } from './deletePiSession';
+export { forkPiSession } from './forkPiSession';
 export { listPiModels } from './listPiModels';
 export { PI_PROVIDER_ID } from './piFrames';
 
