@@ -91,7 +91,7 @@ describe('server: the host daemon SIGKILLed in the middle of POST /threads/:id/f
       const context = `round ${round} (${random.describe()})`;
       const threadsBefore = (await s.json('/threads')).map((thread: { id: string }) => thread.id);
       const answer = s.api(`/threads/${source.id}/fork`, { body: { turnId: 'turn-2' } });
-      await new Promise((resolve) => setTimeout(resolve, random.between(0, 600)));
+      await new Promise((resolve) => setTimeout(resolve, random.between(0, 1500)));
       await daemon!.kill('SIGKILL');
       const response = await answer;
       const body = await response.json();
