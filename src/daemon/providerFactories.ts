@@ -1,6 +1,14 @@
 import { BUILT_IN_ACP_AGENTS, createAcpProvider, declaredAcpAgents } from './providers/acp';
 import { isolateProvider } from './providers/isolated';
-import { createPiProvider, deletePiSession, forkPiSession, listPiModels, PI_PROVIDER_ID, piProviderModule, type PiProviderOptions } from './providers/pi';
+import {
+  createPiProvider,
+  deletePiSession,
+  forkPiSession,
+  listPiModels,
+  PI_PROVIDER_ID,
+  piProviderModule,
+  type PiProviderOptions,
+} from './providers/pi';
 import type { AgentProvider } from './providers/agentProvider';
 
 export { DEFAULT_AGENT_START_TIMEOUT_MS } from './providers/agentProvider';
