@@ -1,3 +1,4 @@
+import { createForkSessionHandler } from './agentLifecycle/forkSessionHandler';
 import os from 'node:os';
 import type { EventStore } from '../store/eventStore';
 import type { HostHello } from '../protocol/hostContract';
@@ -108,6 +109,7 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
       ...withUndoneNotice(withTurnTrees(threadHandlers, git.turns), { dataDir: deps.dataDir, threadLog }),
       ...createModelHandlers(providers),
       ...git.handlers,
+      ...createForkSessionHandler({ providers, dataDir: deps.dataDir }),
     },
     log,
   );

@@ -3,6 +3,7 @@ import { isolateProvider } from './providers/isolated';
 import {
   createPiProvider,
   deletePiSession,
+  forkPiSession,
   listPiModels,
   rewindPiSession,
   PI_PROVIDER_ID,
@@ -79,6 +80,6 @@ export function createIsolatedPiProvider(
     listModels: () => listPiModels({ agentDir: options.agentDir }),
     log,
   });
-  // Session files are plain files in the daemon's data dir: removing or rewinding them needs no agent process.
-  return { ...isolated, deleteSession: deletePiSession, rewindSession: rewindPiSession };
+  // Session files are plain files in the daemon's data dir: removing, forking or rewinding them needs no agent process.
+  return { ...isolated, deleteSession: deletePiSession, forkSession: forkPiSession, rewindSession: rewindPiSession };
 }

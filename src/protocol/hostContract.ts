@@ -3,6 +3,7 @@ import { hostFileCommands } from './hostFileCommands';
 import { hostModelCommands } from './hostModelCommands';
 import { hostGitCommands } from './hostGitCommands';
 import { hostRewindCommands } from './hostRewindCommands';
+import { hostForkCommands } from './hostForkCommands';
 import { threadCommands } from './threadCommands';
 
 /**
@@ -16,6 +17,7 @@ export const hostCommands = {
   ...hostModelCommands,
   ...hostGitCommands,
   ...hostRewindCommands,
+  ...hostForkCommands,
 } as const;
 
 export type HostMethod = keyof typeof hostCommands;
@@ -43,4 +45,5 @@ export * from './hostFileCommands';
 export * from './hostModelCommands';
 export * from './hostGitCommands';
 export * from './hostRewindCommands';
+export * from './hostForkCommands';
 export * from './hostErrors';

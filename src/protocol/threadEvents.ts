@@ -32,6 +32,8 @@ export const THREAD_EVENT_TYPE = {
   threadReverted: 'thread/reverted',
   /** A revert undone: the files as they were before it. */
   threadUnreverted: 'thread/unreverted',
+  /** A fork's log: the source's rows up to a turn's end come first, then this row (issue 39, docs/fork.md). */
+  threadForked: 'thread/forked',
 } as const;
 export type ThreadEventType = (typeof THREAD_EVENT_TYPE)[keyof typeof THREAD_EVENT_TYPE];
 
@@ -209,6 +211,14 @@ export const ThreadEventDataSchemas = {
     undoneTurnIds: z.array(z.string()),
   }),
   [THREAD_EVENT_TYPE.threadUnreverted]: z.object({ ...base, turnId: z.string(), snapshotRef: z.string() }),
+  [THREAD_EVENT_TYPE.threadForked]: z.object({
+    ...base,
+    sourceThreadId: z.string(),
+    /** The source's last row copied (its seq in the source); 0 when nothing was. */
+    sourceSeq: int,
+    /** The turn the fork continues after; null for a source with no completed turn. */
+    sourceTurnId: z.string().nullable(),
+  }),
 } satisfies Record<ThreadEventType, z.ZodType>;
 
 /**
@@ -260,6 +270,7 @@ export const NewThreadEventSchema = z.discriminatedUnion('type', [
   rowOf(T.threadUpdated, D[T.threadUpdated]),
   rowOf(T.threadReverted, D[T.threadReverted]),
   rowOf(T.threadUnreverted, D[T.threadUnreverted]),
+  rowOf(T.threadForked, D[T.threadForked]),
 ]);
 export type NewThreadEvent = z.infer<typeof NewThreadEventSchema>;
 

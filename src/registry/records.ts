@@ -103,6 +103,13 @@ export const ThreadRecordSchema = z.strictObject({
   agentError: z.strictObject({ code: z.string(), message: z.string(), at: z.string() }).optional(),
   /** Absent on threads from before issue 38: they work in their environment's folder (a checkout). */
   workspace: WorkspaceSchema.optional(),
+  /** A fork (issue 39, docs/fork.md): the thread, its last row copied and the turn it continues after. */
+  forkedFrom: z.strictObject({ threadId: z.string(), seq: z.number().int().nonnegative(), turnId: z.string().nullable() }).optional(),
+  /**
+   * Text the agent receives before the next prompt, once: a fork's earlier conversation for an agent that
+   * starts a fresh session (docs/fork.md). Dropped from the record once a host took that prompt; never in a view.
+   */
+  pendingContext: z.string().optional(),
 });
 export type ThreadRecord = z.infer<typeof ThreadRecordSchema>;
 

@@ -19,6 +19,7 @@ import { threadsRouter } from './routers/threads';
 import { threadTurnsRouter } from './routers/threadTurns';
 import { reviewRouter } from './routers/review';
 import { rewindRouter } from './routers/rewind';
+import { forkRouter } from './routers/fork';
 
 export const API_PREFIX = '/api/v1';
 
@@ -40,6 +41,7 @@ export function createApp(deps: AppDeps): Koa {
     threadTurnsRouter(deps),
     reviewRouter(deps),
     rewindRouter(deps),
+    forkRouter(deps),
     eventsRouter(deps),
     filesRouter(deps),
   ];

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { HostHandlers } from '../hostDispatcher';
 import { gitDiff } from './diff/gitDiff';
+import { forkWorktree } from './fork/forkWorktree';
 import { asHostError } from './gitRepo';
 import { createRepoLocks } from './repoLocks';
 import { NO_AGENT_REWIND, type AgentRewind } from './rewind/agentRewind';
@@ -17,7 +18,7 @@ import type { WorktreeDeps } from './worktrees/worktreeDeps';
 
 export type GitHandlers = Pick<
   HostHandlers,
-  'git.worktree_create' | 'git.worktree_remove' | 'git.worktree_restore' | 'git.diff' | 'git.prune_worktrees'
+  'git.worktree_create' | 'git.worktree_remove' | 'git.worktree_restore' | 'git.diff' | 'git.prune_worktrees' | 'git.worktree_fork'
 > &
   RewindHandlers;
 
@@ -80,6 +81,7 @@ export function createGitWing(options: {
     };
   const handlers: GitHandlers = {
     'git.worktree_create': serve(createWorktree),
+    'git.worktree_fork': serve(forkWorktree),
     'git.worktree_remove': serve(async (params, deps) => {
       const answer = await removeWorktree(params, deps);
       if (!params.keepSnapshot) turns.forget(params.threadId);

@@ -41,6 +41,13 @@ export interface AgentProvider {
    */
   deleteSession?(providerThreadId: string, dataDir: string, cwd?: string): Promise<void>;
   /**
+   * Optional: a new session of the agent's own that continues the given one from a checkpoint (a turn's
+   * `providerCheckpointId`) without changing it (issue 39's fork; pi: its session tree). Answers the new
+   * session's id, which the fork's thread then resumes. Rejects when it cannot (the daemon then falls back to
+   * a fresh session told the earlier conversation, docs/fork.md).
+   */
+  forkSession?(providerThreadId: string, checkpointId: string, dataDir: string, cwd: string): Promise<string>;
+  /**
    * Optional: moves a closed session's conversation back to `checkpointId` (a `turn/completed.providerCheckpointId`
    * of this agent; null: the conversation's start), leaving `summary` where the undone part was, so the next
    * prompt continues from there (issue 39's revert). Resolves with the point it was at before, to move back to

@@ -60,8 +60,10 @@ export async function promptOpenThread(
   // Half the command timeout: a host whose agent is still starting then answers, rather than the caller a 504.
   const answerWithinMs = deps.config && Math.max(1, Math.floor(deps.config.hostCommandTimeoutMs / 2));
   const session = deps.hub && sessionOfNextTurn(deps.hub, thread.id);
+  // A fork's earlier conversation, for an agent that starts it in a fresh session (docs/fork.md): once, first.
+  const prompt = thread.pendingContext ? `${thread.pendingContext}${text}` : text;
   const result = await deps.hosts
-    .call(thread.hostId, 'thread.prompt', { threadId: thread.id, prompt: text, ...(answerWithinMs ? { answerWithinMs } : {}) })
+    .call(thread.hostId, 'thread.prompt', { threadId: thread.id, prompt, ...(answerWithinMs ? { answerWithinMs } : {}) })
     .catch(async (error: unknown) => {
       session?.stop();
       if (error instanceof Problem && error.code === AGENT_FAILED) {
@@ -69,6 +71,7 @@ export async function promptOpenThread(
       }
       throw error;
     });
+  if (thread.pendingContext) thread = await dropPendingContext(deps, thread.id);
   if (result.starting) {
     // The turn's rows name the session; a start that fails is that turn's failure, not the record's agentError.
     session?.keepOnRecord(deps.registry, thread);
@@ -88,4 +91,10 @@ export async function keepAgentError(
   // Read again: the prompt may have kept a new session on the record.
   const { agentError: _previous, ...current } = await mustGet(deps.registry.threads, threadId, 'thread');
   return deps.registry.threads.put(agentError ? { ...current, agentError } : current);
+}
+
+/** The host took the prompt that carried the thread's pending context: it is not sent again. */
+async function dropPendingContext(deps: ThreadOnHostDeps, threadId: string): Promise<ThreadRecord> {
+  const { pendingContext: _sent, ...current } = await mustGet(deps.registry.threads, threadId, 'thread');
+  return deps.registry.threads.put(current);
 }

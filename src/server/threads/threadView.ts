@@ -14,7 +14,7 @@ export const ThreadActivitySchema = z.enum(['idle', 'working', 'waiting-for-appr
 export type ThreadActivity = z.infer<typeof ThreadActivitySchema>;
 
 /** Spec 2.4: `status` from the daemon's ingest, `runtime` for display. A thread being deleted has no view. */
-export const ThreadViewSchema = ThreadRecordSchema.omit({ deleting: true }).extend({
+export const ThreadViewSchema = ThreadRecordSchema.omit({ deleting: true, pendingContext: true }).extend({
   /** Put away (issue 28): prompts answer 409 `thread_archived`; `GET /threads` lists it only with `?archived=true`. */
   archived: z.boolean(),
   /** Its agent runs from its host's hello on and never closes for idleness. */
@@ -52,7 +52,7 @@ export function createThreadViewer(
   presence: HostPresence | undefined,
   registry: Pick<Registry, 'environments'>,
 ): (thread: ThreadRecord) => Promise<ThreadView> {
-  return async ({ deleting: _deleting, ...record }) => {
+  return async ({ deleting: _deleting, pendingContext: _context, ...record }) => {
     const thread = {
       ...record,
       archived: record.archived ?? false,

@@ -419,6 +419,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/threads/{id}/fork': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Fork a thread at the end of a turn: its rows, its files and its conversation up to there, in a new thread */
+    post: operations['postThreadsByIdFork'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/threads/{id}/events': {
     parameters: {
       query?: never;
@@ -1345,6 +1362,11 @@ export interface operations {
               /** @enum {string} */
               state: 'creating' | 'ready' | 'removed' | 'failed';
             };
+            forkedFrom?: {
+              threadId: string;
+              seq: number;
+              turnId: string | null;
+            };
             /** @enum {string} */
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
@@ -1431,6 +1453,11 @@ export interface operations {
               /** @enum {string} */
               state: 'creating' | 'ready' | 'removed' | 'failed';
             };
+            forkedFrom?: {
+              threadId: string;
+              seq: number;
+              turnId: string | null;
+            };
             /** @enum {string} */
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
@@ -1501,6 +1528,11 @@ export interface operations {
               baseCommit: string | null;
               /** @enum {string} */
               state: 'creating' | 'ready' | 'removed' | 'failed';
+            };
+            forkedFrom?: {
+              threadId: string;
+              seq: number;
+              turnId: string | null;
             };
             /** @enum {string} */
             agent: 'stopped' | 'starting' | 'running';
@@ -1613,6 +1645,11 @@ export interface operations {
               baseCommit: string | null;
               /** @enum {string} */
               state: 'creating' | 'ready' | 'removed' | 'failed';
+            };
+            forkedFrom?: {
+              threadId: string;
+              seq: number;
+              turnId: string | null;
             };
             /** @enum {string} */
             agent: 'stopped' | 'starting' | 'running';
@@ -2056,6 +2093,91 @@ export interface operations {
           'application/json': {
             turnId: string;
             snapshotRef: string;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postThreadsByIdFork: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          turnId?: string;
+          title?: string;
+          /** @enum {string} */
+          workspace?: 'checkout' | 'worktree';
+        };
+      };
+    };
+    responses: {
+      /** @description The new thread */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            projectId: string;
+            environmentId: string;
+            hostId: string;
+            provider: string;
+            model: string;
+            title: string;
+            permissionMode?: string;
+            archived: boolean;
+            keepAgentRunning: boolean;
+            providerThreadId?: string;
+            createdAt: string;
+            agentError?: {
+              code: string;
+              message: string;
+              at: string;
+            };
+            workspace: {
+              /** @enum {string} */
+              kind: 'checkout' | 'worktree';
+              path: string;
+              branch: string | null;
+              baseRef: string | null;
+              baseCommit: string | null;
+              /** @enum {string} */
+              state: 'creating' | 'ready' | 'removed' | 'failed';
+            };
+            forkedFrom?: {
+              threadId: string;
+              seq: number;
+              turnId: string | null;
+            };
+            /** @enum {string} */
+            agent: 'stopped' | 'starting' | 'running';
+            /** @enum {string} */
+            status: 'active' | 'idle';
+            lastTurnStatus: ('completed' | 'failed' | 'interrupted') | null;
+            runtime: {
+              displayStatus: string;
+              hostReconnectGraceExpiresAt: number | null;
+              /** @enum {string} */
+              activity: 'idle' | 'working' | 'waiting-for-approval';
+              pendingApprovalIds: string[];
+            };
           };
         };
       };
@@ -2712,6 +2834,33 @@ export interface operations {
                   providerThreadId: string;
                   turnId: string;
                   snapshotRef: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'thread/forked';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  providerThreadId: string;
+                  sourceThreadId: string;
+                  sourceSeq: number;
+                  sourceTurnId: string | null;
                 } & {
                   [key: string]: unknown;
                 };
