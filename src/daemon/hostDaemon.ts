@@ -60,7 +60,10 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
   const providers = createProviderRegistry(deps.providers);
   const allowed = allowedRoots(deps.allowRoots);
   // Git worktrees, diffs and the trees at each turn's edges (docs/worktrees.md): the store is tapped for turn rows.
-  const git = createGitWing({ dataDir: deps.dataDir, log });
+  // The ship commands write their rows through the thread handlers' ingest, made below (the wing's recovery,
+  // which may write some, starts after this function returned).
+  const ingestLater: { frame(frame: unknown): Promise<unknown> } = { frame: async () => undefined };
+  const git = createGitWing({ dataDir: deps.dataDir, log, ingest: (frame) => ingestLater.frame(frame) });
   const store = recordingTurnsOf(deps.store, git.turns);
   // One record per thread (issue 37): the ingest reads it, the thread handlers own it, the close ends it.
   const table = createThreadTable();
@@ -83,6 +86,7 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
     log,
   });
   const { dispose, ...threadHandlers } = threads;
+  ingestLater.frame = (frame) => threadHandlers['thread.ingest']({ frame });
   const dispatch = createHostDispatcher(
     {
       ...createHostFileHandlers(deps.files, allowed),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { hostFileCommands } from './hostFileCommands';
 import { hostModelCommands } from './hostModelCommands';
 import { hostGitCommands } from './hostGitCommands';
+import { hostShipCommands } from './hostShipCommands';
 import { threadCommands } from './threadCommands';
 
 /**
@@ -9,7 +10,9 @@ import { threadCommands } from './threadCommands';
  * params and result, checked on both sides of the link. Nothing here knows how bytes travel: the embedded
  * daemon uses an in-process link, a remote one a WebSocket, and both speak exactly these messages.
  */
-export const hostCommands = { ...hostFileCommands, ...threadCommands, ...hostModelCommands, ...hostGitCommands } as const;
+export const hostCommands = { ...hostFileCommands, ...threadCommands, ...hostModelCommands, ...hostGitCommands,
+  ...hostShipCommands,
+} as const;
 
 export type HostMethod = keyof typeof hostCommands;
 export type HostParams<M extends HostMethod> = z.input<(typeof hostCommands)[M]['params']>;
@@ -35,4 +38,5 @@ export * from './threadCommands';
 export * from './hostFileCommands';
 export * from './hostModelCommands';
 export * from './hostGitCommands';
+export * from './hostShipCommands';
 export * from './hostErrors';

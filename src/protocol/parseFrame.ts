@@ -12,6 +12,7 @@ import {
   ThreadStopSignalParamsSchema,
   parsePromptSignalMethod,
 } from './signals';
+import { isShipRowType, shipRowParamsSchema, type ShipRow } from './shipRows';
 import { THREAD_UPDATED_METHOD, ThreadUpdatedParamsSchema } from './threadUpdateFrame';
 import type { TurnInput } from './turnInput';
 
@@ -79,6 +80,13 @@ function inputOf(method: string, params: unknown, value: unknown, read: ReadPara
   // Checked by zod too: the server's own frame, rare, and strict on the fields a thread has.
   if (method === THREAD_UPDATED_METHOD) {
     return withParams(ThreadUpdatedParamsSchema, params, (p) => ({ kind: 'threadUpdated', threadId: p.threadId, changes: p }));
+  }
+  if (isShipRowType(method)) {
+    return withParams(shipRowParamsSchema(method), params, ({ threadId, ...data }) => ({
+      kind: 'shipRow',
+      threadId,
+      row: { type: method, data } as ShipRow,
+    }));
   }
   if (method === THREAD_STOP_METHOD) {
     return read(ThreadStopSignalParamsSchema, params, (p) => ({ kind: 'stop', threadId: p.threadId }));

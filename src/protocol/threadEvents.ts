@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ReviewBlockCommentSchema } from './reviewBlock';
+import { SHIP_ROW_TYPE, ShipRowDataSchemas } from './shipRows';
 import {
   ApprovalDeciderSchema,
   ApprovalOptionKindSchema,
@@ -28,6 +29,12 @@ export const THREAD_EVENT_TYPE = {
   approvalResolved: 'approval/resolved',
   /** The thread's own fields changed (rename, archive, keep-running, mode): only the changed ones are in `data`. */
   threadUpdated: 'thread/updated',
+  /** Shipping the thread's work (issue 39, shipRows.ts): a commit, a push, one that a kill stopped, a pull request and its state. */
+  gitCommitted: SHIP_ROW_TYPE.committed,
+  gitPushed: SHIP_ROW_TYPE.pushed,
+  gitInterrupted: SHIP_ROW_TYPE.interrupted,
+  prOpened: SHIP_ROW_TYPE.prOpened,
+  prState: SHIP_ROW_TYPE.prState,
 } as const;
 export type ThreadEventType = (typeof THREAD_EVENT_TYPE)[keyof typeof THREAD_EVENT_TYPE];
 
@@ -198,6 +205,11 @@ export const ThreadEventDataSchemas = {
     keepAgentRunning: z.boolean().optional(),
     permissionMode: PermissionModeSchema.optional(),
   }),
+  [SHIP_ROW_TYPE.committed]: ShipRowDataSchemas[SHIP_ROW_TYPE.committed].extend(base),
+  [SHIP_ROW_TYPE.pushed]: ShipRowDataSchemas[SHIP_ROW_TYPE.pushed].extend(base),
+  [SHIP_ROW_TYPE.interrupted]: ShipRowDataSchemas[SHIP_ROW_TYPE.interrupted].extend(base),
+  [SHIP_ROW_TYPE.prOpened]: ShipRowDataSchemas[SHIP_ROW_TYPE.prOpened].extend(base),
+  [SHIP_ROW_TYPE.prState]: ShipRowDataSchemas[SHIP_ROW_TYPE.prState].extend(base),
 } satisfies Record<ThreadEventType, z.ZodType>;
 
 /**
@@ -247,6 +259,11 @@ export const NewThreadEventSchema = z.discriminatedUnion('type', [
   rowOf(T.approvalRequested, D[T.approvalRequested]),
   rowOf(T.approvalResolved, D[T.approvalResolved]),
   rowOf(T.threadUpdated, D[T.threadUpdated]),
+  rowOf(T.gitCommitted, D[T.gitCommitted]),
+  rowOf(T.gitPushed, D[T.gitPushed]),
+  rowOf(T.gitInterrupted, D[T.gitInterrupted]),
+  rowOf(T.prOpened, D[T.prOpened]),
+  rowOf(T.prState, D[T.prState]),
 ]);
 export type NewThreadEvent = z.infer<typeof NewThreadEventSchema>;
 

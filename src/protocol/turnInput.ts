@@ -1,6 +1,7 @@
 import type { AcpEvent } from './acpFrames';
 import type { ApprovalRequestedParams, ApprovalResolvedParams } from './approvals';
 import type { SdkEvent } from './sdkEvents';
+import type { ShipRow } from './shipRows';
 import type { ThreadUpdatedParams } from './threadUpdateFrame';
 
 /** A validated frame, in the words of the turn rules. Every kind names the thread it belongs to. */
@@ -16,4 +17,6 @@ export type TurnInput =
   | { kind: 'approvalRequested'; threadId: string; request: ApprovalRequestedParams }
   | { kind: 'approvalResolved'; threadId: string; resolution: ApprovalResolvedParams }
   /** The server changed the thread's own fields (threadUpdateFrame.ts). */
-  | { kind: 'threadUpdated'; threadId: string; changes: ThreadUpdatedParams };
+  | { kind: 'threadUpdated'; threadId: string; changes: ThreadUpdatedParams }
+  /** A commit, push or pull request of the thread (shipRows.ts, issue 39). */
+  | { kind: 'shipRow'; threadId: string; row: ShipRow };

@@ -1,4 +1,5 @@
 import type { ApprovalRequestedParams, ApprovalResolvedParams } from '../protocol/approvals';
+import type { ShipRow } from '../protocol/shipRows';
 import type { ThreadChanges } from '../protocol/threadUpdateFrame';
 import {
   ZERO_TOKENS,
@@ -164,6 +165,7 @@ export type TurnFact = { turnId: string | null } & (
   | { kind: 'approvalRequested'; request: ApprovalRequest }
   | { kind: 'approvalResolved'; resolution: ApprovalResolution }
   | { kind: 'threadUpdated'; changes: ThreadChanges }
+  | { kind: 'shipRow'; row: ShipRow }
 );
 
 /** A question and its answer as rows keep them: the thread is the row's own. */

@@ -4,6 +4,10 @@ import type { HostHandlers } from '../hostDispatcher';
 import { gitDiff } from './diff/gitDiff';
 import { asHostError } from './gitRepo';
 import { createRepoLocks } from './repoLocks';
+import { recoverShip } from './ship/recoverShip';
+import { shipCommands, type ShipHandlers } from './ship/shipCommands';
+import { SHIP_TIMEOUT_MS, type ShipDeps } from './ship/shipDeps';
+import { shipRowFrame, type ShipRowData, type ShipRowType } from '../../protocol/shipRows';
 import { createTurnRecorder, type TurnRecorder } from './turns/turnRecorder';
 import { createWorktree } from './worktrees/createWorktree';
 import { pruneWorktrees, recoverWorktrees } from './worktrees/recoverWorktrees';
@@ -15,7 +19,8 @@ import type { WorktreeDeps } from './worktrees/worktreeDeps';
 export type GitHandlers = Pick<
   HostHandlers,
   'git.worktree_create' | 'git.worktree_remove' | 'git.worktree_restore' | 'git.diff' | 'git.prune_worktrees'
->;
+> &
+  ShipHandlers;
 
 /** The daemon's git wing: the git commands, the turn recorder, and the start-up recovery they wait for. */
 export interface GitWing {
@@ -28,7 +33,14 @@ export interface GitWing {
 }
 
 /** The git commands of the contract (issue 38, docs/worktrees.md): a thread's worktree, its diff and its turn trees. */
-export function createGitWing(options: { dataDir: string; log(message: string): void }): GitWing {
+export function createGitWing(options: {
+  dataDir: string;
+  log(message: string): void;
+  /** Writes a frame into its thread's log (the daemon's `thread.ingest`): the ship commands' rows (issue 39). */
+  ingest?(frame: unknown): Promise<unknown>;
+  /** How long a push or a forge command may run (default SHIP_TIMEOUT_MS). */
+  shipTimeoutMs?: number;
+}): GitWing {
   const locks = createRepoLocks();
   const tempDir = path.join(options.dataDir, 'git-tmp');
   const turns = createTurnRecorder({ tempDir, locks, log: options.log });
@@ -39,8 +51,18 @@ export function createGitWing(options: { dataDir: string; log(message: string): 
     locks,
     log: options.log,
   });
+  const shipDeps = (deps: WorktreeDeps): ShipDeps => ({
+    ...deps,
+    timeoutMs: options.shipTimeoutMs ?? SHIP_TIMEOUT_MS,
+    announce: async <T extends ShipRowType>(threadId: string, type: T, data: ShipRowData<T>) => {
+      await options.ingest?.(shipRowFrame(threadId, type, data))?.catch((error: Error) => options.log(`thread ${threadId}: ${type} row not written: ${error.message}`));
+    },
+  });
   const ready: Promise<void> = depsNow()
-    .then(recoverWorktrees)
+    .then(async (deps) => {
+      await recoverWorktrees(deps);
+      await recoverShip(shipDeps(deps));
+    })
     .catch((error: Error) => options.log(`worktree recovery: ${error.message}`));
   // Every command waits for the recovery; one thread's commands run one at a time.
   const serve =
@@ -77,6 +99,10 @@ export function createGitWing(options: { dataDir: string; log(message: string): 
         },
       }),
     ),
+    'git.commit': serve((params, deps) => shipCommands['git.commit'](params, shipDeps(deps))),
+    'git.push': serve((params, deps) => shipCommands['git.push'](params, shipDeps(deps))),
+    'forge.pull_request_create': serve((params, deps) => shipCommands['forge.pull_request_create'](params, shipDeps(deps))),
+    'forge.pull_request_view': serve((params, deps) => shipCommands['forge.pull_request_view'](params, shipDeps(deps))),
     'git.prune_worktrees': serve(async (params: { liveThreadIds: string[] }, deps) => ({
       removed: await pruneWorktrees(params.liveThreadIds, deps),
     })),

@@ -1,0 +1,50 @@
+import { SHIP_ROW_TYPE } from '../../../protocol/shipRows';
+import { gitSucceeds, runGit } from '../runGit';
+import { levelIndex } from './commitChanges';
+import { runPush } from './pushBranch';
+import { remoteTip } from './pullRequest';
+import { dropShipJournal, readShipJournals, type ShipJournal } from './shipJournal';
+import type { ShipDeps } from './shipDeps';
+
+/**
+ * At daemon start, before any command is served: every commit or push a kill cut short is settled, and the
+ * thread gets the row that says which. A commit happened when its branch is at (or past) the journalled
+ * commit: the index is levelled as the commit would have left it. A push happened when the remote has the
+ * commit on its branch: the push runs again to set the upstream (nothing is sent). Otherwise it did not
+ * happen (`git/interrupted`), and nothing of it is left: the commit object is unreferenced and git's gc
+ * drops it. A journal is dropped only after its row was written.
+ */
+export async function recoverShip(deps: ShipDeps): Promise<void> {
+  for (const journal of await readShipJournals(deps.dataDir, deps.log)) {
+    try {
+      await settle(journal, deps);
+    } catch (error) {
+      deps.log(`ship recovery of ${journal.action} in ${journal.path}: ${(error as Error).message}`);
+    }
+    await dropShipJournal(deps.dataDir, journal.threadId);
+  }
+}
+
+async function settle(journal: ShipJournal, deps: ShipDeps): Promise<void> {
+  const interrupted = (message: string) => deps.announce(journal.threadId, SHIP_ROW_TYPE.interrupted, { action: journal.action, message });
+  if (journal.action === 'commit') {
+    const { sha } = journal;
+    if (sha === null || !(await commitLanded(journal.path, journal.ref, sha))) {
+      return interrupted('the host stopped before the commit was made: nothing was committed');
+    }
+    await levelIndex(journal.path, journal.paths);
+    const branch = journal.ref.startsWith('refs/heads/') ? journal.ref.slice('refs/heads/'.length) : null;
+    return deps.announce(journal.threadId, SHIP_ROW_TYPE.committed, { sha, message: journal.message, files: journal.files, branch, recovered: true });
+  }
+  const tip = await remoteTip(journal.path, journal.remote, journal.remoteBranch, deps.timeoutMs);
+  if (tip !== journal.sha) return interrupted(`the host stopped before ${journal.remote} had the push: nothing was pushed`);
+  await runPush(journal.path, journal, deps.timeoutMs).catch((error: Error) => deps.log(`ship recovery: upstream not set: ${error.message}`));
+  return deps.announce(journal.threadId, SHIP_ROW_TYPE.pushed, { remote: journal.remote, branch: journal.branch, sha: journal.sha, recovered: true });
+}
+
+/** The ref is at the commit, or at a later one built on it (the user committed again since). */
+async function commitLanded(cwd: string, ref: string, sha: string): Promise<boolean> {
+  const tip = await runGit(['rev-parse', '--verify', '-q', ref], { cwd }).then((out) => out.stdout.trim(), () => null);
+  if (tip === null) return false;
+  return tip === sha || gitSucceeds(['merge-base', '--is-ancestor', sha, tip], { cwd });
+}
