@@ -35,7 +35,12 @@ export const ShipRowDataSchemas = {
   }),
   [SHIP_ROW_TYPE.interrupted]: z.object({ action: z.enum(['commit', 'push']), message: z.string() }),
   [SHIP_ROW_TYPE.prOpened]: z.object({ pullRequest: PullRequestSchema }),
-  [SHIP_ROW_TYPE.prState]: z.object({ url: z.string(), number: z.number().int(), state: PullRequestStateSchema, previous: PullRequestStateSchema }),
+  [SHIP_ROW_TYPE.prState]: z.object({
+    url: z.string(),
+    number: z.number().int(),
+    state: PullRequestStateSchema,
+    previous: PullRequestStateSchema,
+  }),
 } satisfies Record<ShipRowType, z.ZodObject>;
 
 export type ShipRowData<T extends ShipRowType> = z.infer<(typeof ShipRowDataSchemas)[T]>;

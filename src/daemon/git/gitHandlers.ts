@@ -6,7 +6,7 @@ import { asHostError } from './gitRepo';
 import { createRepoLocks } from './repoLocks';
 import { recoverShip } from './ship/recoverShip';
 import { shipCommands, type ShipHandlers } from './ship/shipCommands';
-import { SHIP_TIMEOUT_MS, type ShipDeps } from './ship/shipDeps';
+import { SHIP_TIMEOUT_MS, type RemoteLimits, type ShipDeps } from './ship/shipDeps';
 import { shipRowFrame, type ShipRowData, type ShipRowType } from '../../protocol/shipRows';
 import { createTurnRecorder, type TurnRecorder } from './turns/turnRecorder';
 import { createWorktree } from './worktrees/createWorktree';
@@ -38,8 +38,8 @@ export function createGitWing(options: {
   log(message: string): void;
   /** Writes a frame into its thread's log (the daemon's `thread.ingest`): the ship commands' rows (issue 39). */
   ingest?(frame: unknown): Promise<unknown>;
-  /** How long a push or a forge command may run (default SHIP_TIMEOUT_MS). */
-  shipTimeoutMs?: number;
+  /** How pushes and forge commands run (default: SHIP_TIMEOUT_MS, the daemon's own environment). */
+  remote?: Partial<RemoteLimits>;
 }): GitWing {
   const locks = createRepoLocks();
   const tempDir = path.join(options.dataDir, 'git-tmp');
@@ -53,9 +53,11 @@ export function createGitWing(options: {
   });
   const shipDeps = (deps: WorktreeDeps): ShipDeps => ({
     ...deps,
-    timeoutMs: options.shipTimeoutMs ?? SHIP_TIMEOUT_MS,
+    remote: { timeoutMs: SHIP_TIMEOUT_MS, ...options.remote },
     announce: async <T extends ShipRowType>(threadId: string, type: T, data: ShipRowData<T>) => {
-      await options.ingest?.(shipRowFrame(threadId, type, data))?.catch((error: Error) => options.log(`thread ${threadId}: ${type} row not written: ${error.message}`));
+      await options
+        .ingest?.(shipRowFrame(threadId, type, data))
+        ?.catch((error: Error) => options.log(`thread ${threadId}: ${type} row not written: ${error.message}`));
     },
   });
   const ready: Promise<void> = depsNow()

@@ -21,9 +21,21 @@ export async function commitChanges(params: GitCommitParams, deps: ShipDeps): Pr
   return deps.locks.run(tree.commonDir, async () => {
     const { ref, branch, old } = await headOf(cwd);
     const paths = params.paths ?? null;
-    await writeShipJournal(deps.dataDir, { action: 'commit', threadId: params.threadId, path: cwd, ref, old, sha: null, message: params.message, files: [], paths });
+    await writeShipJournal(deps.dataDir, {
+      action: 'commit',
+      threadId: params.threadId,
+      path: cwd,
+      ref,
+      old,
+      sha: null,
+      message: params.message,
+      files: [],
+      paths,
+    });
     try {
       const sha = await withTempIndex(cwd, deps.tempDir, async (env) => {
+        // Named paths commit as `git commit --only` does: from the branch's tree, whatever else is staged.
+        if (paths) await runGit(['read-tree', old], { cwd, env });
         await stage(cwd, env, paths);
         const newTree = (await runGit(['write-tree'], { cwd, env })).stdout.trim();
         if (newTree === (await runGit(['rev-parse', `${old}^{tree}`], { cwd })).stdout.trim()) {
@@ -33,7 +45,17 @@ export async function commitChanges(params: GitCommitParams, deps: ShipDeps): Pr
         return (await runGit(['commit-tree', newTree, '-p', old, '-F', '-'], { cwd, env: identity, input: params.message })).stdout.trim();
       });
       const files = await changedFiles(cwd, old, sha);
-      await writeShipJournal(deps.dataDir, { action: 'commit', threadId: params.threadId, path: cwd, ref, old, sha, message: params.message, files, paths });
+      await writeShipJournal(deps.dataDir, {
+        action: 'commit',
+        threadId: params.threadId,
+        path: cwd,
+        ref,
+        old,
+        sha,
+        message: params.message,
+        files,
+        paths,
+      });
       await runGit(['update-ref', '-m', `commit: ${firstLine(params.message)}`, ref, sha, old], { cwd });
       await levelIndex(cwd, paths).catch((error: Error) => deps.log(`commit ${sha}: the index was not levelled: ${error.message}`));
       await deps.announce(params.threadId, SHIP_ROW_TYPE.committed, { sha, message: params.message, files, branch });
@@ -85,7 +107,11 @@ export async function changedFiles(cwd: string, old: string, sha: string): Promi
  * write it); otherwise the service's, which runGit fixes for every call.
  */
 async function identityEnv(cwd: string): Promise<Record<string, string>> {
-  const read = (key: string) => runGit(['config', '--get', key], { cwd }).then((out) => out.stdout.trim(), () => '');
+  const read = (key: string) =>
+    runGit(['config', '--get', key], { cwd }).then(
+      (out) => out.stdout.trim(),
+      () => '',
+    );
   const [name, email] = await Promise.all([read('user.name'), read('user.email')]);
   return {
     ...(name ? { GIT_AUTHOR_NAME: name, GIT_COMMITTER_NAME: name } : {}),

@@ -2,6 +2,7 @@ import { HostCommandError } from '../../../protocol/hostErrors';
 import type { PullRequest } from '../../../protocol/hostShipCommands';
 import { runGit } from '../runGit';
 import { runTimed, type TimedOutput } from './runTimed';
+import type { RemoteLimits } from './shipDeps';
 
 /** The forge CLI that speaks for a remote: `glab` for a GitLab remote, `gh` for the rest (GitHub, GitHub Enterprise). */
 export interface ForgeCli {
@@ -72,20 +73,36 @@ function stateOf(state: string, draft: boolean | undefined): PullRequest['state'
 
 /** The CLI for a remote's URL, or a pull request's: `gitlab` in its host name picks glab. */
 export function forgeForUrl(url: string): ForgeCli {
-  const host = url.replace(/^[a-z+]+:\/\//i, '').replace(/^[^@/]*@/, '').split(/[/:]/)[0] ?? '';
+  const host =
+    url
+      .replace(/^[a-z+]+:\/\//i, '')
+      .replace(/^[^@/]*@/, '')
+      .split(/[/:]/)[0] ?? '';
   return /gitlab/i.test(host) ? glab : gh;
 }
 
 export async function forgeFor(cwd: string, remote: string): Promise<ForgeCli> {
-  const url = await runGit(['remote', 'get-url', '--', remote], { cwd }).then((out) => out.stdout.trim(), () => '');
+  const url = await runGit(['remote', 'get-url', '--', remote], { cwd }).then(
+    (out) => out.stdout.trim(),
+    () => '',
+  );
   return forgeForUrl(url);
 }
 
 /** Runs the forge CLI; a missing or logged-out one is `forge_cli_unavailable` saying what to install or run. */
-export async function runForge(cli: ForgeCli, args: string[], options: { cwd: string; timeoutMs: number; input?: string }): Promise<string> {
-  const out = await runTimed(cli.program, args, options);
+export async function runForge(
+  cli: ForgeCli,
+  args: string[],
+  options: { cwd: string; input?: string },
+  limits: RemoteLimits,
+): Promise<string> {
+  const out = await runTimed(cli.program, args, { ...options, ...limits });
   if (out.missing) throw unavailable(cli, `${cli.program} is not on this host's PATH: ${cli.install}, then run \`${cli.login}\``);
-  if (out.timedOut) throw new HostCommandError('git_timeout', `${cli.program} ${args.slice(0, 2).join(' ')} did not end within ${Math.round(options.timeoutMs / 1000)} s and was stopped`);
+  if (out.timedOut)
+    throw new HostCommandError(
+      'git_timeout',
+      `${cli.program} ${args.slice(0, 2).join(' ')} did not end within ${Math.round(limits.timeoutMs / 1000)} s and was stopped`,
+    );
   if (out.exitCode !== 0) {
     if (loggedOut(out)) throw unavailable(cli, `${cli.program} is not logged in on this host: run \`${cli.login}\` (${words(out)})`);
     throw new HostCommandError('forge_failed', `${cli.program} ${args.slice(0, 2).join(' ')} failed: ${words(out)}`);
@@ -94,8 +111,8 @@ export async function runForge(cli: ForgeCli, args: string[], options: { cwd: st
 }
 
 /** Checked before anything is pushed for a pull request: a CLI that cannot open one is said first. */
-export async function checkForgeReady(cli: ForgeCli, cwd: string, timeoutMs: number): Promise<void> {
-  const out = await runTimed(cli.program, ['auth', 'status'], { cwd, timeoutMs });
+export async function checkForgeReady(cli: ForgeCli, cwd: string, limits: RemoteLimits): Promise<void> {
+  const out = await runTimed(cli.program, ['auth', 'status'], { cwd, ...limits });
   if (out.missing) throw unavailable(cli, `${cli.program} is not on this host's PATH: ${cli.install}, then run \`${cli.login}\``);
   if (out.exitCode !== 0) throw unavailable(cli, `${cli.program} is not logged in on this host: run \`${cli.login}\` (${words(out)})`);
 }

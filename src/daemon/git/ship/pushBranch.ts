@@ -4,7 +4,7 @@ import { SHIP_ROW_TYPE } from '../../../protocol/shipRows';
 import { runGit } from '../runGit';
 import { runTimed } from './runTimed';
 import { dropShipJournal, writeShipJournal } from './shipJournal';
-import type { ShipDeps } from './shipDeps';
+import type { RemoteLimits, ShipDeps } from './shipDeps';
 
 /** Where a push goes: the remote, the local branch and the remote branch (the upstream's name, else the same). */
 export interface PushTarget {
@@ -25,7 +25,7 @@ export async function pushBranch(params: GitPushParams, deps: ShipDeps): Promise
   const journal = { action: 'push' as const, threadId: params.threadId, path: params.path, ...target };
   await writeShipJournal(deps.dataDir, journal);
   try {
-    const pushed = await runPush(params.path, target, deps.timeoutMs);
+    const pushed = await runPush(params.path, target, deps.remote);
     await deps.announce(params.threadId, SHIP_ROW_TYPE.pushed, { remote: target.remote, branch: target.branch, sha: target.sha });
     return { remote: target.remote, branch: target.branch, sha: target.sha, pushed };
   } finally {
@@ -40,7 +40,11 @@ export async function pushTarget(cwd: string, remote: string | undefined): Promi
     () => null,
   );
   if (!branch) throw new HostCommandError('no_branch', `${cwd} is on a detached HEAD: there is no branch to push`);
-  const config = (key: string) => runGit(['config', '--get', key], { cwd }).then((out) => out.stdout.trim(), () => '');
+  const config = (key: string) =>
+    runGit(['config', '--get', key], { cwd }).then(
+      (out) => out.stdout.trim(),
+      () => '',
+    );
   const upstreamRemote = await config(`branch.${branch}.remote`);
   const chosen = remote ?? (upstreamRemote && upstreamRemote !== '.' ? upstreamRemote : 'origin');
   if (chosen.startsWith('-')) throw new HostCommandError('invalid_params', `${JSON.stringify(chosen)} is not a remote name`);
@@ -60,11 +64,14 @@ export async function pushTarget(cwd: string, remote: string | undefined): Promi
 }
 
 /** Runs the push; resolves whether anything was sent, throws the refusal as a stable code. */
-export async function runPush(cwd: string, target: PushTarget, timeoutMs: number): Promise<boolean> {
+export async function runPush(cwd: string, target: PushTarget, limits: RemoteLimits): Promise<boolean> {
   const refspec = `refs/heads/${target.branch}:refs/heads/${target.remoteBranch}`;
-  const out = await runTimed('git', ['push', '-u', '--porcelain', '--', target.remote, refspec], { cwd, timeoutMs });
+  const out = await runTimed('git', ['push', '-u', '--porcelain', '--', target.remote, refspec], { cwd, ...limits });
   if (out.timedOut) {
-    throw new HostCommandError('git_timeout', `git push to ${target.remote} did not end within ${Math.round(timeoutMs / 1000)} s and was stopped`);
+    throw new HostCommandError(
+      'git_timeout',
+      `git push to ${target.remote} did not end within ${Math.round(limits.timeoutMs / 1000)} s and was stopped`,
+    );
   }
   if (out.exitCode === 0) return !/^=\t/m.test(out.stdout);
   throw pushRefusal(target.remote, `${out.stdout}\n${out.stderr}`.trim());
@@ -75,7 +82,11 @@ export function pushRefusal(remote: string, words: string): HostCommandError {
   if (/\[rejected\]|\[remote rejected\]|non-fast-forward|fetch first|stale info|^!\t/m.test(words)) {
     return new HostCommandError('push_rejected', `${remote} refused the push: ${words}`);
   }
-  if (/Authentication failed|could not read (Username|Password)|terminal prompts disabled|Permission denied|403|401|access denied|Host key verification failed/i.test(words)) {
+  if (
+    /Authentication failed|could not read (Username|Password)|terminal prompts disabled|Permission denied|403|401|access denied|Host key verification failed/i.test(
+      words,
+    )
+  ) {
     return new HostCommandError('auth_failed', `${remote} wants credentials this host does not have: ${words}`);
   }
   if (/does not appear to be a git repository|Could not read from remote repository|No such remote/i.test(words)) {

@@ -34,17 +34,31 @@ async function settle(journal: ShipJournal, deps: ShipDeps): Promise<void> {
     }
     await levelIndex(journal.path, journal.paths);
     const branch = journal.ref.startsWith('refs/heads/') ? journal.ref.slice('refs/heads/'.length) : null;
-    return deps.announce(journal.threadId, SHIP_ROW_TYPE.committed, { sha, message: journal.message, files: journal.files, branch, recovered: true });
+    return deps.announce(journal.threadId, SHIP_ROW_TYPE.committed, {
+      sha,
+      message: journal.message,
+      files: journal.files,
+      branch,
+      recovered: true,
+    });
   }
-  const tip = await remoteTip(journal.path, journal.remote, journal.remoteBranch, deps.timeoutMs);
+  const tip = await remoteTip(journal.path, journal.remote, journal.remoteBranch, deps.remote);
   if (tip !== journal.sha) return interrupted(`the host stopped before ${journal.remote} had the push: nothing was pushed`);
-  await runPush(journal.path, journal, deps.timeoutMs).catch((error: Error) => deps.log(`ship recovery: upstream not set: ${error.message}`));
-  return deps.announce(journal.threadId, SHIP_ROW_TYPE.pushed, { remote: journal.remote, branch: journal.branch, sha: journal.sha, recovered: true });
+  await runPush(journal.path, journal, deps.remote).catch((error: Error) => deps.log(`ship recovery: upstream not set: ${error.message}`));
+  return deps.announce(journal.threadId, SHIP_ROW_TYPE.pushed, {
+    remote: journal.remote,
+    branch: journal.branch,
+    sha: journal.sha,
+    recovered: true,
+  });
 }
 
 /** The ref is at the commit, or at a later one built on it (the user committed again since). */
 async function commitLanded(cwd: string, ref: string, sha: string): Promise<boolean> {
-  const tip = await runGit(['rev-parse', '--verify', '-q', ref], { cwd }).then((out) => out.stdout.trim(), () => null);
+  const tip = await runGit(['rev-parse', '--verify', '-q', ref], { cwd }).then(
+    (out) => out.stdout.trim(),
+    () => null,
+  );
   if (tip === null) return false;
   return tip === sha || gitSucceeds(['merge-base', '--is-ancestor', sha, tip], { cwd });
 }

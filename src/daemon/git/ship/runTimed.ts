@@ -35,7 +35,7 @@ export const NO_PROMPT_ENV: Record<string, string> = {
 export function runTimed(
   program: string,
   args: readonly string[],
-  options: { cwd: string; timeoutMs: number; env?: Record<string, string>; input?: string },
+  options: { cwd: string; timeoutMs: number; env?: Record<string, string> | undefined; input?: string },
 ): Promise<TimedOutput> {
   return new Promise((resolve) => {
     const child = spawn(program, args, {

@@ -11,8 +11,15 @@ export interface ShipDeps {
   /** Writes a row into the thread's log (the daemon's own `thread.ingest`); a failure is logged, never thrown. */
   announce<T extends ShipRowType>(threadId: string, type: T, data: ShipRowData<T>): Promise<void>;
   log(message: string): void;
-  /** How long a push or a forge command may run before it is killed (`SHIP_TIMEOUT_MS`). */
+  remote: RemoteLimits;
+}
+
+/** How commands that reach a remote run: their deadline, and what the daemon adds to their environment. */
+export interface RemoteLimits {
+  /** How long a push, `ls-remote` or forge command may run before it is killed (`SHIP_TIMEOUT_MS`). */
   timeoutMs: number;
+  /** E.g. a `PATH` naming where `gh` is; the tests' forge stand-in is found this way. */
+  env?: Record<string, string>;
 }
 
 /** A push, or a forge CLI call, that has not answered in two minutes is stuck (a dead network, a hung helper). */
