@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { WorkspaceKindSchema, WorkspaceStateSchema } from '../protocol/hostGitCommands';
+import { PullRequestSchema } from '../protocol/hostShipCommands';
 
 /** Registry records as stored and as the API returns them (spec part 2: fields beyond the id are ours). */
 export const ProjectRecordSchema = z.strictObject({
@@ -103,6 +104,8 @@ export const ThreadRecordSchema = z.strictObject({
   agentError: z.strictObject({ code: z.string(), message: z.string(), at: z.string() }).optional(),
   /** Absent on threads from before issue 38: they work in their environment's folder (a checkout). */
   workspace: WorkspaceSchema.optional(),
+  /** The pull requests opened from the thread (issue 39), their state as last read from the forge. */
+  pullRequests: z.array(PullRequestSchema).optional(),
 });
 export type ThreadRecord = z.infer<typeof ThreadRecordSchema>;
 

@@ -18,6 +18,7 @@ import { sessionRouter } from './routers/session';
 import { threadsRouter } from './routers/threads';
 import { threadTurnsRouter } from './routers/threadTurns';
 import { reviewRouter } from './routers/review';
+import { shipRouter } from './routers/ship';
 
 export const API_PREFIX = '/api/v1';
 
@@ -38,6 +39,7 @@ export function createApp(deps: AppDeps): Koa {
     threadsRouter(deps),
     threadTurnsRouter(deps),
     reviewRouter(deps),
+    shipRouter(deps),
     eventsRouter(deps),
     filesRouter(deps),
   ];
