@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hostPath } from './hostFiles';
+import { PullRequestSchema } from './pullRequest';
 
 /**
  * Ship commands of the host-daemon contract (issue 39): commit a thread's work, push its branch, open a pull
@@ -46,17 +47,7 @@ export const GitPushResultSchema = z.strictObject({
 });
 export type GitPushResult = z.infer<typeof GitPushResultSchema>;
 
-export const PullRequestStateSchema = z.enum(['open', 'draft', 'closed', 'merged']);
-export type PullRequestState = z.infer<typeof PullRequestStateSchema>;
-/** A pull request (GitHub) or merge request (GitLab) as a thread keeps it. */
-export const PullRequestSchema = z.strictObject({
-  url: z.string(),
-  number: z.number().int(),
-  state: PullRequestStateSchema,
-  base: z.string(),
-  head: z.string(),
-});
-export type PullRequest = z.infer<typeof PullRequestSchema>;
+export { PullRequestSchema, PullRequestStateSchema, type PullRequest, type PullRequestState } from './pullRequest';
 
 /**
  * `forge.pull_request_create`: pushes the branch when the remote does not have its tip, then `gh pr create`

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PullRequestSchema, PullRequestStateSchema } from './hostShipCommands';
+import { PullRequestSchema, PullRequestStateSchema } from './pullRequest';
 
 /**
  * Rows of shipping a thread's work (issue 39). The host writes the `git/…` ones (it did the work, and after a

@@ -1,9 +1,12 @@
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import type { GitCommitParams, GitCommitResult } from '../../../protocol/hostShipCommands';
 import { HostCommandError } from '../../../protocol/hostErrors';
 import { SHIP_ROW_TYPE } from '../../../protocol/shipRows';
-import { requireWorkTree } from '../gitRepo';
 import { GitCommandFailed, runGit } from '../runGit';
-import { withTempIndex } from '../tempIndex';
+import { commitIdentity, headOf, type Head } from './headOf';
+import { installIndex, levelIndex } from './levelIndex';
 import { dropShipJournal, writeShipJournal } from './shipJournal';
 import type { ShipDeps } from './shipDeps';
 
@@ -11,76 +14,61 @@ import type { ShipDeps } from './shipDeps';
  * `git.commit`: what `git add -A [-- paths] && git commit -m …` does, in steps a kill cannot leave half done.
  * The change is staged in a *copy* of the index and written as a commit object; the journal names it; then
  * the branch moves to it in one compare-and-swap (`git update-ref <ref> <new> <old>`), the one step that makes
- * the commit happen; then the user's index is brought level with it (`git reset -q`, git's own locking). A kill
- * before the swap leaves the repository as it was, after it a commit made once; the user's index is never
- * written by us half-way (the copy is ours, the reset is git's and runs to its end).
+ * the commit happen; then the user's index becomes that copy (renamed in under git's own `index.lock`, so it
+ * keeps the stat data `git add` just read and nothing is hashed twice). A kill before the swap leaves the
+ * repository as it was; after it, a commit made once, whose index the next start levels (levelIndex.ts).
  */
 export async function commitChanges(params: GitCommitParams, deps: ShipDeps): Promise<GitCommitResult> {
   const cwd = params.path;
-  const tree = await requireWorkTree(cwd);
-  return deps.locks.run(tree.commonDir, async () => {
-    const { ref, branch, old } = await headOf(cwd);
+  const head = await headOf(cwd);
+  return deps.locks.run(head.commonDir, async () => {
     const paths = params.paths ?? null;
-    await writeShipJournal(deps.dataDir, {
-      action: 'commit',
+    const journal = {
+      action: 'commit' as const,
       threadId: params.threadId,
       path: cwd,
-      ref,
-      old,
-      sha: null,
+      ref: head.ref,
+      old: head.commit,
       message: params.message,
-      files: [],
       paths,
-    });
+    };
+    await writeShipJournal(deps.dataDir, { ...journal, sha: null, files: [] });
+    await fs.mkdir(deps.tempDir, { recursive: true });
+    const temp = path.join(deps.tempDir, `commit-index-${process.pid}-${randomBytes(6).toString('hex')}`);
     try {
-      const sha = await withTempIndex(cwd, deps.tempDir, async (env) => {
+      const env = { GIT_INDEX_FILE: temp };
+      if (paths) {
         // Named paths commit as `git commit --only` does: from the branch's tree, whatever else is staged.
-        if (paths) await runGit(['read-tree', old], { cwd, env });
-        await stage(cwd, env, paths);
-        const newTree = (await runGit(['write-tree'], { cwd, env })).stdout.trim();
-        if (newTree === (await runGit(['rev-parse', `${old}^{tree}`], { cwd })).stdout.trim()) {
-          throw new HostCommandError('nothing_to_commit', `nothing to commit in ${cwd}${paths ? ` under ${paths.join(', ')}` : ''}`);
-        }
-        const identity = await identityEnv(cwd);
-        return (await runGit(['commit-tree', newTree, '-p', old, '-F', '-'], { cwd, env: identity, input: params.message })).stdout.trim();
-      });
-      const files = await changedFiles(cwd, old, sha);
-      await writeShipJournal(deps.dataDir, {
-        action: 'commit',
-        threadId: params.threadId,
-        path: cwd,
-        ref,
-        old,
-        sha,
-        message: params.message,
-        files,
-        paths,
-      });
-      await runGit(['update-ref', '-m', `commit: ${firstLine(params.message)}`, ref, sha, old], { cwd });
-      await levelIndex(cwd, paths).catch((error: Error) => deps.log(`commit ${sha}: the index was not levelled: ${error.message}`));
-      await deps.announce(params.threadId, SHIP_ROW_TYPE.committed, { sha, message: params.message, files, branch });
-      return { sha, message: params.message, files, branch };
+        await runGit(['read-tree', head.commit], { cwd, env });
+      } else {
+        await copyIndex(head.indexFile, temp);
+      }
+      const { sha, files } = await writeCommit(cwd, env, head, params.message, paths);
+      await writeShipJournal(deps.dataDir, { ...journal, sha, files });
+      await runGit(['update-ref', '-m', `commit: ${params.message.split('\n')[0]!.slice(0, 100)}`, head.ref, sha, head.commit], { cwd });
+      const installed = !paths && (await installIndex(head.indexFile, temp));
+      if (!installed)
+        await levelIndex(cwd, paths).catch((error: Error) => deps.log(`commit ${sha}: the index was not levelled: ${error.message}`));
+      await deps.announce(params.threadId, SHIP_ROW_TYPE.committed, { sha, message: params.message, files, branch: head.branch });
+      return { sha, message: params.message, files, branch: head.branch };
     } finally {
-      await dropShipJournal(deps.dataDir, params.threadId);
+      await Promise.all([
+        fs.rm(temp, { force: true }),
+        fs.rm(`${temp}.lock`, { force: true }),
+        dropShipJournal(deps.dataDir, params.threadId),
+      ]);
     }
   });
 }
 
-/** The ref a commit moves and where it stands: the current branch, or `HEAD` itself when detached. */
-async function headOf(cwd: string): Promise<{ ref: string; branch: string | null; old: string }> {
-  const symbolic = await runGit(['symbolic-ref', '-q', 'HEAD'], { cwd }).then(
-    (out) => out.stdout.trim(),
-    () => null,
-  );
-  try {
-    const old = (await runGit(['rev-parse', '--verify', 'HEAD^{commit}'], { cwd })).stdout.trim();
-    return { ref: symbolic ?? 'HEAD', branch: symbolic ? symbolic.replace(/^refs\/heads\//, '') : null, old };
-  } catch {
-    throw new HostCommandError('git_failed', `${cwd} has no commit yet: make the first one with git itself`);
-  }
-}
-
-async function stage(cwd: string, env: Record<string, string>, paths: readonly string[] | null): Promise<void> {
+/** Stages the change in the temporary index and writes its commit object (not yet on any branch). */
+async function writeCommit(
+  cwd: string,
+  env: Record<string, string>,
+  head: Head,
+  message: string,
+  paths: readonly string[] | null,
+): Promise<{ sha: string; files: string[] }> {
   try {
     // `:/` and `--` keep every path a path: a name starting with `-` is never read as an option.
     await runGit(['add', '--all', '--', ...(paths ?? [':/'])], { cwd, env });
@@ -90,33 +78,30 @@ async function stage(cwd: string, env: Record<string, string>, paths: readonly s
     }
     throw error;
   }
-}
-
-/** After the branch moved: the index says what `git commit` would have left (the committed paths staged as committed). */
-export async function levelIndex(cwd: string, paths: readonly string[] | null): Promise<void> {
-  await runGit(['reset', '-q', '--', ...(paths ?? [':/'])], { cwd });
-}
-
-export async function changedFiles(cwd: string, old: string, sha: string): Promise<string[]> {
-  const { stdout } = await runGit(['diff-tree', '--no-commit-id', '--name-only', '-r', '-z', '--no-renames', old, sha], { cwd });
-  return stdout.split('\0').filter(Boolean);
+  const tree = (await runGit(['write-tree'], { cwd, env })).stdout.trim();
+  if (tree === head.tree) {
+    throw new HostCommandError('nothing_to_commit', `nothing to commit in ${cwd}${paths ? ` under ${paths.join(', ')}` : ''}`);
+  }
+  const [sha, files] = await Promise.all([
+    commitIdentity(cwd).then((identity) =>
+      runGit(['commit-tree', tree, '-p', head.commit, '-F', '-'], { cwd, env: identity, input: message }),
+    ),
+    runGit(['diff-tree', '-r', '--name-only', '-z', '--no-renames', head.tree, tree], { cwd }),
+  ]);
+  return { sha: sha.stdout.trim(), files: files.stdout.split('\0').filter(Boolean) };
 }
 
 /**
- * The user's own name and email when their git config has them (the commit is theirs, as `git commit` would
- * write it); otherwise the service's, which runGit fixes for every call.
+ * A copy of the index that git reads as it reads the original: with the original's mtime, since git's check
+ * for "racily clean" entries (a file changed within the second the index was written, same size) compares
+ * entry times with the index file's own. A copy with a fresh mtime would take such a change for no change.
  */
-async function identityEnv(cwd: string): Promise<Record<string, string>> {
-  const read = (key: string) =>
-    runGit(['config', '--get', key], { cwd }).then(
-      (out) => out.stdout.trim(),
-      () => '',
-    );
-  const [name, email] = await Promise.all([read('user.name'), read('user.email')]);
-  return {
-    ...(name ? { GIT_AUTHOR_NAME: name, GIT_COMMITTER_NAME: name } : {}),
-    ...(email ? { GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_EMAIL: email } : {}),
-  };
+async function copyIndex(indexFile: string, temp: string): Promise<void> {
+  try {
+    const { atime, mtime } = await fs.stat(indexFile);
+    await fs.copyFile(indexFile, temp);
+    await fs.utimes(temp, atime, mtime);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // no index yet: git starts an empty one
+  }
 }
-
-const firstLine = (message: string) => message.split('\n')[0]!.slice(0, 100);

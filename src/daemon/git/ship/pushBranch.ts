@@ -35,20 +35,25 @@ export async function pushBranch(params: GitPushParams, deps: ShipDeps): Promise
 
 /** The default remote is the branch's upstream remote, else `origin` (what `git push` itself would pick). */
 export async function pushTarget(cwd: string, remote: string | undefined): Promise<PushTarget> {
-  const branch = await runGit(['symbolic-ref', '-q', '--short', 'HEAD'], { cwd }).then(
-    (out) => out.stdout.trim(),
-    () => null,
-  );
-  if (!branch) throw new HostCommandError('no_branch', `${cwd} is on a detached HEAD: there is no branch to push`);
-  const config = (key: string) =>
-    runGit(['config', '--get', key], { cwd }).then(
-      (out) => out.stdout.trim(),
-      () => '',
-    );
-  const upstreamRemote = await config(`branch.${branch}.remote`);
+  // Two git calls side by side: where HEAD is, and every remote and branch setting (read once, parsed here).
+  const [head, config] = await Promise.all([
+    runGit(['rev-parse', 'HEAD^{commit}', '--symbolic-full-name', 'HEAD'], { cwd }),
+    runGit(['config', '--get-regexp', '^(remote\\..*\\.url|branch\\..*\\.(remote|merge))$'], { cwd }).catch(() => ({ stdout: '' })),
+  ]);
+  const [sha = '', ref = ''] = head.stdout.trim().split('\n');
+  if (!ref.startsWith('refs/heads/')) throw new HostCommandError('no_branch', `${cwd} is on a detached HEAD: there is no branch to push`);
+  const branch = ref.slice('refs/heads/'.length);
+  const settings = config.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => [line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1)] as const);
+  const setting = (key: string) => settings.filter(([name]) => name === key).pop()?.[1] ?? '';
+  const remotes = [
+    ...new Set(settings.filter(([name]) => /^remote\..*\.url$/.test(name)).map(([name]) => name.slice('remote.'.length, -'.url'.length))),
+  ];
+  const upstreamRemote = setting(`branch.${branch}.remote`);
   const chosen = remote ?? (upstreamRemote && upstreamRemote !== '.' ? upstreamRemote : 'origin');
   if (chosen.startsWith('-')) throw new HostCommandError('invalid_params', `${JSON.stringify(chosen)} is not a remote name`);
-  const remotes = (await runGit(['remote'], { cwd })).stdout.split('\n').filter(Boolean);
   if (!remotes.includes(chosen)) {
     throw new HostCommandError(
       'no_remote',
@@ -57,9 +62,8 @@ export async function pushTarget(cwd: string, remote: string | undefined): Promi
         : `the repository has no remote ${JSON.stringify(chosen)} (it has ${remotes.join(', ')})`,
     );
   }
-  const merge = chosen === upstreamRemote ? await config(`branch.${branch}.merge`) : '';
+  const merge = chosen === upstreamRemote ? setting(`branch.${branch}.merge`) : '';
   const remoteBranch = merge.startsWith('refs/heads/') ? merge.slice('refs/heads/'.length) : branch;
-  const sha = (await runGit(['rev-parse', '--verify', 'HEAD^{commit}'], { cwd })).stdout.trim();
   return { remote: chosen, branch, remoteBranch, sha };
 }
 

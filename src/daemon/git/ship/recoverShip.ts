@@ -1,6 +1,7 @@
 import { SHIP_ROW_TYPE } from '../../../protocol/shipRows';
 import { gitSucceeds, runGit } from '../runGit';
-import { levelIndex } from './commitChanges';
+import { promises as fs } from 'node:fs';
+import { levelIndex } from './levelIndex';
 import { runPush } from './pushBranch';
 import { remoteTip } from './pullRequest';
 import { dropShipJournal, readShipJournals, type ShipJournal } from './shipJournal';
@@ -9,7 +10,7 @@ import type { ShipDeps } from './shipDeps';
 /**
  * At daemon start, before any command is served: every commit or push a kill cut short is settled, and the
  * thread gets the row that says which. A commit happened when its branch is at (or past) the journalled
- * commit: the index is levelled as the commit would have left it. A push happened when the remote has the
+ * commit: the index is levelled as the commit would have left it (a lock left mid-way removed). A push happened when the remote has the
  * commit on its branch: the push runs again to set the upstream (nothing is sent). Otherwise it did not
  * happen (`git/interrupted`), and nothing of it is left: the commit object is unreferenced and git's gc
  * drops it. A journal is dropped only after its row was written.
@@ -32,6 +33,10 @@ async function settle(journal: ShipJournal, deps: ShipDeps): Promise<void> {
     if (sha === null || !(await commitLanded(journal.path, journal.ref, sha))) {
       return interrupted('the host stopped before the commit was made: nothing was committed');
     }
+    // A kill while the index was being put in place (levelIndex.ts) leaves our `index.lock`: only the commit
+    // that moved the branch takes it, so one found now is ours, and the reset below writes the index anew.
+    const { stdout } = await runGit(['rev-parse', '--path-format=absolute', '--git-path', 'index'], { cwd: journal.path });
+    await fs.rm(`${stdout.trim()}.lock`, { force: true });
     await levelIndex(journal.path, journal.paths);
     const branch = journal.ref.startsWith('refs/heads/') ? journal.ref.slice('refs/heads/'.length) : null;
     return deps.announce(journal.threadId, SHIP_ROW_TYPE.committed, {
