@@ -385,6 +385,57 @@ export interface paths {
     patch: operations['patchThreadsByIdReviewCommentsByCommentId'];
     trace?: never;
   };
+  '/api/v1/threads/{id}/commit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Commit the thread’s changes (all, or `paths`) on its branch; `generate` has its agent write the message */
+    post: operations['postThreadsByIdCommit'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/threads/{id}/push': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Push the thread’s branch (`git push -u`; default its upstream remote, else origin) */
+    post: operations['postThreadsByIdPush'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/threads/{id}/pull-request': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Open a pull request of the thread’s branch with the host’s forge CLI (gh, glab), pushing first if needed */
+    post: operations['postThreadsByIdPullRequest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/threads/{id}/events': {
     parameters: {
       query?: never;
@@ -1311,6 +1362,14 @@ export interface operations {
               /** @enum {string} */
               state: 'creating' | 'ready' | 'removed' | 'failed';
             };
+            pullRequests: {
+              url: string;
+              number: number;
+              /** @enum {string} */
+              state: 'open' | 'draft' | 'closed' | 'merged';
+              base: string;
+              head: string;
+            }[];
             /** @enum {string} */
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
@@ -1397,6 +1456,14 @@ export interface operations {
               /** @enum {string} */
               state: 'creating' | 'ready' | 'removed' | 'failed';
             };
+            pullRequests: {
+              url: string;
+              number: number;
+              /** @enum {string} */
+              state: 'open' | 'draft' | 'closed' | 'merged';
+              base: string;
+              head: string;
+            }[];
             /** @enum {string} */
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
@@ -1468,6 +1535,14 @@ export interface operations {
               /** @enum {string} */
               state: 'creating' | 'ready' | 'removed' | 'failed';
             };
+            pullRequests: {
+              url: string;
+              number: number;
+              /** @enum {string} */
+              state: 'open' | 'draft' | 'closed' | 'merged';
+              base: string;
+              head: string;
+            }[];
             /** @enum {string} */
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
@@ -1580,6 +1655,14 @@ export interface operations {
               /** @enum {string} */
               state: 'creating' | 'ready' | 'removed' | 'failed';
             };
+            pullRequests: {
+              url: string;
+              number: number;
+              /** @enum {string} */
+              state: 'open' | 'draft' | 'closed' | 'merged';
+              base: string;
+              head: string;
+            }[];
             /** @enum {string} */
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
@@ -1946,6 +2029,148 @@ export interface operations {
             snippet: string;
             /** @enum {string} */
             state: 'draft' | 'stale' | 'sent';
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postThreadsByIdCommit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          message?: string;
+          generate?: boolean;
+          paths?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description The commit (also the row `git/committed`) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            sha: string;
+            message: string;
+            files: string[];
+            branch: string | null;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postThreadsByIdPush: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          remote?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description What was pushed (also the row `git/pushed`) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            remote: string;
+            branch: string;
+            sha: string;
+            pushed: boolean;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postThreadsByIdPullRequest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          title?: string;
+          body?: string;
+          base?: string;
+          draft?: boolean;
+          generate?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The pull request as the thread keeps it (also the row `pr/opened`) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            pullRequest: {
+              url: string;
+              number: number;
+              /** @enum {string} */
+              state: 'open' | 'draft' | 'closed' | 'merged';
+              base: string;
+              head: string;
+            };
+            push: {
+              remote: string;
+              branch: string;
+              sha: string;
+              pushed: boolean;
+            } | null;
           };
         };
       };
@@ -2549,6 +2774,152 @@ export interface operations {
                   keepAgentRunning?: boolean;
                   /** @enum {string} */
                   permissionMode?: 'ask' | 'accept-edits' | 'full-access';
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'git/committed';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  sha: string;
+                  message: string;
+                  files: string[];
+                  branch?: string | null;
+                  recovered?: boolean;
+                  providerThreadId: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'git/pushed';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  remote: string;
+                  branch: string;
+                  sha: string;
+                  recovered?: boolean;
+                  providerThreadId: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'git/interrupted';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  /** @enum {string} */
+                  action: 'commit' | 'push';
+                  message: string;
+                  providerThreadId: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'pr/opened';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  pullRequest: {
+                    url: string;
+                    number: number;
+                    /** @enum {string} */
+                    state: 'open' | 'draft' | 'closed' | 'merged';
+                    base: string;
+                    head: string;
+                  };
+                  providerThreadId: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'pr/state';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  url: string;
+                  number: number;
+                  /** @enum {string} */
+                  state: 'open' | 'draft' | 'closed' | 'merged';
+                  /** @enum {string} */
+                  previous: 'open' | 'draft' | 'closed' | 'merged';
+                  providerThreadId: string;
                 } & {
                   [key: string]: unknown;
                 };

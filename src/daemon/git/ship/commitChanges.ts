@@ -5,18 +5,19 @@ import type { GitCommitParams, GitCommitResult } from '../../../protocol/hostShi
 import { HostCommandError } from '../../../protocol/hostErrors';
 import { SHIP_ROW_TYPE } from '../../../protocol/shipRows';
 import { GitCommandFailed, runGit } from '../runGit';
-import { commitIdentity, headOf, type Head } from './headOf';
+import { commitIdentity, headOf } from './headOf';
 import { installIndex, levelIndex } from './levelIndex';
 import { dropShipJournal, writeShipJournal } from './shipJournal';
 import type { ShipDeps } from './shipDeps';
 
 /**
  * `git.commit`: what `git add -A [-- paths] && git commit -m …` does, in steps a kill cannot leave half done.
- * The change is staged in a *copy* of the index and written as a commit object; the journal names it; then
- * the branch moves to it in one compare-and-swap (`git update-ref <ref> <new> <old>`), the one step that makes
- * the commit happen; then the user's index becomes that copy (renamed in under git's own `index.lock`, so it
- * keeps the stat data `git add` just read and nothing is hashed twice). A kill before the swap leaves the
- * repository as it was; after it, a commit made once, whose index the next start levels (levelIndex.ts).
+ * The journal first names the commit the branch is at and the message; the change is staged and committed in a
+ * *copy* of the index (`GIT_INDEX_FILE`), so the branch's move, git's own locked compare-and-swap, is the one
+ * step that makes the commit happen; then the user's index becomes that copy (renamed in under git's own
+ * `index.lock`, keeping the stat data `git add` just read, so nothing is hashed twice). A kill before the move
+ * leaves the repository as it was; after it, a commit made once (the next start finds it: the branch's tip is
+ * a child of the journalled commit with the journalled message) and levels the index (levelIndex.ts).
  */
 export async function commitChanges(params: GitCommitParams, deps: ShipDeps): Promise<GitCommitResult> {
   const cwd = params.path;
@@ -32,7 +33,7 @@ export async function commitChanges(params: GitCommitParams, deps: ShipDeps): Pr
       message: params.message,
       paths,
     };
-    await writeShipJournal(deps.dataDir, { ...journal, sha: null, files: [] });
+    await writeShipJournal(deps.dataDir, journal);
     await fs.mkdir(deps.tempDir, { recursive: true });
     const temp = path.join(deps.tempDir, `commit-index-${process.pid}-${randomBytes(6).toString('hex')}`);
     try {
@@ -43,10 +44,9 @@ export async function commitChanges(params: GitCommitParams, deps: ShipDeps): Pr
       } else {
         await copyIndex(head.indexFile, temp);
       }
-      const { sha, files } = await writeCommit(cwd, env, head, params.message, paths);
-      await writeShipJournal(deps.dataDir, { ...journal, sha, files });
-      await runGit(['update-ref', '-m', `commit: ${params.message.split('\n')[0]!.slice(0, 100)}`, head.ref, sha, head.commit], { cwd });
-      const installed = !paths && (await installIndex(head.indexFile, temp));
+      await writeCommit(cwd, env, params.message, paths);
+      // Side by side: what the commit changed (for its row), and the user's index put level with it.
+      const [{ sha, files }, installed] = await Promise.all([committedFiles(cwd, head.ref), !paths && installIndex(head.indexFile, temp)]);
       if (!installed)
         await levelIndex(cwd, paths).catch((error: Error) => deps.log(`commit ${sha}: the index was not levelled: ${error.message}`));
       await deps.announce(params.threadId, SHIP_ROW_TYPE.committed, { sha, message: params.message, files, branch: head.branch });
@@ -61,14 +61,13 @@ export async function commitChanges(params: GitCommitParams, deps: ShipDeps): Pr
   });
 }
 
-/** Stages the change in the temporary index and writes its commit object (not yet on any branch). */
-async function writeCommit(
-  cwd: string,
-  env: Record<string, string>,
-  head: Head,
-  message: string,
-  paths: readonly string[] | null,
-): Promise<{ sha: string; files: string[] }> {
+/**
+ * Stages the change in the temporary index and commits it there: `git commit` writes the tree, the commit and
+ * moves the branch in one process (its ref update is git's own compare-and-swap from the commit it read).
+ * Hooks do not run (`--no-verify`): the service commits as `commit-tree` would, never waiting on a hook's prompt.
+ */
+async function writeCommit(cwd: string, env: Record<string, string>, message: string, paths: readonly string[] | null): Promise<void> {
+  const identity = commitIdentity(cwd); // read while git adds
   try {
     // `:/` and `--` keep every path a path: a name starting with `-` is never read as an option.
     await runGit(['add', '--all', '--', ...(paths ?? [':/'])], { cwd, env });
@@ -78,17 +77,25 @@ async function writeCommit(
     }
     throw error;
   }
-  const tree = (await runGit(['write-tree'], { cwd, env })).stdout.trim();
-  if (tree === head.tree) {
-    throw new HostCommandError('nothing_to_commit', `nothing to commit in ${cwd}${paths ? ` under ${paths.join(', ')}` : ''}`);
+  try {
+    await runGit(['commit', '-q', '--no-verify', '--cleanup=verbatim', '-F', '-'], {
+      cwd,
+      env: { ...env, ...(await identity) },
+      input: message,
+    });
+  } catch (error) {
+    if (error instanceof GitCommandFailed && error.exitCode === 1) {
+      throw new HostCommandError('nothing_to_commit', `nothing to commit in ${cwd}${paths ? ` under ${paths.join(', ')}` : ''}`);
+    }
+    throw error;
   }
-  const [sha, files] = await Promise.all([
-    commitIdentity(cwd).then((identity) =>
-      runGit(['commit-tree', tree, '-p', head.commit, '-F', '-'], { cwd, env: identity, input: message }),
-    ),
-    runGit(['diff-tree', '-r', '--name-only', '-z', '--no-renames', head.tree, tree], { cwd }),
-  ]);
-  return { sha: sha.stdout.trim(), files: files.stdout.split('\0').filter(Boolean) };
+}
+
+/** The commit a ref is at and the paths it changed from its parent, in one call (diff-tree names the commit first). */
+export async function committedFiles(cwd: string, ref: string): Promise<{ sha: string; files: string[] }> {
+  const { stdout } = await runGit(['diff-tree', '-r', '--name-only', '-z', '--no-renames', ref], { cwd });
+  const [sha = '', ...files] = stdout.split('\0').filter(Boolean);
+  return { sha: sha.trim(), files };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { SHIP_ROW_TYPE } from '../../../protocol/shipRows';
-import { gitSucceeds, runGit } from '../runGit';
+import { runGit } from '../runGit';
+import { committedFiles } from './commitChanges';
 import { promises as fs } from 'node:fs';
 import { levelIndex } from './levelIndex';
 import { runPush } from './pushBranch';
@@ -29,23 +30,15 @@ export async function recoverShip(deps: ShipDeps): Promise<void> {
 async function settle(journal: ShipJournal, deps: ShipDeps): Promise<void> {
   const interrupted = (message: string) => deps.announce(journal.threadId, SHIP_ROW_TYPE.interrupted, { action: journal.action, message });
   if (journal.action === 'commit') {
-    const { sha } = journal;
-    if (sha === null || !(await commitLanded(journal.path, journal.ref, sha))) {
-      return interrupted('the host stopped before the commit was made: nothing was committed');
-    }
+    const made = await commitOfJournal(journal);
+    if (!made) return interrupted('the host stopped before the commit was made: nothing was committed');
     // A kill while the index was being put in place (levelIndex.ts) leaves our `index.lock`: only the commit
     // that moved the branch takes it, so one found now is ours, and the reset below writes the index anew.
     const { stdout } = await runGit(['rev-parse', '--path-format=absolute', '--git-path', 'index'], { cwd: journal.path });
     await fs.rm(`${stdout.trim()}.lock`, { force: true });
     await levelIndex(journal.path, journal.paths);
     const branch = journal.ref.startsWith('refs/heads/') ? journal.ref.slice('refs/heads/'.length) : null;
-    return deps.announce(journal.threadId, SHIP_ROW_TYPE.committed, {
-      sha,
-      message: journal.message,
-      files: journal.files,
-      branch,
-      recovered: true,
-    });
+    return deps.announce(journal.threadId, SHIP_ROW_TYPE.committed, { ...made, message: journal.message, branch, recovered: true });
   }
   const tip = await remoteTip(journal.path, journal.remote, journal.remoteBranch, deps.remote);
   if (tip !== journal.sha) return interrupted(`the host stopped before ${journal.remote} had the push: nothing was pushed`);
@@ -58,12 +51,18 @@ async function settle(journal: ShipJournal, deps: ShipDeps): Promise<void> {
   });
 }
 
-/** The ref is at the commit, or at a later one built on it (the user committed again since). */
-async function commitLanded(cwd: string, ref: string, sha: string): Promise<boolean> {
-  const tip = await runGit(['rev-parse', '--verify', '-q', ref], { cwd }).then(
-    (out) => out.stdout.trim(),
-    () => null,
-  );
-  if (tip === null) return false;
-  return tip === sha || gitSucceeds(['merge-base', '--is-ancestor', sha, tip], { cwd });
+/**
+ * The journalled commit if it was made: the first commit after the journalled one on the ref, whose parent
+ * is that one and whose message is the journalled message (the user may have committed again since).
+ */
+async function commitOfJournal(journal: Extract<ShipJournal, { action: 'commit' }>): Promise<{ sha: string; files: string[] } | null> {
+  const cwd = journal.path;
+  const { stdout } = await runGit(['rev-list', '--reverse', '--parents', '--first-parent', `${journal.old}..${journal.ref}`], {
+    cwd,
+  }).catch(() => ({ stdout: '' }));
+  const [sha, parent] = stdout.split('\n')[0]?.split(' ') ?? [];
+  if (!sha || parent !== journal.old) return null;
+  const message = (await runGit(['log', '-1', '--format=%B', sha], { cwd })).stdout;
+  if (message.replace(/\n+$/, '') !== journal.message.replace(/\n+$/, '')) return null;
+  return committedFiles(cwd, sha);
 }

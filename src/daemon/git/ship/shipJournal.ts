@@ -1,14 +1,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { replaceFile } from '../../../store/replaceFile';
 
 /**
  * What a commit or push in progress is about to do, kept as `<data dir>/ship/<threadId>.json` from before its
  * first git step until its row is written. Replaced whole (a kill leaves the old one or the new one), it is how
  * the next start tells "happened" from "not at all" and writes the thread's row that says which.
  *
- *   commit: preparing → committing {old, sha} → (row written) → gone
+ *   commit: committing {ref, old, message} → (row written) → gone
  *   push:   pushing {remote, branch, sha}      → (row written) → gone
  */
 export const ShipJournalSchema = z.discriminatedUnion('action', [
@@ -19,10 +18,7 @@ export const ShipJournalSchema = z.discriminatedUnion('action', [
     /** The ref the commit moves (`refs/heads/<branch>`, or `HEAD` when detached) and its commit before. */
     ref: z.string(),
     old: z.string(),
-    /** Set once the commit object exists, just before the ref moves to it. */
-    sha: z.string().nullable(),
     message: z.string(),
-    files: z.array(z.string()),
     paths: z.array(z.string()).nullable(),
   }),
   z.object({
@@ -41,9 +37,18 @@ export type ShipJournal = z.infer<typeof ShipJournalSchema>;
 export const shipJournalDir = (dataDir: string) => path.join(dataDir, 'ship');
 const journalFile = (dataDir: string, threadId: string) => path.join(shipJournalDir(dataDir), `${threadId}.json`);
 
+/**
+ * Written beside and renamed over (a kill leaves the old journal or the new one), but not fsynced, unlike the
+ * worktree records: what it guards against is a kill of the daemon, which the page cache survives, and two
+ * fsyncs per commit cost a measurable share of it (bench:ship). After a power cut it may be missing: the
+ * thread then says nothing of a commit cut short, and git's own state is whole either way.
+ */
 export async function writeShipJournal(dataDir: string, journal: ShipJournal): Promise<void> {
   await fs.mkdir(shipJournalDir(dataDir), { recursive: true });
-  await replaceFile(journalFile(dataDir, journal.threadId), JSON.stringify(journal));
+  const file = journalFile(dataDir, journal.threadId);
+  const temp = `${file}.${process.pid}.tmp`;
+  await fs.writeFile(temp, JSON.stringify(journal));
+  await fs.rename(temp, file);
 }
 
 export async function dropShipJournal(dataDir: string, threadId: string): Promise<void> {
