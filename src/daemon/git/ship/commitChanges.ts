@@ -33,17 +33,15 @@ export async function commitChanges(params: GitCommitParams, deps: ShipDeps): Pr
       message: params.message,
       paths,
     };
-    await writeShipJournal(deps.dataDir, journal);
     await fs.mkdir(deps.tempDir, { recursive: true });
     const temp = path.join(deps.tempDir, `commit-index-${process.pid}-${randomBytes(6).toString('hex')}`);
     try {
       const env = { GIT_INDEX_FILE: temp };
-      if (paths) {
+      await Promise.all([
+        writeShipJournal(deps.dataDir, journal),
         // Named paths commit as `git commit --only` does: from the branch's tree, whatever else is staged.
-        await runGit(['read-tree', head.commit], { cwd, env });
-      } else {
-        await copyIndex(head.indexFile, temp);
-      }
+        paths ? runGit(['read-tree', head.commit], { cwd, env }) : copyIndex(head.indexFile, temp),
+      ]);
       await writeCommit(cwd, env, params.message, paths);
       // Side by side: what the commit changed (for its row), and the user's index put level with it.
       const [{ sha, files }, installed] = await Promise.all([committedFiles(cwd, head.ref), !paths && installIndex(head.indexFile, temp)]);
