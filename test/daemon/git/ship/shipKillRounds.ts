@@ -96,6 +96,7 @@ export async function runShipKillRounds(options: {
     seed: random.describe(),
   };
   let last: LastCommand | null = null;
+  const took = new Map<'commit' | 'push', number>();
   const rows = (): { method: string; params: any }[] =>
     existsSync(rowsFile)
       ? readFileSync(rowsFile, 'utf8')
@@ -162,8 +163,13 @@ export async function runShipKillRounds(options: {
         last.action === 'commit'
           ? child.request('git.commit', { threadId: THREAD, path: checkout, message: last.message })
           : child.request('git.push', { threadId: THREAD, path: checkout });
-      const delay = new Promise<false>((resolve) => setTimeout(() => resolve(false), random.between(0, options.maxDelayMs)));
-      if (!(await Promise.race([answer.then(() => true), delay]))) result.killedMidCommand += 1;
+      // Aimed within how long this command took here when it last ran to its end (a bit past), else maxDelayMs.
+      const started = Date.now();
+      const action = last.action;
+      const answered = answer.then(() => took.set(action, Date.now() - started)).then(() => true);
+      const window = took.has(action) ? 1.2 * took.get(action)! : options.maxDelayMs;
+      const delay = new Promise<false>((resolve) => setTimeout(() => resolve(false), random.between(0, window)));
+      if (!(await Promise.race([answered, delay]))) result.killedMidCommand += 1;
     } finally {
       await child.kill();
     }
