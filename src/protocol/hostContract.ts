@@ -10,7 +10,11 @@ import { threadCommands } from './threadCommands';
  * params and result, checked on both sides of the link. Nothing here knows how bytes travel: the embedded
  * daemon uses an in-process link, a remote one a WebSocket, and both speak exactly these messages.
  */
-export const hostCommands = { ...hostFileCommands, ...threadCommands, ...hostModelCommands, ...hostGitCommands,
+export const hostCommands = {
+  ...hostFileCommands,
+  ...threadCommands,
+  ...hostModelCommands,
+  ...hostGitCommands,
   ...hostShipCommands,
 } as const;
 
