@@ -118,4 +118,28 @@ describe('server: ship a thread — commit, push, pull request (issue 39)', func
     expect(commit.message).to.equal(`echo: ${servicePrompt('commit')}`);
     expect(git(thread.workspace.path, 'log', '-1', '--format=%B')).to.equal(commit.message);
   });
+
+  it('generate: the pull request’s title and body come from the agent’s answer (first line the title)', async () => {
+    const answer = await t.json(`/threads/${thread.id}/pull-request`, { body: { generate: true, base: 'main' } });
+    expect(answer.pullRequest.url).to.equal(forge.url);
+    const create = forge
+      .calls()
+      .filter((call) => call.args[1] === 'create')
+      .pop()!;
+    // The fake agent's answer is one line, "echo: <the question>": all of it the title, no body.
+    const title = `echo: ${servicePrompt('pull-request', 'main')}`;
+    expect(create.args).to.deep.equal([
+      'pr',
+      'create',
+      '--head',
+      thread.workspace.branch,
+      '--base',
+      'main',
+      '--title',
+      title,
+      '--body-file',
+      '-',
+    ]);
+    expect(create.stdin).to.equal('');
+  });
 });

@@ -62,7 +62,8 @@ export async function commitChanges(params: GitCommitParams, deps: ShipDeps): Pr
 /**
  * Stages the change in the temporary index and commits it there: `git commit` writes the tree, the commit and
  * moves the branch in one process (its ref update is git's own compare-and-swap from the commit it read).
- * Hooks do not run (`--no-verify`): the service commits as `commit-tree` would, never waiting on a hook's prompt.
+ * No hook runs (`core.hooksPath=/dev/null`): a daemon never waits on a hook's prompt, and the message the journal
+ * names is the one committed (a `prepare-commit-msg` hook could change it, and the recovery finds the commit by it).
  */
 async function writeCommit(cwd: string, env: Record<string, string>, message: string, paths: readonly string[] | null): Promise<void> {
   const identity = commitIdentity(cwd); // read while git adds
@@ -76,7 +77,7 @@ async function writeCommit(cwd: string, env: Record<string, string>, message: st
     throw error;
   }
   try {
-    await runGit(['commit', '-q', '--no-verify', '--cleanup=verbatim', '-F', '-'], {
+    await runGit(['-c', 'core.hooksPath=/dev/null', 'commit', '-q', '--no-verify', '--cleanup=verbatim', '-F', '-'], {
       cwd,
       env: { ...env, ...(await identity) },
       input: message,
