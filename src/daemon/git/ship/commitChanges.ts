@@ -7,7 +7,7 @@ import { SHIP_ROW_TYPE } from '../../../protocol/shipRows';
 import { GitCommandFailed, runGit } from '../runGit';
 import { commitIdentity, headOf } from './headOf';
 import { installIndex, levelIndex } from './levelIndex';
-import { dropShipJournal, writeShipJournal } from './shipJournal';
+import { dropShipJournal, shipJournalDir, shipTempFile, writeShipJournal } from './shipJournal';
 import type { ShipDeps } from './shipDeps';
 
 /**
@@ -24,6 +24,8 @@ export async function commitChanges(params: GitCommitParams, deps: ShipDeps): Pr
   const head = await headOf(cwd);
   return deps.locks.run(head.commonDir, async () => {
     const paths = params.paths ?? null;
+    await fs.mkdir(shipJournalDir(deps.dataDir), { recursive: true });
+    const temp = shipTempFile(deps.dataDir, `commit-index-${process.pid}-${randomBytes(6).toString('hex')}`);
     const journal = {
       action: 'commit' as const,
       threadId: params.threadId,
@@ -32,9 +34,8 @@ export async function commitChanges(params: GitCommitParams, deps: ShipDeps): Pr
       old: head.commit,
       message: params.message,
       paths,
+      tempIndex: temp,
     };
-    await fs.mkdir(deps.tempDir, { recursive: true });
-    const temp = path.join(deps.tempDir, `commit-index-${process.pid}-${randomBytes(6).toString('hex')}`);
     try {
       const env = { GIT_INDEX_FILE: temp };
       await Promise.all([

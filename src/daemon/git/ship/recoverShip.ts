@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import { levelIndex } from './levelIndex';
 import { runPush } from './pushBranch';
 import { remoteTip } from './pullRequest';
-import { dropShipJournal, readShipJournals, type ShipJournal } from './shipJournal';
+import { dropShipJournal, dropShipLeftovers, readShipJournals, type ShipJournal } from './shipJournal';
 import type { ShipDeps } from './shipDeps';
 
 /**
@@ -19,11 +19,40 @@ import type { ShipDeps } from './shipDeps';
 export async function recoverShip(deps: ShipDeps): Promise<void> {
   for (const journal of await readShipJournals(deps.dataDir, deps.log)) {
     try {
+      await gitChildEnded(journal, deps.remote.timeoutMs);
       await settle(journal, deps);
     } catch (error) {
       deps.log(`ship recovery of ${journal.action} in ${journal.path}: ${(error as Error).message}`);
     }
     await dropShipJournal(deps.dataDir, journal.threadId);
+  }
+  await dropShipLeftovers(deps.dataDir);
+}
+
+/**
+ * A SIGKILL ends the daemon, not the git it started: a `git commit` or `git push` may still be running, and
+ * would finish after a judgement of "not at all". So the judgement waits (at most the ship timeout) for it:
+ * a commit's git holds its index copy's lock until after the branch moved; a push is known by its pid.
+ */
+async function gitChildEnded(journal: ShipJournal, timeoutMs: number): Promise<void> {
+  const running =
+    journal.action === 'commit'
+      ? () =>
+          fs.access(`${journal.tempIndex}.lock`).then(
+            () => true,
+            () => false,
+          )
+      : async () => journal.pid !== undefined && alive(journal.pid);
+  const until = Date.now() + timeoutMs;
+  while ((await running()) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -20,6 +20,12 @@ export const ShipJournalSchema = z.discriminatedUnion('action', [
     old: z.string(),
     message: z.string(),
     paths: z.array(z.string()).nullable(),
+    /**
+     * The copy of the index the commit is staged in (beside the journal). Git holds `<it>.lock` while it works
+     * on it, `git commit` until after the branch moved: the recovery waits for that lock to go, so a git child
+     * that outlived the killed daemon is never judged half-way.
+     */
+    tempIndex: z.string(),
   }),
   z.object({
     action: z.literal('push'),
@@ -30,6 +36,8 @@ export const ShipJournalSchema = z.discriminatedUnion('action', [
     /** The remote branch it goes to (the upstream's name, else the same name). */
     remoteBranch: z.string(),
     sha: z.string(),
+    /** The `git push` process, once spawned: the recovery waits for it to end before asking the remote. */
+    pid: z.number().int().optional(),
   }),
 ]);
 export type ShipJournal = z.infer<typeof ShipJournalSchema>;
@@ -51,6 +59,11 @@ export async function writeShipJournal(dataDir: string, journal: ShipJournal): P
   await fs.rename(temp, file);
 }
 
+/** The folder of the journals, where a commit's copy of the index lives too (not `git-tmp`, emptied at start). */
+export function shipTempFile(dataDir: string, name: string): string {
+  return path.join(shipJournalDir(dataDir), name);
+}
+
 export async function dropShipJournal(dataDir: string, threadId: string): Promise<void> {
   await fs.rm(journalFile(dataDir, threadId), { force: true });
 }
@@ -61,10 +74,7 @@ export async function readShipJournals(dataDir: string, log: (message: string) =
   const journals: ShipJournal[] = [];
   for (const name of names) {
     const file = path.join(shipJournalDir(dataDir), name);
-    if (!name.endsWith('.json')) {
-      await fs.rm(file, { force: true }); // a replaceFile temp a kill left
-      continue;
-    }
+    if (!name.endsWith('.json')) continue; // a commit's index copy: its journal's recovery removes it
     try {
       journals.push(ShipJournalSchema.parse(JSON.parse(await fs.readFile(file, 'utf8'))));
     } catch (error) {
@@ -73,4 +83,12 @@ export async function readShipJournals(dataDir: string, log: (message: string) =
     }
   }
   return journals;
+}
+
+/** What a recovery leaves once every journal is settled: no index copy or half-written journal of ours. */
+export async function dropShipLeftovers(dataDir: string): Promise<void> {
+  const names = await fs.readdir(shipJournalDir(dataDir)).catch(() => [] as string[]);
+  await Promise.all(
+    names.filter((name) => !name.endsWith('.json')).map((name) => fs.rm(path.join(shipJournalDir(dataDir), name), { force: true })),
+  );
 }
