@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import type { GitCommitParams, GitCommitResult } from '../../../protocol/hostShipCommands';
 import { HostCommandError } from '../../../protocol/hostErrors';
 import { SHIP_ROW_TYPE } from '../../../protocol/shipRows';

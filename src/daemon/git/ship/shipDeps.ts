@@ -3,10 +3,8 @@ import type { RepoLocks } from '../repoLocks';
 
 /** What the ship commands need from the daemon: its folders, the repository locks, and a way to write a row. */
 export interface ShipDeps {
-  /** The daemon's data dir: journals go to `ship/` under it. */
+  /** The daemon's data dir: journals (and a commit's copy of the index) go to `ship/` under it. */
   dataDir: string;
-  /** Temporary index files (emptied at start). */
-  tempDir: string;
   locks: RepoLocks;
   /** Writes a row into the thread's log (the daemon's own `thread.ingest`); a failure is logged, never thrown. */
   announce<T extends ShipRowType>(threadId: string, type: T, data: ShipRowData<T>): Promise<void>;
