@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { configWith } from '../src/config/serverConfig';
 import { startServer } from '../src/server/startServer';
 import { launchBrowser } from '../test/web/browser';
+import { FIRST_SCREEN_FILES } from '../src/web/changes/firstScreen';
 import { writeBigChange } from './lib/bigChange';
 
 const FILES = Number(process.env.BENCH_CHANGES_FILES ?? 1000);
@@ -73,6 +74,8 @@ interface Runs {
 /** `runs` opens of the view, each after a fetch of the same diff by the page with nothing rendered (the baseline). */
 async function measure(page: Page, diffUrl: string, runs: number): Promise<Runs> {
   const result: Runs = { files: 0, fetched: [], open: [], nodes: [] };
+  const closeButton = page.getByRole('button', { name: 'Close changes' });
+  if (await closeButton.isVisible()) await closeButton.click();
   for (let run = 0; run < runs; run++) {
     const fetched = await page.evaluate(async (url) => {
       const t0 = performance.now();
@@ -86,7 +89,7 @@ async function measure(page: Page, diffUrl: string, runs: number): Promise<Runs>
     const opened = await openChanges(page);
     result.open.push(opened.ms);
     result.nodes.push(opened.nodes);
-    await page.getByRole('button', { name: 'Close changes' }).click();
+    await closeButton.click();
   }
   await openChanges(page);
   return result;
@@ -142,10 +145,13 @@ async function main(): Promise<void> {
 
     const diffUrl = `/api/v1/threads/${thread.id}/diff?scope=uncommitted`;
     const endToEnd = await measure(page, diffUrl, E2E_RUNS);
-    // The page alone: the server's answer, read once, replayed by the browser from memory.
-    const answer = await fetch(`${server.url}${diffUrl}`, { headers: { authorization: `Bearer ${TOKEN}` } });
-    const body = await answer.text();
-    await page.route(`**${diffUrl}`, (route) => route.fulfill({ contentType: 'application/json', body }));
+    // The page alone: the server's answers (the first screen, the whole), read once, replayed from memory.
+    const read = async (url: string) => (await fetch(`${server.url}${url}`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+    const body = await read(diffUrl);
+    const firstScreen = await read(`${diffUrl}&maxFiles=${FIRST_SCREEN_FILES}`);
+    await page.route(`**${diffUrl}*`, (route) =>
+      route.fulfill({ contentType: 'application/json', body: route.request().url().includes('maxFiles=') ? firstScreen : body }),
+    );
     const pageAlone = await measure(page, diffUrl, RUNS);
     const middle = await nodesAfterScroll(page, 0.5);
     const end = await nodesAfterScroll(page, 1);
@@ -160,8 +166,9 @@ async function main(): Promise<void> {
     report(`end to end, the real server's git diff (${E2E_RUNS} runs)`, endToEnd);
     report(`the page alone, the same answer replayed from memory (${RUNS} runs)`, pageAlone);
     console.log(`  DOM elements scrolled to the middle / the end: ${middle} / ${end}`);
-    const met = median(pageAlone.open) <= 300 && Math.max(...pageAlone.nodes, ...endToEnd.nodes, middle, end) <= 2000;
-    console.log(`  goal ≤ 300 ms (the page alone) and ≤ 2,000 elements (issue 38): ${met ? 'met' : 'MISSED'}`);
+    const fewElements = Math.max(...pageAlone.nodes, ...endToEnd.nodes, middle, end) <= 2000;
+    const verdict = (runs: Runs) => (median(runs.open) <= 300 && fewElements ? 'met' : 'MISSED');
+    console.log(`  goal ≤ 300 ms and ≤ 2,000 elements (issue 38): end to end ${verdict(endToEnd)}, the page alone ${verdict(pageAlone)}`);
   } finally {
     await browser.close();
     await server.close();

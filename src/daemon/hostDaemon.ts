@@ -63,7 +63,7 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
   const providers = createProviderRegistry(deps.providers);
   const allowed = allowedRoots(deps.allowRoots);
   // Git worktrees, diffs and the trees at each turn's edges (docs/worktrees.md): the store is tapped for turn rows.
-  // A revert writes its own row through the thread handlers' ingest, made below (bound once they exist).
+  // A revert and the ship commands write their own rows through the thread handlers' ingest, made below (bound once they exist).
   let ingestFrame = (_frame: unknown): Promise<unknown> => Promise.reject(new Error('the thread handlers are not made yet'));
   const threadLog = {
     list: deps.store.list.bind(deps.store),
@@ -73,7 +73,7 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
   // The agent's conversation moves with a revert (pi); the table and the close are bound once they exist, below.
   let agentRewind: AgentRewind = NO_AGENT_REWIND;
   const agent: AgentRewind = { rewind: (...args) => agentRewind.rewind(...args) };
-  const git = createGitWing({ dataDir: deps.dataDir, log, threadLog, agent });
+  const git = createGitWing({ dataDir: deps.dataDir, log, threadLog, agent, ingest: threadLog.ingest });
   const store = recordingTurnsOf(deps.store, git.turns);
   // One record per thread (issue 37): the ingest reads it, the thread handlers own it, the close ends it.
   const table = createThreadTable();

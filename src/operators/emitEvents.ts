@@ -112,6 +112,8 @@ function eventOf(fact: TurnFact, threadId: string, providerThreadId: string, dep
       return { threadId, type: T.threadUpdated, turnId, scope, data: { providerThreadId, ...fact.changes } };
     case 'rewound':
       return { threadId, type: fact.change.method, turnId, scope, data: { providerThreadId, ...fact.change.data } } as NewThreadEvent;
+    case 'shipRow':
+      return { threadId, type: fact.row.type, turnId, scope, data: { providerThreadId, ...fact.row.data } } as NewThreadEvent;
     case 'toolStarted':
       return { threadId, type: T.itemStarted, turnId, scope, data: { providerThreadId, item: toolItemOf(fact.tool) } };
     case 'toolOutputDelta':

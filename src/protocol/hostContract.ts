@@ -4,6 +4,7 @@ import { hostModelCommands } from './hostModelCommands';
 import { hostGitCommands } from './hostGitCommands';
 import { hostRewindCommands } from './hostRewindCommands';
 import { hostForkCommands } from './hostForkCommands';
+import { hostShipCommands } from './hostShipCommands';
 import { threadCommands } from './threadCommands';
 
 /**
@@ -18,6 +19,7 @@ export const hostCommands = {
   ...hostGitCommands,
   ...hostRewindCommands,
   ...hostForkCommands,
+  ...hostShipCommands,
 } as const;
 
 export type HostMethod = keyof typeof hostCommands;
@@ -46,4 +48,5 @@ export * from './hostModelCommands';
 export * from './hostGitCommands';
 export * from './hostRewindCommands';
 export * from './hostForkCommands';
+export * from './hostShipCommands';
 export * from './hostErrors';

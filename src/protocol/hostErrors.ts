@@ -41,6 +41,22 @@ export const HostErrorCodeSchema = z.enum([
   'nothing_to_unrevert',
   /** `git.unrevert` after the files changed since the revert: bringing the old state back would lose them. */
   'changed_since_revert',
+  /** A commit with no change to commit (issue 39). */
+  'nothing_to_commit',
+  /** A push or pull request from a detached `HEAD`: there is no branch to push. */
+  'no_branch',
+  /** A push to a remote the repository does not have. */
+  'no_remote',
+  /** The remote refused the push (not a fast-forward, a protected branch, a hook): git's words in the message. */
+  'push_rejected',
+  /** The remote wants credentials the host does not have (prompts are off: it never waits for one). */
+  'auth_failed',
+  /** A push or forge command that did not end within its timeout; it was killed. */
+  'git_timeout',
+  /** No `gh` / `glab` on the host, or not logged in: the message says what to install or run. */
+  'forge_cli_unavailable',
+  /** The forge CLI ran and failed (its own words in the message). */
+  'forge_failed',
 ]);
 export type HostErrorCode = z.infer<typeof HostErrorCodeSchema>;
 
@@ -72,6 +88,14 @@ export const HOST_ERROR_HTTP_STATUS: Readonly<Record<Exclude<HostErrorCode, 'hos
   git_failed: 502,
   nothing_to_unrevert: 409,
   changed_since_revert: 409,
+  nothing_to_commit: 409,
+  no_branch: 409,
+  no_remote: 409,
+  push_rejected: 409,
+  auth_failed: 424,
+  git_timeout: 504,
+  forge_cli_unavailable: 424,
+  forge_failed: 502,
 };
 
 /**

@@ -13,6 +13,7 @@ import {
   parsePromptSignalMethod,
 } from './signals';
 import { REWIND_METHOD, ThreadRevertedParamsSchema, ThreadUnrevertedParamsSchema } from './rewindFrames';
+import { isShipRowType, shipRowParamsSchema, type ShipRow } from './shipRows';
 import { THREAD_UPDATED_METHOD, ThreadUpdatedParamsSchema } from './threadUpdateFrame';
 import type { TurnInput } from './turnInput';
 
@@ -93,6 +94,13 @@ function inputOf(method: string, params: unknown, value: unknown, read: ReadPara
       kind: 'rewound',
       threadId,
       change: { method: REWIND_METHOD.unreverted, data },
+    }));
+  }
+  if (isShipRowType(method)) {
+    return withParams(shipRowParamsSchema(method), params, ({ threadId, ...data }) => ({
+      kind: 'shipRow',
+      threadId,
+      row: { type: method, data } as ShipRow,
     }));
   }
   if (method === THREAD_STOP_METHOD) {

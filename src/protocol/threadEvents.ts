@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ReviewBlockCommentSchema } from './reviewBlock';
+import { SHIP_ROW_TYPE, ShipRowDataSchemas } from './shipRows';
 import {
   ApprovalDeciderSchema,
   ApprovalOptionKindSchema,
@@ -34,6 +35,12 @@ export const THREAD_EVENT_TYPE = {
   threadUnreverted: 'thread/unreverted',
   /** A fork's log: the source's rows up to a turn's end come first, then this row (issue 39, docs/fork.md). */
   threadForked: 'thread/forked',
+  /** Shipping the thread's work (issue 39, shipRows.ts): a commit, a push, one that a kill stopped, a pull request and its state. */
+  gitCommitted: SHIP_ROW_TYPE.committed,
+  gitPushed: SHIP_ROW_TYPE.pushed,
+  gitInterrupted: SHIP_ROW_TYPE.interrupted,
+  prOpened: SHIP_ROW_TYPE.prOpened,
+  prState: SHIP_ROW_TYPE.prState,
 } as const;
 export type ThreadEventType = (typeof THREAD_EVENT_TYPE)[keyof typeof THREAD_EVENT_TYPE];
 
@@ -219,6 +226,11 @@ export const ThreadEventDataSchemas = {
     /** The turn the fork continues after; null for a source with no completed turn. */
     sourceTurnId: z.string().nullable(),
   }),
+  [SHIP_ROW_TYPE.committed]: ShipRowDataSchemas[SHIP_ROW_TYPE.committed].extend(base),
+  [SHIP_ROW_TYPE.pushed]: ShipRowDataSchemas[SHIP_ROW_TYPE.pushed].extend(base),
+  [SHIP_ROW_TYPE.interrupted]: ShipRowDataSchemas[SHIP_ROW_TYPE.interrupted].extend(base),
+  [SHIP_ROW_TYPE.prOpened]: ShipRowDataSchemas[SHIP_ROW_TYPE.prOpened].extend(base),
+  [SHIP_ROW_TYPE.prState]: ShipRowDataSchemas[SHIP_ROW_TYPE.prState].extend(base),
 } satisfies Record<ThreadEventType, z.ZodType>;
 
 /**
@@ -271,6 +283,11 @@ export const NewThreadEventSchema = z.discriminatedUnion('type', [
   rowOf(T.threadReverted, D[T.threadReverted]),
   rowOf(T.threadUnreverted, D[T.threadUnreverted]),
   rowOf(T.threadForked, D[T.threadForked]),
+  rowOf(T.gitCommitted, D[T.gitCommitted]),
+  rowOf(T.gitPushed, D[T.gitPushed]),
+  rowOf(T.gitInterrupted, D[T.gitInterrupted]),
+  rowOf(T.prOpened, D[T.prOpened]),
+  rowOf(T.prState, D[T.prState]),
 ]);
 export type NewThreadEvent = z.infer<typeof NewThreadEventSchema>;
 

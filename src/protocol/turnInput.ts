@@ -2,6 +2,7 @@ import type { AcpEvent } from './acpFrames';
 import type { ApprovalRequestedParams, ApprovalResolvedParams } from './approvals';
 import type { SdkEvent } from './sdkEvents';
 import type { RewindChange } from './rewindFrames';
+import type { ShipRow } from './shipRows';
 import type { ThreadUpdatedParams } from './threadUpdateFrame';
 
 /** A validated frame, in the words of the turn rules. Every kind names the thread it belongs to. */
@@ -19,4 +20,6 @@ export type TurnInput =
   /** The server changed the thread's own fields (threadUpdateFrame.ts). */
   | { kind: 'threadUpdated'; threadId: string; changes: ThreadUpdatedParams }
   /** The host reverted the thread's files to a turn's start, or undid that (rewindFrames.ts). */
-  | { kind: 'rewound'; threadId: string; change: RewindChange };
+  | { kind: 'rewound'; threadId: string; change: RewindChange }
+  /** A commit, push or pull request of the thread (shipRows.ts, issue 39). */
+  | { kind: 'shipRow'; threadId: string; row: ShipRow };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { WorkspaceKindSchema, WorkspaceStateSchema } from '../protocol/hostGitCommands';
+import { PullRequestSchema } from '../protocol/hostShipCommands';
 
 /** Registry records as stored and as the API returns them (spec part 2: fields beyond the id are ours). */
 export const ProjectRecordSchema = z.strictObject({
@@ -110,6 +111,8 @@ export const ThreadRecordSchema = z.strictObject({
    * starts a fresh session (docs/fork.md). Dropped from the record once a host took that prompt; never in a view.
    */
   pendingContext: z.string().optional(),
+  /** The pull requests opened from the thread (issue 39), their state as last read from the forge. */
+  pullRequests: z.array(PullRequestSchema).optional(),
 });
 export type ThreadRecord = z.infer<typeof ThreadRecordSchema>;
 

@@ -20,6 +20,7 @@ import { threadTurnsRouter } from './routers/threadTurns';
 import { reviewRouter } from './routers/review';
 import { rewindRouter } from './routers/rewind';
 import { forkRouter } from './routers/fork';
+import { shipRouter } from './routers/ship';
 
 export const API_PREFIX = '/api/v1';
 
@@ -42,6 +43,7 @@ export function createApp(deps: AppDeps): Koa {
     reviewRouter(deps),
     rewindRouter(deps),
     forkRouter(deps),
+    shipRouter(deps),
     eventsRouter(deps),
     filesRouter(deps),
   ];

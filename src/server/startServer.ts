@@ -28,6 +28,7 @@ import { publishingStore } from './sse/publishingStore';
 import { startWebhookNotifier } from './notifications/webhookNotifier';
 import { reopenThreadsOnAttach } from './threads/reopenThreadsOnAttach';
 import { pruneWorktreesOnAttach } from './workspaces/pruneWorktreesOnAttach';
+import { startPullRequestRefresh } from './ship/refreshPullRequests';
 import { loadOrCreateToken } from './serverToken';
 import { attachUpgrades } from './http/upgrades';
 import type { ServedCertificate } from './tls/certificateWatch';
@@ -134,6 +135,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   void finishDeletes(deletes).catch((error: unknown) => log(`unfinished deletes not read: ${String(error)}`));
   finishDeletesOnAttach(deletes);
 
+  // Open pull requests' state, read on their hosts every minute (issue 39).
+  const pullRequestRefresh = startPullRequestRefresh({ registry, hosts, store, hub, log });
   const app = createApp({ config, token, registry, hosts, store, search, hub, presence, hostAccess, revocations, log });
   server.on('request', app.callback());
   const { intake, daemonLink } = createLinkRoutes(config, {
@@ -179,6 +182,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       (closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         certificate?.close();
+        pullRequestRefresh.stop();
         await intake.close();
         await daemonLink.close();
         await replica?.route.close(); // its sockets would hold up the server's close

@@ -67,6 +67,10 @@ export function reduceTurn(state: ThreadTurnState, input: RuleInput, newId: () =
     case 'rewound':
       t.emit({ kind: 'rewound', change: input.change }); // like thread/updated: one row, no turn changes
       break;
+    case 'shipRow':
+      // Like thread/updated: one row, no turn changed (the open turn's when one runs, E7).
+      t.emit({ kind: 'shipRow', row: input.row });
+      break;
     case 'restored':
       onRestored(t, input.processEpoch);
       break;

@@ -1,4 +1,5 @@
 import type { ApprovalRequestedParams, ApprovalResolvedParams } from '../protocol/approvals';
+import type { ShipRow } from '../protocol/shipRows';
 import type { ThreadChanges } from '../protocol/threadUpdateFrame';
 import type { RewindChange } from '../protocol/rewindFrames';
 import {
@@ -166,6 +167,7 @@ export type TurnFact = { turnId: string | null } & (
   | { kind: 'approvalResolved'; resolution: ApprovalResolution }
   | { kind: 'threadUpdated'; changes: ThreadChanges }
   | { kind: 'rewound'; change: RewindChange }
+  | { kind: 'shipRow'; row: ShipRow }
 );
 
 /** A question and its answer as rows keep them: the thread is the row's own. */

@@ -266,6 +266,7 @@ describe('emitEvents()', () => {
         change: { method: 'thread/unreverted', data: { turnId: 't', snapshotRef: 'refs/ats/reverts/x/before' } },
         turnId: null,
       },
+      ...shipRowFacts(),
     ];
     const checkedTypes = new Set<string>();
     testScheduler().run(({ cold }) => {
@@ -289,3 +290,23 @@ describe('emitEvents()', () => {
     );
   });
 });
+
+/** One fact of each ship row (issue 39, src/protocol/shipRows.ts). */
+function shipRowFacts(): TurnFact[] {
+  const pullRequest = { url: 'https://github.com/a/b/pull/7', number: 7, state: 'open' as const, base: 'main', head: 'feature' };
+  return [
+    {
+      kind: 'shipRow',
+      row: { type: 'git/committed', data: { sha: 'abc', message: 'm', files: ['a.txt'], branch: 'feature' } },
+      turnId: null,
+    },
+    { kind: 'shipRow', row: { type: 'git/pushed', data: { remote: 'origin', branch: 'feature', sha: 'abc' } }, turnId: null },
+    { kind: 'shipRow', row: { type: 'git/interrupted', data: { action: 'commit', message: 'nothing was committed' } }, turnId: null },
+    { kind: 'shipRow', row: { type: 'pr/opened', data: { pullRequest } }, turnId: null },
+    {
+      kind: 'shipRow',
+      row: { type: 'pr/state', data: { url: pullRequest.url, number: 7, state: 'merged', previous: 'open' } },
+      turnId: null,
+    },
+  ];
+}

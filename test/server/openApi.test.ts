@@ -212,6 +212,7 @@ describe('server: GET /api/v1/openapi.json, generated from the routes’ own sch
       lastTurnStatus: null,
       runtime: { displayStatus: 'idle', hostReconnectGraceExpiresAt: null, activity: 'idle', pendingApprovalIds: [] },
       workspace: { kind: 'checkout', path: '/p', branch: null, baseRef: null, baseCommit: null, state: 'ready' },
+      pullRequests: [],
     };
     expect(threadSchema.safeParse(good).success).to.equal(true);
     expect(threadSchema.safeParse({ ...good, status: 'sleeping' }).success).to.equal(false);

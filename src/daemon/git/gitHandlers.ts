@@ -8,6 +8,10 @@ import { createRepoLocks } from './repoLocks';
 import { NO_AGENT_REWIND, type AgentRewind } from './rewind/agentRewind';
 import type { RewindDeps, ThreadLog } from './rewind/rewindDeps';
 import { recoverRewinds, rewindCommands, type RewindHandlers } from './rewind/rewindWing';
+import { recoverShip } from './ship/recoverShip';
+import { shipCommands, type ShipHandlers } from './ship/shipCommands';
+import { SHIP_TIMEOUT_MS, type RemoteLimits, type ShipDeps } from './ship/shipDeps';
+import { shipRowFrame, type ShipRowData, type ShipRowType } from '../../protocol/shipRows';
 import { createTurnRecorder, type TurnRecorder } from './turns/turnRecorder';
 import { createWorktree } from './worktrees/createWorktree';
 import { pruneWorktrees, recoverWorktrees } from './worktrees/recoverWorktrees';
@@ -20,7 +24,8 @@ export type GitHandlers = Pick<
   HostHandlers,
   'git.worktree_create' | 'git.worktree_remove' | 'git.worktree_restore' | 'git.diff' | 'git.prune_worktrees' | 'git.worktree_fork'
 > &
-  RewindHandlers;
+  RewindHandlers &
+  ShipHandlers;
 
 /** The daemon's git wing: the git commands, the turn recorder, and the start-up recovery they wait for. */
 export interface GitWing {
@@ -41,6 +46,10 @@ export function createGitWing(options: {
   log(message: string): void;
   threadLog?: ThreadLog;
   agent?: AgentRewind;
+  /** Writes a frame into its thread's log (the daemon's `thread.ingest`): the ship commands' rows (issue 39). */
+  ingest?(frame: unknown): Promise<unknown>;
+  /** How pushes and forge commands run (default: SHIP_TIMEOUT_MS, the daemon's own environment). */
+  remote?: Partial<RemoteLimits>;
 }): GitWing {
   const locks = createRepoLocks();
   const tempDir = path.join(options.dataDir, 'git-tmp');
@@ -58,11 +67,21 @@ export function createGitWing(options: {
     agent: options.agent ?? NO_AGENT_REWIND,
     turnOpen: (threadId) => turns.turnOpen(threadId),
   });
-  // Worktrees first (a revert's work tree may be one being restored), then reverts a kill cut short.
+  const shipDeps = (deps: WorktreeDeps): ShipDeps => ({
+    ...deps,
+    remote: { timeoutMs: SHIP_TIMEOUT_MS, ...options.remote },
+    announce: async <T extends ShipRowType>(threadId: string, type: T, data: ShipRowData<T>) => {
+      await options
+        .ingest?.(shipRowFrame(threadId, type, data))
+        ?.catch((error: Error) => options.log(`thread ${threadId}: ${type} row not written: ${error.message}`));
+    },
+  });
+  // Worktrees first (a revert's work tree may be one being restored), then reverts and ship steps a kill cut short.
   const ready: Promise<void> = depsNow()
     .then(async (deps) => {
       await recoverWorktrees(deps);
       await recoverRewinds(rewindDeps(deps));
+      await recoverShip(shipDeps(deps));
     })
     .catch((error: Error) => options.log(`worktree recovery: ${error.message}`));
   // Every command waits for the recovery; one thread's commands run one at a time.
@@ -103,6 +122,10 @@ export function createGitWing(options: {
     ),
     'git.revert_turn': serve((params, deps) => rewindCommands.revert(params, rewindDeps(deps))),
     'git.unrevert': serve((params, deps) => rewindCommands.unrevert(params, rewindDeps(deps))),
+    'git.commit': serve((params, deps) => shipCommands['git.commit'](params, shipDeps(deps))),
+    'git.push': serve((params, deps) => shipCommands['git.push'](params, shipDeps(deps))),
+    'forge.pull_request_create': serve((params, deps) => shipCommands['forge.pull_request_create'](params, shipDeps(deps))),
+    'forge.pull_request_view': serve((params, deps) => shipCommands['forge.pull_request_view'](params, shipDeps(deps))),
     'git.prune_worktrees': serve(async (params: { liveThreadIds: string[] }, deps) => ({
       removed: await pruneWorktrees(params.liveThreadIds, deps),
     })),

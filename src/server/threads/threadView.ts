@@ -2,6 +2,7 @@ import type { HostPresence } from '../hosts/hostPresence';
 import { z } from 'zod';
 import { AgentStateSchema } from '../../protocol/threadCommands';
 import { ThreadStatusSchema, TurnStatusSchema, type ThreadStatus } from '../../protocol/threadEvents';
+import { PullRequestSchema } from '../../protocol/hostShipCommands';
 import { ThreadRecordSchema, WorkspaceSchema, type ThreadRecord } from '../../registry/records';
 import type { Registry } from '../../registry/registry';
 import { workspaceOfThread } from '../workspaces/workspaceOfThread';
@@ -21,6 +22,8 @@ export const ThreadViewSchema = ThreadRecordSchema.omit({ deleting: true, pendin
   keepAgentRunning: z.boolean(),
   /** Where its agent works (issue 38): the project's checkout or a worktree of its own, and that worktree's state. */
   workspace: WorkspaceSchema,
+  /** The pull requests opened from it (issue 39), oldest first, with their state as the host last read it. */
+  pullRequests: z.array(PullRequestSchema),
   /** The thread's agent process on its host; `stopped` while the host is away. */
   agent: AgentStateSchema,
   status: ThreadStatusSchema,
@@ -58,6 +61,7 @@ export function createThreadViewer(
       archived: record.archived ?? false,
       keepAgentRunning: record.keepAgentRunning ?? false,
       workspace: await workspaceOfThread(registry, record),
+      pullRequests: record.pullRequests ?? [],
     };
     if (!hosts.isOnline(thread.hostId)) {
       const { status, pendingApprovalIds, lastTurnStatus } = await storedThreadState(store, thread.id);

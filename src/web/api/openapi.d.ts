@@ -436,6 +436,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/threads/{id}/commit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Commit the thread’s changes (all, or `paths`) on its branch; `generate` has its agent write the message */
+    post: operations['postThreadsByIdCommit'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/threads/{id}/push': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Push the thread’s branch (`git push -u`; default its upstream remote, else origin) */
+    post: operations['postThreadsByIdPush'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/threads/{id}/pull-request': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Open a pull request of the thread’s branch with the host’s forge CLI (gh, glab), pushing first if needed */
+    post: operations['postThreadsByIdPullRequest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/threads/{id}/events': {
     parameters: {
       query?: never;
@@ -1367,6 +1418,14 @@ export interface operations {
               seq: number;
               turnId: string | null;
             };
+            pullRequests: {
+              url: string;
+              number: number;
+              /** @enum {string} */
+              state: 'open' | 'draft' | 'closed' | 'merged';
+              base: string;
+              head: string;
+            }[];
             /** @enum {string} */
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
@@ -1458,6 +1517,14 @@ export interface operations {
               seq: number;
               turnId: string | null;
             };
+            pullRequests: {
+              url: string;
+              number: number;
+              /** @enum {string} */
+              state: 'open' | 'draft' | 'closed' | 'merged';
+              base: string;
+              head: string;
+            }[];
             /** @enum {string} */
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
@@ -1534,6 +1601,14 @@ export interface operations {
               seq: number;
               turnId: string | null;
             };
+            pullRequests: {
+              url: string;
+              number: number;
+              /** @enum {string} */
+              state: 'open' | 'draft' | 'closed' | 'merged';
+              base: string;
+              head: string;
+            }[];
             /** @enum {string} */
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
@@ -1651,6 +1726,14 @@ export interface operations {
               seq: number;
               turnId: string | null;
             };
+            pullRequests: {
+              url: string;
+              number: number;
+              /** @enum {string} */
+              state: 'open' | 'draft' | 'closed' | 'merged';
+              base: string;
+              head: string;
+            }[];
             /** @enum {string} */
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
@@ -2166,6 +2249,14 @@ export interface operations {
               seq: number;
               turnId: string | null;
             };
+            pullRequests: {
+              url: string;
+              number: number;
+              /** @enum {string} */
+              state: 'open' | 'draft' | 'closed' | 'merged';
+              base: string;
+              head: string;
+            }[];
             /** @enum {string} */
             agent: 'stopped' | 'starting' | 'running';
             /** @enum {string} */
@@ -2178,6 +2269,148 @@ export interface operations {
               activity: 'idle' | 'working' | 'waiting-for-approval';
               pendingApprovalIds: string[];
             };
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postThreadsByIdCommit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          message?: string;
+          generate?: boolean;
+          paths?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description The commit (also the row `git/committed`) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            sha: string;
+            message: string;
+            files: string[];
+            branch: string | null;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postThreadsByIdPush: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          remote?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description What was pushed (also the row `git/pushed`) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            remote: string;
+            branch: string;
+            sha: string;
+            pushed: boolean;
+          };
+        };
+      };
+      /** @description A problem (RFC 9457) with a stable `code` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postThreadsByIdPullRequest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          title?: string;
+          body?: string;
+          base?: string;
+          draft?: boolean;
+          generate?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The pull request as the thread keeps it (also the row `pr/opened`) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            pullRequest: {
+              url: string;
+              number: number;
+              /** @enum {string} */
+              state: 'open' | 'draft' | 'closed' | 'merged';
+              base: string;
+              head: string;
+            };
+            push: {
+              remote: string;
+              branch: string;
+              sha: string;
+              pushed: boolean;
+            } | null;
           };
         };
       };
@@ -2861,6 +3094,152 @@ export interface operations {
                   sourceThreadId: string;
                   sourceSeq: number;
                   sourceTurnId: string | null;
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'git/committed';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  sha: string;
+                  message: string;
+                  files: string[];
+                  branch?: string | null;
+                  recovered?: boolean;
+                  providerThreadId: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'git/pushed';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  remote: string;
+                  branch: string;
+                  sha: string;
+                  recovered?: boolean;
+                  providerThreadId: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'git/interrupted';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  /** @enum {string} */
+                  action: 'commit' | 'push';
+                  message: string;
+                  providerThreadId: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'pr/opened';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  pullRequest: {
+                    url: string;
+                    number: number;
+                    /** @enum {string} */
+                    state: 'open' | 'draft' | 'closed' | 'merged';
+                    base: string;
+                    head: string;
+                  };
+                  providerThreadId: string;
+                } & {
+                  [key: string]: unknown;
+                };
+                id: string;
+                seq: number;
+                createdAt: string;
+              }
+            | {
+                threadId: string;
+                /** @constant */
+                type: 'pr/state';
+                turnId: string | null;
+                scope:
+                  | {
+                      /** @constant */
+                      kind: 'turn';
+                      turnId: string;
+                    }
+                  | {
+                      /** @constant */
+                      kind: 'thread';
+                    };
+                data: {
+                  url: string;
+                  number: number;
+                  /** @enum {string} */
+                  state: 'open' | 'draft' | 'closed' | 'merged';
+                  /** @enum {string} */
+                  previous: 'open' | 'draft' | 'closed' | 'merged';
+                  providerThreadId: string;
                 } & {
                   [key: string]: unknown;
                 };

@@ -31,7 +31,10 @@ type Ok<Operation extends keyof operations, Status extends number = 200> =
 
 export type Host = Ok<'getHosts'>[number];
 export type Project = Ok<'getProjects'>[number];
-export type Thread = Ok<'getThreads'>[number] & ThreadLifecycle;
+/** A thread's pull requests (issue 39), read leniently too: a server before it sends none. */
+type ThreadView = Ok<'getThreads'>[number];
+export type PullRequest = ThreadView['pullRequests'][number];
+export type Thread = Omit<ThreadView, 'pullRequests'> & ThreadLifecycle & { pullRequests?: PullRequest[] };
 export type PathsAnswer = Ok<'getProjectsByIdPaths'>;
 export type PathEntry = PathsAnswer['paths'][number];
 export type BrowseDirectoryResult = Ok<'getHostsByIdDirectories'>;

@@ -1,6 +1,7 @@
 import { computed, signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import { messageOf } from '../api/http';
 import { fetchDiff } from './api';
+import { FIRST_SCREEN_FILES } from './firstScreen';
 import { diffRows, type DiffLayout, type DiffRows } from './diffRows';
 import { createReviewDrafts, type ReviewDrafts } from './reviewDrafts';
 import type { CommentTarget, DiffScope, GitDiff, ReviewComment } from './types';
@@ -11,9 +12,6 @@ import type { CommentTarget, DiffScope, GitDiff, ReviewComment } from './types';
  */
 export type DiffLoad =
   { kind: 'idle' } | { kind: 'loading' } | { kind: 'loaded'; diff: GitDiff; partial?: boolean } | { kind: 'failed'; message: string };
-
-/** Files of the first answer: more than a screen holds, few enough that the host reads them in a blink. */
-export const FIRST_SCREEN_FILES = 30;
 
 /**
  * One open thread's review (issue 38): whether the Changes view is open, its scope and layout, the diff read

@@ -10,6 +10,7 @@ import { isWaiting, openThreadPending } from '../state/waiting';
 import { ChangesButton } from '../changes/ChangesButton';
 import { createChangesState } from '../changes/changesState';
 import { ChangesView } from '../changes/ChangesView';
+import { GitMenu } from '../ship/GitMenu';
 import { Composer } from './Composer';
 import { AgentControls } from './lifecycle/AgentControls';
 import { ArchivedNotice } from './lifecycle/ArchivedNotice';
@@ -58,6 +59,7 @@ export function ThreadView({ threadId, seq }: { threadId: string; seq?: number }
           <ThreadTitle title={thread?.title ?? threadId} thread={thread} onChanged={changed} />
           <div class="thread-head-tools">
             <ChangesButton state={changes} place="head" />
+            {thread && <GitMenu thread={thread} />}
             {thread && (
               <ThreadActions thread={thread} turns={feed.hasEarlier.value ? null : feed.transcript.turnCount.value} onChanged={changed} />
             )}

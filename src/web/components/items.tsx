@@ -2,6 +2,7 @@ import { useComputed } from '@preact/signals';
 import { Brain, FilePen, SquareTerminal, Wrench } from 'lucide-preact';
 import { sentReview } from '../changes/sentReview';
 import { ReviewCommentsCard } from '../changes/ReviewCommentsCard';
+import { serviceQuestionOf } from '../ship/servicePrompt';
 import { renderMarkdown } from '../render/markdown';
 import type { ItemModel, ItemShape, NoteModel } from '../state/transcriptModel';
 import { userTextOf } from '../state/userText';
@@ -58,6 +59,16 @@ function Reasoning({ model }: { model: ItemModel }) {
 function UserMessage({ item }: { item: ItemShape }) {
   // The review comments the server added after the prompt (issue 38) show as a card, not as typed text.
   const review = sentReview(item, userTextOf(item));
+  // A question the service asked for a commit message or a pull request (issue 39) is shown as the service's.
+  const asked = serviceQuestionOf(review.prompt);
+  if (asked !== null) {
+    return (
+      <article class="item user-message service-prompt" aria-label="Asked by the service" data-item-id={item.id}>
+        <p class="who">Asked by the service</p>
+        <div class="user-text">{asked}</div>
+      </article>
+    );
+  }
   return (
     <article class="item user-message" aria-label="You" data-item-id={item.id}>
       <p class="who">You</p>
