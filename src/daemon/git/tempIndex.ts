@@ -12,15 +12,26 @@ export async function withTempIndex<T>(workTree: string, tempDir: string, work: 
   const { stdout } = await runGit(['rev-parse', '--path-format=absolute', '--git-path', 'index'], { cwd: workTree });
   await fs.mkdir(tempDir, { recursive: true });
   const temp = path.join(tempDir, `index-${process.pid}-${randomBytes(6).toString('hex')}`);
-  try {
-    await fs.copyFile(stdout.trim(), temp);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // no index yet: git starts an empty one
-  }
+  await copyIndex(stdout.trim(), temp);
   try {
     return await work({ GIT_INDEX_FILE: temp });
   } finally {
     await Promise.all([fs.rm(temp, { force: true }), fs.rm(`${temp}.lock`, { force: true })]);
+  }
+}
+
+/**
+ * A copy of the index that git reads as it reads the original: with the original's mtime, since git's check
+ * for "racily clean" entries (a file changed within the second the index was written, same size) compares
+ * entry times with the index file's own. A copy with a fresh mtime would take such a change for no change.
+ */
+export async function copyIndex(indexFile: string, to: string): Promise<void> {
+  try {
+    const { atime, mtime } = await fs.stat(indexFile);
+    await fs.copyFile(indexFile, to);
+    await fs.utimes(to, atime, mtime);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // no index yet: git starts an empty one
   }
 }
 

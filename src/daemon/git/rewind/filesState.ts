@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { GitCommandFailed, runGit } from '../runGit';
-import { withTempIndex } from '../tempIndex';
+import { copyIndex, withTempIndex } from '../tempIndex';
 
 /**
  * A revert's files in one pass over one temporary index (git start-ups are most of its time): the work tree's
@@ -45,14 +45,6 @@ export async function storeStateThenPut(
     await git(['read-tree', '-u', '--reset', target], { GIT_INDEX_FILE: files });
   } finally {
     await Promise.all([files, `${files}.lock`, staged, `${staged}.lock`].map((file) => fs.rm(file, { force: true })));
-  }
-}
-
-async function copyIndex(index: string, to: string): Promise<void> {
-  try {
-    await fs.copyFile(index, to);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // no index yet: git starts an empty one
   }
 }
 

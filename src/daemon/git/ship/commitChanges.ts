@@ -4,6 +4,7 @@ import type { GitCommitParams, GitCommitResult } from '../../../protocol/hostShi
 import { HostCommandError } from '../../../protocol/hostErrors';
 import { SHIP_ROW_TYPE } from '../../../protocol/shipRows';
 import { GitCommandFailed, runGit } from '../runGit';
+import { copyIndex } from '../tempIndex';
 import { commitIdentity, headOf } from './headOf';
 import { installIndex, levelIndex } from './levelIndex';
 import { dropShipJournal, shipJournalDir, shipTempFile, writeShipJournal } from './shipJournal';
@@ -95,19 +96,4 @@ export async function committedFiles(cwd: string, ref: string): Promise<{ sha: s
   const { stdout } = await runGit(['diff-tree', '-r', '--name-only', '-z', '--no-renames', ref], { cwd });
   const [sha = '', ...files] = stdout.split('\0').filter(Boolean);
   return { sha: sha.trim(), files };
-}
-
-/**
- * A copy of the index that git reads as it reads the original: with the original's mtime, since git's check
- * for "racily clean" entries (a file changed within the second the index was written, same size) compares
- * entry times with the index file's own. A copy with a fresh mtime would take such a change for no change.
- */
-async function copyIndex(indexFile: string, temp: string): Promise<void> {
-  try {
-    const { atime, mtime } = await fs.stat(indexFile);
-    await fs.copyFile(indexFile, temp);
-    await fs.utimes(temp, atime, mtime);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // no index yet: git starts an empty one
-  }
 }
