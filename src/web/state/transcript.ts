@@ -2,6 +2,7 @@ import { signal, type Signal } from '@preact/signals';
 import type { ApprovalRequest, ApprovalResolution, PlanStep, StoredThreadEvent, ThreadUpdate, TokenCounts, TurnStatus } from '../api/types';
 import { approvalModelOf, planModelOf, type ApprovalModel, type PlanModel } from './approvals';
 import type { ContextWindowUsage, ItemModel, ItemShape, NoteModel, TranscriptEntry, TurnEntry, TurnModel } from './transcriptModel';
+import { serviceNoteOf } from './serviceNotes';
 import { userTextOf } from './userText';
 import { RewindLog } from '../rewind/rewindLog';
 
@@ -141,8 +142,11 @@ export class Transcript {
         if (custom) this.note(row, { kind: 'custom', key: row.id, title: custom.title, text: custom.text });
         return;
       }
-      default:
+      default: {
+        const service = serviceNoteOf(row);
+        if (service) this.note(row, { kind: 'service', key: row.id, ...service });
         return;
+      }
     }
   }
 

@@ -24,7 +24,8 @@ export interface ItemModel {
 }
 
 export interface NoteModel {
-  kind: 'error' | 'custom';
+  /** `service`: what the user had the service do to the thread's work (a commit, a push, a fork; serviceNotes.ts). */
+  kind: 'error' | 'custom' | 'service';
   key: string;
   title: string;
   text: string;
