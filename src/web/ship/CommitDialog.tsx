@@ -25,7 +25,7 @@ export function CommitDialog({
       busy={generate ? 'Asking the agent…' : 'Committing…'}
       act={async () => {
         const commit = await commitThread(threadId, generate ? { generate: true } : { message });
-        onDone(`Committed ${commit.sha.slice(0, 7)} (${commit.files.length} files)`);
+        onDone(`Committed ${commit.sha.slice(0, 7)} (${commit.files.length} ${commit.files.length === 1 ? 'file' : 'files'})`);
       }}
       onClose={onClose}
     >
