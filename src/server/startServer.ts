@@ -3,7 +3,7 @@ import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Config } from '../config/serverConfig';
-import { createHostDaemon } from '../daemon/hostDaemon';
+import { createHostDaemon, type HostDaemon } from '../daemon/hostDaemon';
 import type { HostFileOperations } from '../daemon/hostFileHandlers';
 import { loadHostIdentity } from '../daemon/hostIdentity';
 import { connectInProcess } from './hosts/inProcessLink';
@@ -112,23 +112,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const notifier = startWebhookNotifier(config, { registry, pageUrl: () => pageUrl, log });
   const storeForDaemons = () => publishingStore(store, hub, notifier?.rowsStored);
 
-  const daemonDir = path.join(config.dataDir, 'daemon');
-  const daemon = config.embeddedHost
-    ? createHostDaemon({
-        identity: await loadHostIdentity(daemonDir),
-        dataDir: daemonDir,
-        store: storeForDaemons(),
-        providers: options.providers ?? [],
-        files: options.files ?? localHostFiles(pathListerOptionsOf(config, log)),
-        createIngest: createThreadIngest,
-        allowFullAccess: config.allowFullAccess,
-        allowRoots: config.allowRoots,
-        turnGraceMs: config.turnGraceMs,
-        agentIdleMs: config.agentIdleMs,
-        agentStartTimeoutMs: config.agentStartTimeoutMs,
-        log,
-      })
-    : undefined;
+  const daemon = config.embeddedHost ? await embeddedHost(options, storeForDaemons(), log) : undefined;
   if (daemon) await hosts.attach(connectInProcess(daemon, { timeoutMs: config.hostCommandTimeoutMs }));
   // Deletes a crash or a restart cut off (their threads are hidden already) finish once this machine's host is back.
   const deletes = { registry, hosts, store, hub, log };
@@ -200,6 +184,26 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         await storage.close();
       })()),
   };
+}
+
+/** This machine's own host daemon (`embeddedHost`), in this process, its data under `<dataDir>/daemon`. */
+async function embeddedHost(options: StartServerOptions, store: EventStore, log: (message: string) => void): Promise<HostDaemon> {
+  const { config } = options;
+  const daemonDir = path.join(config.dataDir, 'daemon');
+  return createHostDaemon({
+    identity: await loadHostIdentity(daemonDir),
+    dataDir: daemonDir,
+    store,
+    providers: options.providers ?? [],
+    files: options.files ?? localHostFiles(pathListerOptionsOf(config, log)),
+    createIngest: createThreadIngest,
+    allowFullAccess: config.allowFullAccess,
+    allowRoots: config.allowRoots,
+    turnGraceMs: config.turnGraceMs,
+    agentIdleMs: config.agentIdleMs,
+    agentStartTimeoutMs: config.agentStartTimeoutMs,
+    log,
+  });
 }
 
 /** With a database, this process is one replica of several (docs/replicas.md): hosts and presence are shared. */

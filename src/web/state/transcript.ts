@@ -2,7 +2,7 @@ import { signal, type Signal } from '@preact/signals';
 import type { ApprovalRequest, ApprovalResolution, PlanStep, StoredThreadEvent, ThreadUpdate, TokenCounts, TurnStatus } from '../api/types';
 import { approvalModelOf, planModelOf, type ApprovalModel, type PlanModel } from './approvals';
 import type { ContextWindowUsage, ItemModel, ItemShape, NoteModel, TranscriptEntry, TurnEntry, TurnModel } from './transcriptModel';
-import { serviceNoteOf } from './serviceNotes';
+import { noteOf } from './rowNotes';
 import { userTextOf } from './userText';
 import { RewindLog } from '../rewind/rewindLog';
 
@@ -134,17 +134,9 @@ export class Transcript {
         for (const [field, value] of Object.entries(changed)) if (value !== undefined) this.update = { ...this.update, [field]: value };
         return;
       }
-      case 'provider/error':
-        this.note(row, { kind: 'error', key: row.id, title: 'Error', text: String(data.message ?? '') });
-        return;
-      case 'provider/unhandled': {
-        const custom = customMessageOf(data.rawEvent);
-        if (custom) this.note(row, { kind: 'custom', key: row.id, title: custom.title, text: custom.text });
-        return;
-      }
       default: {
-        const service = serviceNoteOf(row);
-        if (service) this.note(row, { kind: 'service', key: row.id, ...service });
+        const note = noteOf(row);
+        if (note) this.note(row, note);
         return;
       }
     }
@@ -284,20 +276,4 @@ export class Transcript {
     this.dirtyItems.clear();
     this.entriesDirty = false;
   }
-}
-
-/** An extension's message (pi's custom role) arrives as an unhandled SDK row: shown once, from its end. */
-function customMessageOf(rawEvent: unknown): { title: string; text: string } | undefined {
-  const message = (rawEvent as { params?: { message?: { type?: string; message?: Record<string, unknown> } } })?.params?.message;
-  if (message?.type !== 'message_end' || message.message?.role !== 'custom') return undefined;
-  const inner = message.message;
-  if (inner.display === false) return undefined;
-  const content = inner.content;
-  const text =
-    typeof content === 'string'
-      ? content
-      : Array.isArray(content)
-        ? content.map((part: { text?: string }) => part.text ?? '').join('')
-        : '';
-  return { title: `Extension message${inner.customType ? ` (${String(inner.customType)})` : ''}`, text };
 }

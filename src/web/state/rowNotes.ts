@@ -1,4 +1,20 @@
 import type { StoredThreadEvent } from '../api/types';
+import type { NoteModel } from './transcriptModel';
+
+/**
+ * The rows the transcript shows as a note of their own: an agent's error, an extension's message, and what the
+ * service did to the thread's work. Null for every other row.
+ */
+export function noteOf(row: StoredThreadEvent): NoteModel | null {
+  const key = row.id;
+  if (row.type === 'provider/error') return { kind: 'error', key, title: 'Error', text: String(row.data.message ?? '') };
+  if (row.type === 'provider/unhandled') {
+    const custom = customMessageOf(row.data.rawEvent);
+    return custom ? { kind: 'custom', key, ...custom } : null;
+  }
+  const service = serviceNoteOf(row);
+  return service ? { kind: 'service', key, ...service } : null;
+}
 
 /** What a note of the service's own action says: its title and one line of text. */
 export interface ServiceNote {
@@ -43,4 +59,20 @@ export function serviceNoteOf(row: StoredThreadEvent): ServiceNote | null {
     default:
       return null;
   }
+}
+
+/** An extension's message (pi's custom role) arrives as an unhandled SDK row: shown once, from its end. */
+function customMessageOf(rawEvent: unknown): { title: string; text: string } | undefined {
+  const message = (rawEvent as { params?: { message?: { type?: string; message?: Record<string, unknown> } } })?.params?.message;
+  if (message?.type !== 'message_end' || message.message?.role !== 'custom') return undefined;
+  const inner = message.message;
+  if (inner.display === false) return undefined;
+  const content = inner.content;
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content.map((part: { text?: string }) => part.text ?? '').join('')
+        : '';
+  return { title: `Extension message${inner.customType ? ` (${String(inner.customType)})` : ''}`, text };
 }
