@@ -28,12 +28,13 @@ export async function diffWorktree(
   base: string,
   tempDir: string,
   limits: DiffLimits,
-  paths?: readonly string[],
+  only?: ChosenPaths,
 ): Promise<DiffAnswer> {
-  const pathspec = literal(paths ?? []);
+  const pathspec = literal(only?.paths ?? []);
   const [tracked, untracked] = await Promise.all([
     readDiff([...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--', ...pathspec], { cwd: topLevel }),
-    untrackedFiles(topLevel, pathspec),
+    // Chosen paths come from a listing that said which are untracked: no second walk of the tree.
+    only ? [...only.untracked] : untrackedFiles(topLevel),
   ]);
   if (untracked.length === 0) return answer([tracked], limits);
   const separate = untracked.length <= SEPARATE_UNTRACKED_MAX && !tracked.entries.some((entry) => entry.status === 'deleted');
@@ -46,32 +47,35 @@ export async function diffWorktree(
   });
 }
 
+/** Some of a diff's files (`maxFiles`), as a listing named them: their paths and which of them are untracked. */
+export interface ChosenPaths {
+  paths: readonly string[];
+  untracked: readonly string[];
+}
+
+/** A listed file of the diff (`changedPaths`): a tracked change as git's raw list says it, or an untracked file. */
+export type ListedEntry = RawEntry & { untracked?: true };
+
 /** `from` → `to`, two recorded trees. */
-export async function diffTrees(
-  topLevel: string,
-  from: string,
-  to: string,
-  limits: DiffLimits,
-  paths?: readonly string[],
-): Promise<DiffAnswer> {
-  const args = [...diffConfig(limits), 'diff', ...DIFF_ARGS, from, to, '--', ...literal(paths ?? [])];
+export async function diffTrees(topLevel: string, from: string, to: string, limits: DiffLimits, only?: ChosenPaths): Promise<DiffAnswer> {
+  const args = [...diffConfig(limits), 'diff', ...DIFF_ARGS, from, to, '--', ...literal(only?.paths ?? [])];
   return answer([await readDiff(args, { cwd: topLevel })], limits);
 }
 
 /** What `diffWorktree` would list, without a patch: the changed files (tracked or not) in path order. */
-export async function changedPaths(topLevel: string, base: string, to?: string): Promise<RawEntry[]> {
+export async function changedPaths(topLevel: string, base: string, to?: string): Promise<ListedEntry[]> {
   const raw = runGit(['diff', '--raw', '-z', '-M', '--no-ext-diff', '--submodule=short', base, ...(to ? [to] : []), '--'], {
     cwd: topLevel,
   });
-  const [tracked, untracked] = await Promise.all([raw, to ? [] : untrackedFiles(topLevel, [])]);
+  const [tracked, untracked] = await Promise.all([raw, to ? [] : untrackedFiles(topLevel)]);
   const reader = new DiffOutputReader();
   reader.push(Buffer.from(tracked.stdout));
-  const entries = [...reader.end().entries, ...untracked.map((path): RawEntry => ({ status: 'added', path }))];
+  const entries = [...reader.end().entries, ...untracked.map((path): ListedEntry => ({ status: 'added', path, untracked: true }))];
   return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-function untrackedFiles(topLevel: string, pathspec: readonly string[]): Promise<string[]> {
-  return runGit(['ls-files', '--others', '--exclude-standard', '-z', '--full-name', '--', ...pathspec], { cwd: topLevel }).then((out) =>
+function untrackedFiles(topLevel: string): Promise<string[]> {
+  return runGit(['ls-files', '--others', '--exclude-standard', '-z', '--full-name'], { cwd: topLevel }).then((out) =>
     out.stdout.split('\0').filter(Boolean),
   );
 }

@@ -1,5 +1,5 @@
 import type { GitDiffResult } from '../../../protocol/hostGitCommands';
-import type { RawEntry } from './parseRawEntries';
+import type { ChosenPaths, ListedEntry } from './diffWorktree';
 
 type DiffAnswer = Pick<GitDiffResult, 'files' | 'truncated'>;
 
@@ -9,13 +9,16 @@ type DiffAnswer = Pick<GitDiffResult, 'files' | 'truncated'>;
  * change before the whole diff arrives. A rename whose other half is past the cut reads as an add or a delete.
  */
 export async function firstFiles(
-  listed: Promise<RawEntry[]>,
+  listed: Promise<ListedEntry[]>,
   maxFiles: number,
-  diffOf: (paths: string[]) => Promise<DiffAnswer>,
+  diffOf: (chosen: ChosenPaths) => Promise<DiffAnswer>,
 ): Promise<DiffAnswer> {
   const entries = await listed;
   const chosen = entries.slice(0, maxFiles);
   if (chosen.length === 0) return { files: [], truncated: false };
-  const answer = await diffOf(chosen.flatMap((entry) => (entry.oldPath === undefined ? [entry.path] : [entry.oldPath, entry.path])));
+  const answer = await diffOf({
+    paths: chosen.flatMap((entry) => (entry.oldPath === undefined ? [entry.path] : [entry.oldPath, entry.path])),
+    untracked: chosen.filter((entry) => entry.untracked).map((entry) => entry.path),
+  });
   return { files: answer.files.slice(0, maxFiles), truncated: answer.truncated || entries.length > maxFiles };
 }

@@ -5,7 +5,7 @@ import { requireWorkTree, resolveCommit } from '../gitRepo';
 import { runGit } from '../runGit';
 import { findTurn } from '../turns/turnRefs';
 import { DIFF_LIMITS, type DiffLimits } from './diffLimits';
-import { changedPaths, diffTrees, diffWorktree } from './diffWorktree';
+import { changedPaths, diffTrees, diffWorktree, type ChosenPaths } from './diffWorktree';
 import { firstFiles } from './firstFiles';
 
 export interface DiffDeps {
@@ -26,8 +26,8 @@ export async function gitDiff(params: GitDiffParams, deps: DiffDeps): Promise<Gi
   const limits = { ...defaults, maxFiles: Math.min(defaults.maxFiles, params.maxFiles ?? Infinity) };
   /** The diff `base` → `to` (a recorded tree) or the files on disk; with `maxFiles`, its first files only. */
   const diffOf = (topLevel: string, base: string, to?: string) => {
-    const of = (paths?: string[]) =>
-      to ? diffTrees(topLevel, base, to, limits, paths) : diffWorktree(topLevel, base, deps.tempDir, limits, paths);
+    const of = (only?: ChosenPaths) =>
+      to ? diffTrees(topLevel, base, to, limits, only) : diffWorktree(topLevel, base, deps.tempDir, limits, only);
     return params.maxFiles ? firstFiles(changedPaths(topLevel, base, to), params.maxFiles, of) : of();
   };
   if (params.scope === 'turn') {
