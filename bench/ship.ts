@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'ats-bench-ship-'));
   try {
     const [ours, raw] = await Promise.all([makeTwin(root, 'ours'), makeTwin(root, 'raw')]);
-    const wing = createGitWing({ dataDir: path.join(root, 'data'), log: () => {}, ingest: async () => undefined });
+    const wing = createGitWing({ dataDir: path.join(root, 'data'), log: () => {} });
     const dispatch = createHostDispatcher(wing.handlers as unknown as HostHandlers);
     let id = 0;
     const call = async (method: string, params: unknown) => {

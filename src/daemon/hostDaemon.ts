@@ -73,7 +73,7 @@ export function createHostDaemon(deps: HostDaemonDeps): HostDaemon {
   // The agent's conversation moves with a revert (pi); the table and the close are bound once they exist, below.
   let agentRewind: AgentRewind = NO_AGENT_REWIND;
   const agent: AgentRewind = { rewind: (...args) => agentRewind.rewind(...args) };
-  const git = createGitWing({ dataDir: deps.dataDir, log, threadLog, agent, ingest: threadLog.ingest });
+  const git = createGitWing({ dataDir: deps.dataDir, log, threadLog, agent });
   const store = recordingTurnsOf(deps.store, git.turns);
   // One record per thread (issue 37): the ingest reads it, the thread handlers own it, the close ends it.
   const table = createThreadTable();

@@ -37,17 +37,16 @@ export interface GitWing {
   close(): Promise<void>;
 }
 
-/** A git wing without threads (benches, the git wing's own tests): a revert's row goes nowhere. */
-const NO_THREAD_LOG: ThreadLog = { list: async () => [], lastSeq: async () => 0, ingest: async () => undefined };
+/** A git wing without threads (benches, the git wing's own tests): its rows (a revert's, a commit's) go nowhere. */
+export const NO_THREAD_LOG: ThreadLog = { list: async () => [], lastSeq: async () => 0, ingest: async () => undefined };
 
 /** The git commands of the contract (issue 38, docs/worktrees.md): a thread's worktree, its diff and its turn trees. */
 export function createGitWing(options: {
   dataDir: string;
   log(message: string): void;
+  /** The threads' rows: read by a revert, written through (`thread.ingest`) by the rewind and ship commands. */
   threadLog?: ThreadLog;
   agent?: AgentRewind;
-  /** Writes a frame into its thread's log (the daemon's `thread.ingest`): the ship commands' rows (issue 39). */
-  ingest?(frame: unknown): Promise<unknown>;
   /** How pushes and forge commands run (default: SHIP_TIMEOUT_MS, the daemon's own environment). */
   remote?: Partial<RemoteLimits>;
 }): GitWing {
@@ -61,9 +60,10 @@ export function createGitWing(options: {
     locks,
     log: options.log,
   });
+  const threadLog = options.threadLog ?? NO_THREAD_LOG;
   const rewindDeps = (deps: WorktreeDeps): RewindDeps => ({
     ...deps,
-    threadLog: options.threadLog ?? NO_THREAD_LOG,
+    threadLog,
     agent: options.agent ?? NO_AGENT_REWIND,
     turnOpen: (threadId) => turns.turnOpen(threadId),
   });
@@ -71,9 +71,9 @@ export function createGitWing(options: {
     ...deps,
     remote: { timeoutMs: SHIP_TIMEOUT_MS, ...options.remote },
     announce: async <T extends ShipRowType>(threadId: string, type: T, data: ShipRowData<T>) => {
-      await options
-        .ingest?.(shipRowFrame(threadId, type, data))
-        ?.catch((error: Error) => options.log(`thread ${threadId}: ${type} row not written: ${error.message}`));
+      await threadLog
+        .ingest(shipRowFrame(threadId, type, data))
+        .catch((error: Error) => options.log(`thread ${threadId}: ${type} row not written: ${error.message}`));
     },
   });
   // Worktrees first (a revert's work tree may be one being restored), then reverts and ship steps a kill cut short.

@@ -2,7 +2,14 @@ import { expect } from 'chai';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createPiProvider } from '../../../src/daemon/providers/pi';
-import { lastUserText, scriptByPrompt, textOf, startFakeModelServer, type FakeModelServer } from '../../helpers/fakes/modelServer';
+import {
+  lastUserText,
+  scriptByPrompt,
+  textOf,
+  startFakeModelServer,
+  type FakeModelServer,
+  type ScriptedReply,
+} from '../../helpers/fakes/modelServer';
 import { git, initRepo } from '../../helpers/git/gitRepo';
 import { eventually } from '../../helpers/server/eventually';
 import { startTestServer, type TestServer } from '../../helpers/server/harness';
@@ -22,6 +29,22 @@ const NOTICE_OF_BOTH =
   '1. "Write the greeting"\n' +
   '2. "Add a farewell"';
 
+/**
+ * The model's side of both suites: two turns that each write a file, and a question after the revert. The
+ * keys are tried in this order and the first found wins: the notice before "What is left?" quotes the earlier prompts.
+ */
+const TWO_FILES: Record<string, ScriptedReply[]> = {
+  'What is left?': [{ kind: 'text', chunks: ['Only the README.'] }],
+  'Write the greeting': [
+    { kind: 'toolCall', toolName: 'write', args: { path: 'greeting.txt', content: 'hello\n' } },
+    { kind: 'text', chunks: ['Written.'] },
+  ],
+  'Add a farewell': [
+    { kind: 'toolCall', toolName: 'write', args: { path: 'farewell.txt', content: 'bye\n' } },
+    { kind: 'text', chunks: ['Added.'] },
+  ],
+};
+
 /** Issue 39, Revert: a real pi agent's turns undone on disk, the rows that say so, and what the model is told next. */
 describe('server: revert and unrevert a thread at a turn, with a real pi agent (issue 39)', function () {
   this.timeout(120_000);
@@ -32,20 +55,7 @@ describe('server: revert and unrevert a thread at a turn, with a real pi agent (
   let projectId: string;
 
   before(async () => {
-    model = await startFakeModelServer(
-      scriptByPrompt({
-        // First: the notice before it quotes the earlier prompts, and the first key found wins.
-        'What is left?': [{ kind: 'text', chunks: ['Only the README.'] }],
-        'Write the greeting': [
-          { kind: 'toolCall', toolName: 'write', args: { path: 'greeting.txt', content: 'hello\n' } },
-          { kind: 'text', chunks: ['Written.'] },
-        ],
-        'Add a farewell': [
-          { kind: 'toolCall', toolName: 'write', args: { path: 'farewell.txt', content: 'bye\n' } },
-          { kind: 'text', chunks: ['Added.'] },
-        ],
-      }),
-    );
+    model = await startFakeModelServer(scriptByPrompt(TWO_FILES));
     sandbox = createPiSandbox({ baseUrl: model.baseUrl });
     t = await startTestServer({ providers: [createPiProvider({ agentDir: sandbox.agentDir, log: () => undefined })] });
     const checkout = await tempDir('ats-revert-');
@@ -167,19 +177,7 @@ describe('server: after a revert, an agent whose conversation is not rewound is 
   let t: TestServer;
 
   before(async () => {
-    model = await startFakeModelServer(
-      scriptByPrompt({
-        'What is left?': [{ kind: 'text', chunks: ['Only the README.'] }],
-        'Write the greeting': [
-          { kind: 'toolCall', toolName: 'write', args: { path: 'greeting.txt', content: 'hello\n' } },
-          { kind: 'text', chunks: ['Written.'] },
-        ],
-        'Add a farewell': [
-          { kind: 'toolCall', toolName: 'write', args: { path: 'farewell.txt', content: 'bye\n' } },
-          { kind: 'text', chunks: ['Added.'] },
-        ],
-      }),
-    );
+    model = await startFakeModelServer(scriptByPrompt(TWO_FILES));
     sandbox = createPiSandbox({ baseUrl: model.baseUrl });
     const { rewindSession: _cannot, ...pi } = createPiProvider({ agentDir: sandbox.agentDir, log: () => undefined });
     t = await startTestServer({ providers: [pi] });

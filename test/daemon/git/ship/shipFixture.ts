@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createHostDispatcher, type HostHandlers } from '../../../../src/daemon/hostDispatcher';
-import { createGitWing, type GitWing } from '../../../../src/daemon/git/gitHandlers';
+import { createGitWing, type GitWing, NO_THREAD_LOG } from '../../../../src/daemon/git/gitHandlers';
 import { git, initRepo } from '../../../helpers/git/gitRepo';
 
 export { git };
@@ -86,7 +86,7 @@ export function shipDaemon(
   const wing = createGitWing({
     dataDir,
     log: (message) => logs.push(message),
-    ingest: async (frame) => void rows.push(frame as { method: string; params: any }),
+    threadLog: { ...NO_THREAD_LOG, ingest: async (frame) => void rows.push(frame as { method: string; params: any }) },
     remote: { ...(env ? { env } : {}), ...(timeoutMs ? { timeoutMs } : {}) },
   });
   const handlers = new Proxy({ ...wing.handlers } as unknown as HostHandlers, { get: (target, key) => (target as any)[key] ?? unused });

@@ -8,13 +8,13 @@ import '../../../helpers/crash/transpileCache';
 import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createHostDispatcher, type HostHandlers } from '../../../../src/daemon/hostDispatcher';
-import { createGitWing } from '../../../../src/daemon/git/gitHandlers';
+import { createGitWing, NO_THREAD_LOG } from '../../../../src/daemon/git/gitHandlers';
 
 const [dataDir, rowsFile] = process.argv.slice(2) as [string, string];
 const wing = createGitWing({
   dataDir,
   log: (message) => process.stderr.write(`${message}\n`),
-  ingest: async (frame) => appendFileSync(rowsFile, `${JSON.stringify(frame)}\n`),
+  threadLog: { ...NO_THREAD_LOG, ingest: async (frame) => appendFileSync(rowsFile, `${JSON.stringify(frame)}\n`) },
 });
 const dispatch = createHostDispatcher(wing.handlers as unknown as HostHandlers);
 void wing.recovered.then(() => {
