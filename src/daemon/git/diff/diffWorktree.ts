@@ -6,7 +6,8 @@ import type { DiffLimits } from './diffLimits';
 import { DiffOutputReader, type ParsedDiff } from './diffOutputReader';
 import type { RawEntry } from './parseRawEntries';
 
-type DiffAnswer = Pick<GitDiffResult, 'files' | 'truncated'>;
+/** The files part of a `git.diff` answer (the caller adds scope, base and head). */
+export type DiffAnswer = Pick<GitDiffResult, 'files' | 'truncated'>;
 
 /** Untracked files diffed on their own, when no deleted file could be the other half of a rename (argv stays small). */
 const SEPARATE_UNTRACKED_MAX = 500;
@@ -64,14 +65,12 @@ export async function diffTrees(topLevel: string, from: string, to: string, limi
 
 /** What `diffWorktree` would list, without a patch: the changed files (tracked or not) in path order. */
 export async function changedPaths(topLevel: string, base: string, to?: string): Promise<ListedEntry[]> {
-  const raw = runGit(['diff', '--raw', '-z', '-M', '--no-ext-diff', '--submodule=short', base, ...(to ? [to] : []), '--'], {
-    cwd: topLevel,
-  });
-  const [tracked, untracked] = await Promise.all([raw, to ? [] : untrackedFiles(topLevel)]);
-  const reader = new DiffOutputReader();
-  reader.push(Buffer.from(tracked.stdout));
-  const entries = [...reader.end().entries, ...untracked.map((path): ListedEntry => ({ status: 'added', path, untracked: true }))];
-  return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const [tracked, untracked] = await Promise.all([
+    readDiff(['diff', '--raw', '-z', '-M', '--no-ext-diff', '--submodule=short', base, ...(to ? [to] : []), '--'], { cwd: topLevel }),
+    to ? [] : untrackedFiles(topLevel),
+  ]);
+  const entries = [...tracked.entries, ...untracked.map((path): ListedEntry => ({ status: 'added', path, untracked: true }))];
+  return entries.sort(byPath);
 }
 
 function untrackedFiles(topLevel: string): Promise<string[]> {
@@ -83,7 +82,10 @@ function untrackedFiles(topLevel: string): Promise<string[]> {
 /** Paths as git pathspecs that match exactly that path (no glob, no magic, whatever the name holds). */
 const literal = (paths: readonly string[]) => paths.map((file) => `:(literal)${file}`);
 
-/** Runs one `git diff --raw -z -p`, its output read as git writes it. */
+/** Git's own order of paths (byte order), which a listing of tracked and untracked files is put back in. */
+const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+/** Runs one `git diff --raw -z` (with or without `-p`), its output read as git writes it. */
 async function readDiff(args: string[], options: GitOptions): Promise<ParsedDiff> {
   const reader = new DiffOutputReader();
   await runGit(args, { ...options, onStdout: (chunk) => reader.push(chunk) });
@@ -93,7 +95,7 @@ async function readDiff(args: string[], options: GitOptions): Promise<ParsedDiff
 /** One answer from one or two diffs, files in path order as git lists them. */
 function answer(parts: ParsedDiff[], limits: DiffLimits): DiffAnswer {
   const pairs = parts.flatMap((part) => part.entries.map((entry, index) => ({ entry, section: part.sections[index] })));
-  if (parts.length > 1) pairs.sort((a, b) => (a.entry.path < b.entry.path ? -1 : a.entry.path > b.entry.path ? 1 : 0));
+  if (parts.length > 1) pairs.sort((a, b) => byPath(a.entry, b.entry));
   return diffFiles(
     pairs.map((pair) => pair.entry),
     pairs.map((pair) => pair.section ?? { binary: false, additions: 0, deletions: 0, hunks: [] }),

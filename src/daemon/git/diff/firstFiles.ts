@@ -1,7 +1,4 @@
-import type { GitDiffResult } from '../../../protocol/hostGitCommands';
-import type { ChosenPaths, ListedEntry } from './diffWorktree';
-
-type DiffAnswer = Pick<GitDiffResult, 'files' | 'truncated'>;
+import type { ChosenPaths, DiffAnswer, ListedEntry } from './diffWorktree';
 
 /**
  * The first `maxFiles` changed files in path order, with their patches: git lists what changed (no patch,
