@@ -1,9 +1,15 @@
 import type { ServeRequest } from '../protocol/jsonRpc';
-import { hostCommands, type HostMethod, type HostResult, type ParsedHostParams } from '../protocol/hostContract';
+import { hostCommands, type HostMethod, type HostPart, type HostResult, type ParsedHostParams } from '../protocol/hostContract';
+import type { ServeContext } from '../protocol/partialResults';
 import { serveMethods, type ServedMethod } from '../protocol/serveMethods';
 
-/** One async function per contract command, given already-validated params. */
-export type HostHandlers = { [M in HostMethod]: (params: ParsedHostParams<M>) => Promise<HostResult<M>> };
+/**
+ * One async function per contract command, given already-validated params. A command that answers in parts
+ * gets `sendPart` when the caller asked for parts and the link carries them; without it, it answers whole.
+ */
+export type HostHandlers = {
+  [M in HostMethod]: (params: ParsedHostParams<M>, sendPart?: (part: HostPart<M>) => void) => Promise<HostResult<M>>;
+};
 
 /** Thrown-by-handler errors that are not HostCommandError are bugs; the peer learns only that it failed. */
 export type HostDispatcher = ServeRequest;
@@ -16,8 +22,18 @@ export type HostDispatcher = ServeRequest;
 export function createHostDispatcher(handlers: HostHandlers, log: (message: string) => void = () => {}): HostDispatcher {
   const methods: Record<string, ServedMethod> = {};
   for (const method of Object.keys(hostCommands) as HostMethod[]) {
-    const handle = handlers[method] as (params: unknown) => Promise<unknown>;
-    methods[method] = { params: hostCommands[method].params, handle: (params) => handle(params) };
+    const handle = handlers[method] as (params: unknown, sendPart?: (part: unknown) => void) => Promise<unknown>;
+    methods[method] = {
+      params: hostCommands[method].params,
+      handle: (params, _request, context) => handle(params, partSender(params, context)),
+    };
   }
   return serveMethods(methods, { log, what: 'host command' });
+}
+
+/** Parts go to the caller's token; none when the caller named none or the transport has nowhere to send them. */
+function partSender(params: unknown, context: ServeContext): ((part: unknown) => void) | undefined {
+  const token = (params as { partialResultToken?: string | number }).partialResultToken;
+  const { progress } = context;
+  return token === undefined || !progress ? undefined : (part) => progress(token, part);
 }

@@ -9,6 +9,7 @@ import {
   type ServeRequest,
   requestIdOf,
 } from '../protocol/jsonRpc';
+import { PROGRESS_METHOD, progressNotification, ProgressNotificationSchema, type ServeContext } from '../protocol/partialResults';
 import { createFrameWriter } from './frameWriter';
 import { jsonOf } from './jsonText';
 
@@ -25,8 +26,11 @@ export class LinkClosedError extends Error {}
  * second, and one frame per message cost the remote path a third of its throughput in bench:hosts.
  */
 export interface RpcPeer {
-  /** Sends a request as is (its id must be unique among ours) and resolves with the raw response. */
-  send(request: JsonRpcRequest): Promise<unknown>;
+  /**
+   * Sends a request as is (its id must be unique among ours) and resolves with the raw response; the parts
+   * the peer sends for it before that (`$/progress` with the request's id as token) go to `onProgress`.
+   */
+  send(request: JsonRpcRequest, onProgress?: (value: unknown) => void): Promise<unknown>;
   /**
    * A request with the next free id; the answer is checked to be a JSON-RPC response (LinkProtocolError if
    * not). `params` may be a JsonText, sent as it is.
@@ -47,7 +51,10 @@ export function createRpcPeer(
   log: (message: string) => void,
   maxFrameBytes: () => number = () => Infinity,
 ): RpcPeer {
-  const pending = new Map<string | number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  const pending = new Map<
+    string | number,
+    { resolve(value: unknown): void; reject(error: Error): void; onProgress?: ((value: unknown) => void) | undefined }
+  >();
   let nextId = 1;
   const writer = createFrameWriter(socket, maxFrameBytes);
   const reply = (response: JsonRpcResponse) => {
@@ -64,9 +71,16 @@ export function createRpcPeer(
     for (const message of Array.isArray(frame) ? frame : [frame]) receive(message);
   });
 
+  // The parts of our answers to the peer's requests go out as notifications, in order with the answer itself.
+  const context: ServeContext = {
+    progress: (token, value) => {
+      if (socket.readyState === socket.OPEN) writer.write(JSON.stringify(progressNotification(token, value)));
+    },
+  };
   const receive = (message: unknown) => {
+    if (isProgress(message)) return takeProgress(message);
     if (typeof message === 'object' && message !== null && 'method' in message) {
-      serve(message).then(reply, (error: unknown) => {
+      serve(message, context).then(reply, (error: unknown) => {
         const method = (message as { method?: unknown }).method;
         log(`link request ${String(method)} failed: ${String(error)}`);
         reply(failure(requestIdOf(message) ?? null, jsonRpcError(JSON_RPC_ERROR.internalError, `${String(method)} failed`)));
@@ -81,15 +95,23 @@ export function createRpcPeer(
     waiter.resolve(message);
   };
 
+  /** A part goes to the request that asked for it by its id; any other is the peer's mistake, dropped. */
+  const takeProgress = (message: unknown) => {
+    const notification = ProgressNotificationSchema.safeParse(message);
+    const waiter = notification.success ? pending.get(notification.data.params.token) : undefined;
+    if (!notification.success || !waiter?.onProgress) return log('link: dropped a part nobody asked for');
+    waiter.onProgress(notification.data.params.value);
+  };
+
   socket.once('close', () => {
     for (const waiter of pending.values()) waiter.reject(new LinkClosedError('the link closed before the answer came'));
     pending.clear();
   });
 
-  const sendText = (id: string | number, text: string): Promise<unknown> =>
+  const sendText = (id: string | number, text: string, onProgress?: (value: unknown) => void): Promise<unknown> =>
     new Promise((resolve, reject) => {
       if (socket.readyState !== socket.OPEN) return reject(new LinkClosedError('the link is not open'));
-      pending.set(id, { resolve, reject });
+      pending.set(id, { resolve, reject, onProgress });
       writer.write(text, (error) => {
         if (!error) return;
         pending.delete(id);
@@ -99,7 +121,7 @@ export function createRpcPeer(
 
   return {
     socket,
-    send: (request) => sendText(request.id, JSON.stringify(request)),
+    send: (request, onProgress) => sendText(request.id, JSON.stringify(request), onProgress),
     async call(method, params) {
       const id = `c${nextId++}`;
       const head = `{"jsonrpc":"2.0","id":"${id}","method":${JSON.stringify(method)}`;
@@ -119,4 +141,11 @@ export class LinkProtocolError extends Error {}
 function rawDataText(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+}
+
+/** A `$/progress` notification: a method and no id (a request always has one). */
+function isProgress(message: unknown): boolean {
+  return (
+    typeof message === 'object' && message !== null && (message as { method?: unknown }).method === PROGRESS_METHOD && !('id' in message)
+  );
 }

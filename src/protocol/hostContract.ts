@@ -26,6 +26,8 @@ export type HostMethod = keyof typeof hostCommands;
 export type HostParams<M extends HostMethod> = z.input<(typeof hostCommands)[M]['params']>;
 export type ParsedHostParams<M extends HostMethod> = z.output<(typeof hostCommands)[M]['params']>;
 export type HostResult<M extends HostMethod> = z.output<(typeof hostCommands)[M]['result']>;
+/** One part of a command that may answer in parts (partialResults.ts); `never` for the others. */
+export type HostPart<M extends HostMethod> = (typeof hostCommands)[M] extends { partial: infer S extends z.ZodType } ? z.output<S> : never;
 
 export function isHostMethod(method: string): method is HostMethod {
   return Object.prototype.hasOwnProperty.call(hostCommands, method);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hostPath } from './hostFiles';
+import { PartialResultTokenSchema } from './partialResults';
 
 /**
  * Git commands of the host-daemon contract (issue 38, the review loop): a thread's own worktree, its diff and
@@ -87,6 +88,11 @@ export const GitDiffParamsSchema = z.strictObject({
    * those files' patches. `truncated` says whether more files changed.
    */
   maxFiles: z.number().int().min(1).max(DIFF_MAX_FILES_ASKED).optional(),
+  /**
+   * Answer in parts (partialResults.ts): files go out in `GitDiffPart`s, in order, while git still runs, and
+   * the result holds the files no part carried. A diff whose order is only known at its end answers whole.
+   */
+  partialResultToken: PartialResultTokenSchema.optional(),
 });
 export type GitDiffParams = z.infer<typeof GitDiffParamsSchema>;
 
@@ -123,6 +129,9 @@ export const GitDiffResultSchema = z.strictObject({
   truncated: z.boolean(),
 });
 export type GitDiffResult = z.infer<typeof GitDiffResultSchema>;
+/** Files of a diff answered in parts; together with the result's own files, the whole answer in order. */
+export const GitDiffPartSchema = z.strictObject({ files: z.array(DiffFileSchema).min(1) });
+export type GitDiffPart = z.infer<typeof GitDiffPartSchema>;
 
 /**
  * `git.prune_worktrees`: sent by the server once a host is attached, naming the threads that still exist with
@@ -136,6 +145,6 @@ export const hostGitCommands = {
   'git.worktree_create': { params: WorktreeCreateParamsSchema, result: WorktreeCreateResultSchema },
   'git.worktree_remove': { params: WorktreeRemoveParamsSchema, result: WorktreeRemoveResultSchema },
   'git.worktree_restore': { params: WorktreeRestoreParamsSchema, result: WorktreeRestoreResultSchema },
-  'git.diff': { params: GitDiffParamsSchema, result: GitDiffResultSchema },
+  'git.diff': { params: GitDiffParamsSchema, result: GitDiffResultSchema, partial: GitDiffPartSchema },
   'git.prune_worktrees': { params: PruneWorktreesParamsSchema, result: PruneWorktreesResultSchema },
 } as const;

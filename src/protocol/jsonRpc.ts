@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ServeContext } from './partialResults';
 
 /** JSON-RPC 2.0 error codes the ingest answers with (https://www.jsonrpc.org/specification#error_object). */
 export const JSON_RPC_ERROR = {
@@ -87,5 +88,8 @@ export function failure(id: JsonRpcId, error: JsonRpcError): JsonRpcFailure {
   return { jsonrpc: '2.0', id, error };
 }
 
-/** Answers one JSON-RPC frame; whatever arrives, it resolves with a response (errors are values). */
-export type ServeRequest = (message: unknown) => Promise<JsonRpcResponse>;
+/**
+ * Answers one JSON-RPC frame; whatever arrives, it resolves with a response (errors are values). `context`
+ * says where the parts of a partial answer go, when the transport can carry them (partialResults.ts).
+ */
+export type ServeRequest = (message: unknown, context?: ServeContext) => Promise<JsonRpcResponse>;

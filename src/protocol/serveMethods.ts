@@ -12,11 +12,12 @@ import {
   type ServeRequest,
   success,
 } from './jsonRpc';
+import type { ServeContext } from './partialResults';
 
 /** One method a JSON-RPC server serves: its params schema, and a handler that gets only params it accepted. */
 export interface ServedMethod<S extends z.ZodType = z.ZodType> {
   params: S;
-  handle(params: z.output<S>, request: JsonRpcRequest): unknown;
+  handle(params: z.output<S>, request: JsonRpcRequest, context: ServeContext): unknown;
   /** Told when a request's params fail `params`, e.g. so the daemon link can close a socket whose hello is bad. */
   invalidParams?(request: JsonRpcRequest): void;
 }
@@ -56,7 +57,7 @@ export interface ServeOptions {
 export function serveMethods<T extends Record<string, z.ZodType>>(methods: ServedMethods<T>, options: ServeOptions = {}): ServeRequest {
   const served = methods as Record<string, ServedMethod | undefined>;
   const { log = () => {}, admit, errorOf, what = 'request' } = options;
-  return async (message) => {
+  return async (message, context = {}) => {
     const parsed = JsonRpcRequestSchema.safeParse(message);
     if (!parsed.success) {
       const id = requestIdOf(message) ?? null;
@@ -74,7 +75,7 @@ export function serveMethods<T extends Record<string, z.ZodType>>(methods: Serve
       return failure(id, jsonRpcError(JSON_RPC_ERROR.invalidParams, `invalid params for ${method}`, issuesAt(params.error, 'params')));
     }
     try {
-      return success(id, await entry.handle(params.data, request));
+      return success(id, await entry.handle(params.data, request, context));
     } catch (thrown) {
       const error = hostRefusalOf(thrown) ?? errorOf?.(thrown, request);
       if (error) return failure(id, error);

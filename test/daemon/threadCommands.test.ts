@@ -50,7 +50,7 @@ describe('host daemon: thread commands', () => {
   afterEach(() => daemon.close());
 
   it('says hello with its providers and the protocol version', () => {
-    expect(daemon.hello).to.deep.include({ hostId: 'host_test', providers: ['fake', 'broken'], protocolVersion: 156 });
+    expect(daemon.hello).to.deep.include({ hostId: 'host_test', providers: ['fake', 'broken'], protocolVersion: 157 });
   });
 
   it('thread.open of a kept-running thread starts the agent once and answers with its session id; opening again and prompting reuse it', async () => {

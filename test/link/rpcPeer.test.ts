@@ -135,4 +135,41 @@ describe('link: JSON-RPC in both directions over one WebSocket', () => {
     expect(await peer.call('never.answered', {}).catch((error: unknown) => error)).to.be.instanceOf(LinkClosedError);
     await close();
   });
+
+  it('carries the parts of an answer: each reaches the request that asked for it, in order, before the answer', async () => {
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise((resolve) => wss.once('listening', resolve));
+    // The serving side answers in three parts, then with what is left, as a diff does.
+    wss.on('connection', (socket) =>
+      createRpcPeer(
+        socket,
+        async (message, context) => {
+          const request = JsonRpcRequestSchema.parse(message);
+          const token = (request.params as { partialResultToken: number }).partialResultToken;
+          for (const part of ['a', 'b', 'c']) context?.progress?.(token, { part });
+          return { jsonrpc: '2.0', id: request.id, result: { rest: 'd' } };
+        },
+        () => {},
+      ),
+    );
+    const socket = new WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}`);
+    await new Promise((resolve) => socket.once('open', resolve));
+    const logs: string[] = [];
+    const peer = createRpcPeer(
+      socket,
+      async () => ({ jsonrpc: '2.0', id: null, result: null }),
+      (line) => logs.push(line),
+    );
+    const seen: unknown[] = [];
+    const answer = await peer.send({ jsonrpc: '2.0', id: 7, method: 'diff', params: { partialResultToken: 7 } }, (part) => seen.push(part));
+    expect(seen).to.deep.equal([{ part: 'a' }, { part: 'b' }, { part: 'c' }]);
+    expect(answer).to.deep.include({ id: 7, result: { rest: 'd' } });
+
+    // Asked without a place for parts: they are dropped (and said), the answer still comes.
+    const alone = await peer.send({ jsonrpc: '2.0', id: 8, method: 'diff', params: { partialResultToken: 8 } });
+    expect(alone).to.deep.include({ id: 8, result: { rest: 'd' } });
+    expect(logs.filter((line) => line.includes('dropped a part'))).to.have.length(3);
+    socket.terminate();
+    await new Promise((resolve) => wss.close(resolve));
+  });
 });

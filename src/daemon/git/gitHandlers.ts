@@ -11,6 +11,7 @@ import { recoverRewinds, rewindCommands, type RewindHandlers } from './rewind/re
 import { recoverShip } from './ship/recoverShip';
 import { shipCommands, type ShipHandlers } from './ship/shipCommands';
 import { SHIP_TIMEOUT_MS, type RemoteLimits, type ShipDeps } from './ship/shipDeps';
+import type { GitDiffPart } from '../../protocol/hostGitCommands';
 import { shipRowFrame, type ShipRowData, type ShipRowType } from '../../protocol/shipRows';
 import { createTurnRecorder, type TurnRecorder } from './turns/turnRecorder';
 import { createWorktree } from './worktrees/createWorktree';
@@ -86,11 +87,11 @@ export function createGitWing(options: {
     .catch((error: Error) => options.log(`worktree recovery: ${error.message}`));
   // Every command waits for the recovery; one thread's commands run one at a time.
   const serve =
-    <P extends object, R>(work: (params: P, deps: WorktreeDeps) => Promise<R>) =>
-    async (params: P): Promise<R> => {
+    <P extends object, R, Part = never>(work: (params: P, deps: WorktreeDeps, sendPart?: (part: Part) => void) => Promise<R>) =>
+    async (params: P, sendPart?: (part: Part) => void): Promise<R> => {
       await ready;
       const deps = await depsNow();
-      const run = () => work(params, deps);
+      const run = () => work(params, deps, sendPart);
       const threadId = 'threadId' in params ? String(params.threadId) : null;
       try {
         return await (threadId ? locks.run(`thread:${threadId}`, run) : run());
@@ -107,18 +108,22 @@ export function createGitWing(options: {
       return answer;
     }),
     'git.worktree_restore': serve(restoreWorktree),
-    'git.diff': serve((params, deps) =>
-      gitDiff(params, {
-        tempDir,
-        baseCommitOf: async (threadId) => {
-          const records = await fs.readdir(worktreesRoot(deps.dataDir)).catch(() => []);
-          for (const projectId of records) {
-            const record = await readRecord(worktreePath(deps.dataDir, projectId, threadId));
-            if (record) return record.baseCommit;
-          }
-          return null;
+    'git.diff': serve((params, deps, sendPart?: (part: GitDiffPart) => void) =>
+      gitDiff(
+        params,
+        {
+          tempDir,
+          baseCommitOf: async (threadId) => {
+            const records = await fs.readdir(worktreesRoot(deps.dataDir)).catch(() => []);
+            for (const projectId of records) {
+              const record = await readRecord(worktreePath(deps.dataDir, projectId, threadId));
+              if (record) return record.baseCommit;
+            }
+            return null;
+          },
         },
-      }),
+        sendPart && ((files) => sendPart({ files })),
+      ),
     ),
     'git.revert_turn': serve((params, deps) => rewindCommands.revert(params, rewindDeps(deps))),
     'git.unrevert': serve((params, deps) => rewindCommands.unrevert(params, rewindDeps(deps))),

@@ -135,7 +135,7 @@ export function createDaemonLinkClient(options: DaemonLinkClientOptions): Daemon
     ws.on('open', () => {
       const peer = createRpcPeer(
         ws,
-        (request) => daemon!.dispatch(request),
+        (request, context) => daemon!.dispatch(request, context),
         options.log,
         () => serverMaxPayloadBytes,
       );

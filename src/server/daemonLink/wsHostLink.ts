@@ -26,9 +26,9 @@ export function wsHostLink(
   });
   return {
     hello,
-    request: createHostRequester((request) => {
+    request: createHostRequester((request, onProgress) => {
       sending(request);
-      return peer.send(request);
+      return peer.send(request, onProgress);
     }, timeoutMs),
     closed$: closed$.asObservable(),
     async close() {

@@ -32,7 +32,7 @@ export interface HostDirectory {
   isOnline(hostId: string): boolean;
   /** The live link, for callers that speak JSON-RPC themselves (the intake). */
   linkOf(hostId: string): HostLink | undefined;
-  call<M extends HostMethod>(hostId: string, method: M, params: HostParams<M>, options?: HostRequestOptions): Promise<HostResult<M>>;
+  call<M extends HostMethod>(hostId: string, method: M, params: HostParams<M>, options?: HostRequestOptions<M>): Promise<HostResult<M>>;
   list(): Promise<HostView[]>;
   get(hostId: string): Promise<HostView | undefined>;
   closeAll(): Promise<void>;

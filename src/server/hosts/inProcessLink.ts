@@ -5,23 +5,23 @@ import type { HostHello } from '../../protocol/hostContract';
 import type { ServeRequest } from '../../protocol/jsonRpc';
 
 /**
- * The embedded daemon's link: the same JSON-RPC messages and the same contract checks as a WebSocket (the
- * params once, by the daemon's dispatcher), without the serialising: a frame from the intake reaches the
- * pipeline as the object the intake parsed.
+ * The embedded daemon's link: the same JSON-RPC messages as a WebSocket, without the serialising (a frame
+ * from the intake reaches the pipeline as the object the intake parsed) and with the contract checked once,
+ * where it matters: the params by the daemon's dispatcher; results are typed, not parsed again.
  */
 export function connectInProcess(daemon: { hello: HostHello; dispatch: ServeRequest }, options: { timeoutMs: number }): HostLink {
   const closed$ = new Subject<void>();
   let open = true;
   const request = createHostRequester(
-    async (message) => {
+    async (message, onProgress) => {
       if (!open) throw new HostRequestError({ kind: 'offline' }, 'the embedded host link is closed');
       // Handed over as it is, not copied through JSON: nothing crosses a process, the daemon's dispatcher checks
-      // the params (zod builds fresh objects), this end checks the result, and neither end changes a message it
-      // did not build.
-      return daemon.dispatch(message);
+      // the params (zod builds fresh objects), its handlers are typed against the contract's results, and
+      // neither end changes a message it did not build.
+      return daemon.dispatch(message, onProgress ? { progress: (_token, value) => onProgress(value) } : {});
     },
     options.timeoutMs,
-    { checkParams: false },
+    { checkParams: false, checkResults: false },
   );
   return {
     hello: JSON.parse(JSON.stringify(daemon.hello)) as HostHello,

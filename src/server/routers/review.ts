@@ -13,6 +13,7 @@ import {
   ReviewCommentSchema,
 } from '../review/reviewCommentSchemas';
 import { listReviewComments } from '../review/staleComments';
+import { answerDiffInParts } from '../review/streamedDiff';
 import { threadDiff } from '../review/threadDiff';
 import type { AppDeps } from './appDeps';
 
@@ -34,7 +35,8 @@ export function reviewRouter(deps: AppDeps): Router {
       responses: { 200: { description: 'The host’s git diff', schema: GitDiffResultSchema } },
     },
     async (ctx, { params, query }) => {
-      ctx.body = await threadDiff(deps, await threadOf(params.id), query.scope, query);
+      const thread = await threadOf(params.id);
+      await answerDiffInParts(ctx, (onFiles) => threadDiff(deps, thread, query.scope, { ...query, onFiles }));
     },
   );
 

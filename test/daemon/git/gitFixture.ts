@@ -44,7 +44,12 @@ const unused = async (): Promise<never> => {
 };
 
 /** The git wing behind the real dispatcher: `call` answers a result or throws `{ hostCode, message }`. */
-export function gitDaemon(dataDir: string): { wing: GitWing; logs: string[]; call(method: string, params: unknown): Promise<any> } {
+export function gitDaemon(dataDir: string): {
+  wing: GitWing;
+  logs: string[];
+  /** With `onPart`, the command is asked for its answer in parts (a partialResultToken) and they go there. */
+  call(method: string, params: unknown, onPart?: (part: any) => void): Promise<any>;
+} {
   const logs: string[] = [];
   const wing = createGitWing({ dataDir, log: (message) => logs.push(message) });
   const handlers = new Proxy({ ...wing.handlers } as unknown as HostHandlers, {
@@ -55,8 +60,11 @@ export function gitDaemon(dataDir: string): { wing: GitWing; logs: string[]; cal
   return {
     wing,
     logs,
-    async call(method, params) {
-      const response = (await dispatch({ jsonrpc: '2.0', id: id++, method, params })) as any;
+    async call(method, params, onPart) {
+      const token = id++;
+      const asked = onPart ? { ...(params as object), partialResultToken: token } : params;
+      const context = onPart ? { progress: (to: string | number, part: unknown) => to === token && onPart(part) } : {};
+      const response = (await dispatch({ jsonrpc: '2.0', id: token, method, params: asked }, context)) as any;
       if (response.error)
         throw Object.assign(new Error(response.error.message), { hostCode: response.error.data?.hostCode, rpc: response.error });
       return response.result;

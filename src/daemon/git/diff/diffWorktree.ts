@@ -1,13 +1,16 @@
-import type { GitDiffResult } from '../../../protocol/hostGitCommands';
+import type { DiffFile } from '../../../protocol/hostGitCommands';
 import { runGit, type GitOptions } from '../runGit';
 import { withTempIndex } from '../tempIndex';
 import { diffFiles } from './diffFiles';
 import type { DiffLimits } from './diffLimits';
 import { DiffOutputReader, type ParsedDiff } from './diffOutputReader';
+import { FileParts, type DiffAnswer } from './fileParts';
 import type { RawEntry } from './parseRawEntries';
 
-/** The files part of a `git.diff` answer (the caller adds scope, base and head). */
-export type DiffAnswer = Pick<GitDiffResult, 'files' | 'truncated'>;
+export type { DiffAnswer } from './fileParts';
+
+/** Where the files of a diff answered in parts go, in order; the answer then holds the files not sent. */
+export type SendFiles = (files: DiffFile[]) => void;
 
 /** Untracked files diffed on their own, when no deleted file could be the other half of a rename (argv stays small). */
 const SEPARATE_UNTRACKED_MAX = 500;
@@ -29,22 +32,37 @@ export async function diffWorktree(
   base: string,
   tempDir: string,
   limits: DiffLimits,
-  only?: ChosenPaths,
+  options: { only?: ChosenPaths; send?: SendFiles } = {},
 ): Promise<DiffAnswer> {
+  const { only, send } = options;
   const pathspec = literal(only?.paths ?? []);
+  // Tracked files go out as git writes them once no untracked file has to be merged in between them.
+  const parts = send && new FileParts(limits, send);
   const [tracked, untracked] = await Promise.all([
-    readDiff([...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--', ...pathspec], { cwd: topLevel }),
+    readDiff([...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--', ...pathspec], { cwd: topLevel }, parts),
     // Chosen paths come from a listing that said which are untracked: no second walk of the tree.
-    only ? [...only.untracked] : untrackedFiles(topLevel),
+    (only ? Promise.resolve([...only.untracked]) : untrackedFiles(topLevel)).then((files) => {
+      if (files.length === 0) parts?.release();
+      else parts?.abandon();
+      return files;
+    }),
   ]);
-  if (untracked.length === 0) return answer([tracked], limits);
+  if (untracked.length === 0) return parts ? parts.rest() : answer([tracked], limits);
   const separate = untracked.length <= SEPARATE_UNTRACKED_MAX && !tracked.entries.some((entry) => entry.status === 'deleted');
   return withTempIndex(topLevel, tempDir, async (env) => {
     const input = untracked.join('\0');
     await runGit(['add', '--intent-to-add', '--pathspec-from-file=-', '--pathspec-file-nul'], { cwd: topLevel, env, input });
-    const only = separate ? literal(untracked) : pathspec;
-    const all = await readDiff([...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--', ...only], { cwd: topLevel, env });
-    return answer(separate ? [tracked, all] : [all], limits);
+    if (separate) {
+      const added = await readDiff([...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--', ...literal(untracked)], {
+        cwd: topLevel,
+        env,
+      });
+      return answer([tracked, added], limits);
+    }
+    // One diff of everything, in its final order: it can go out in parts.
+    const whole = send && released(new FileParts(limits, send));
+    const all = await readDiff([...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--', ...pathspec], { cwd: topLevel, env }, whole);
+    return whole ? whole.rest() : answer([all], limits);
   });
 }
 
@@ -58,9 +76,17 @@ export interface ChosenPaths {
 export type ListedEntry = RawEntry & { untracked?: true };
 
 /** `from` → `to`, two recorded trees. */
-export async function diffTrees(topLevel: string, from: string, to: string, limits: DiffLimits, only?: ChosenPaths): Promise<DiffAnswer> {
-  const args = [...diffConfig(limits), 'diff', ...DIFF_ARGS, from, to, '--', ...literal(only?.paths ?? [])];
-  return answer([await readDiff(args, { cwd: topLevel })], limits);
+export async function diffTrees(
+  topLevel: string,
+  from: string,
+  to: string,
+  limits: DiffLimits,
+  options: { only?: ChosenPaths; send?: SendFiles } = {},
+): Promise<DiffAnswer> {
+  const args = [...diffConfig(limits), 'diff', ...DIFF_ARGS, from, to, '--', ...literal(options.only?.paths ?? [])];
+  const parts = options.send && released(new FileParts(limits, options.send));
+  const parsed = await readDiff(args, { cwd: topLevel }, parts);
+  return parts ? parts.rest() : answer([parsed], limits);
 }
 
 /** What `diffWorktree` would list, without a patch: the changed files (tracked or not) in path order. */
@@ -85,12 +111,23 @@ const literal = (paths: readonly string[]) => paths.map((file) => `:(literal)${f
 /** Git's own order of paths (byte order), which a listing of tracked and untracked files is put back in. */
 const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
-/** Runs one `git diff --raw -z` (with or without `-p`), its output read as git writes it. */
-async function readDiff(args: string[], options: GitOptions): Promise<ParsedDiff> {
-  const reader = new DiffOutputReader();
-  await runGit(args, { ...options, onStdout: (chunk) => reader.push(chunk) });
+/** Runs one `git diff --raw -z` (with or without `-p`), its output read as git writes it, each file to `parts`. */
+async function readDiff(args: string[], options: GitOptions, parts?: FileParts): Promise<ParsedDiff> {
+  const reader = new DiffOutputReader(parts && ((entry, section) => parts.add(entry, section)));
+  await runGit(args, {
+    ...options,
+    onStdout: (chunk) => {
+      reader.push(chunk);
+      parts?.flush();
+    },
+  });
   return reader.end();
 }
+
+const released = (parts: FileParts) => {
+  parts.release();
+  return parts;
+};
 
 /** One answer from one or two diffs, files in path order as git lists them. */
 function answer(parts: ParsedDiff[], limits: DiffLimits): DiffAnswer {

@@ -5,7 +5,7 @@ import { requireWorkTree, resolveCommit } from '../gitRepo';
 import { runGit } from '../runGit';
 import { findTurn } from '../turns/turnRefs';
 import { DIFF_LIMITS, type DiffLimits } from './diffLimits';
-import { changedPaths, diffTrees, diffWorktree, type ChosenPaths } from './diffWorktree';
+import { changedPaths, diffTrees, diffWorktree, type ChosenPaths, type SendFiles } from './diffWorktree';
 import { firstFiles } from './firstFiles';
 
 export interface DiffDeps {
@@ -20,15 +20,21 @@ export interface DiffDeps {
  * - `uncommitted`: `HEAD` → the files on disk (staged, unstaged and untracked alike);
  * - `branch`: the merge-base of `HEAD` and `baseRef` → the files on disk;
  * - `turn`: the tree recorded at the turn's start → the one at its end (the files on disk while it runs).
+ * Given `send`, files go out in parts as git writes them, and the answer holds the files no part carried.
  */
-export async function gitDiff(params: GitDiffParams, deps: DiffDeps): Promise<GitDiffResult> {
+export async function gitDiff(params: GitDiffParams, deps: DiffDeps, send?: SendFiles): Promise<GitDiffResult> {
   const defaults = deps.limits ?? DIFF_LIMITS;
   const limits = { ...defaults, maxFiles: Math.min(defaults.maxFiles, params.maxFiles ?? Infinity) };
-  /** The diff `base` → `to` (a recorded tree) or the files on disk; with `maxFiles`, its first files only. */
+  /**
+   * The diff `base` → `to` (a recorded tree) or the files on disk; with `maxFiles`, its first files only (a
+   * screenful: answered whole), else in parts when `send` takes them.
+   */
   const diffOf = (topLevel: string, base: string, to?: string) => {
-    const of = (only?: ChosenPaths) =>
-      to ? diffTrees(topLevel, base, to, limits, only) : diffWorktree(topLevel, base, deps.tempDir, limits, only);
-    return params.maxFiles ? firstFiles(changedPaths(topLevel, base, to), params.maxFiles, of) : of();
+    const of = (options: { only?: ChosenPaths; send?: SendFiles }) =>
+      to ? diffTrees(topLevel, base, to, limits, options) : diffWorktree(topLevel, base, deps.tempDir, limits, options);
+    return params.maxFiles
+      ? firstFiles(changedPaths(topLevel, base, to), params.maxFiles, (only) => of({ only }))
+      : of(send ? { send } : {});
   };
   if (params.scope === 'turn') {
     const { topLevel } = await requireWorkTree(params.path);
