@@ -2,6 +2,7 @@ import { realpath } from 'node:fs/promises';
 import { HostCommandError } from '../../../protocol/hostErrors';
 import type { GitDiffParams, GitDiffResult } from '../../../protocol/hostGitCommands';
 import { requireWorkTree, resolveCommit } from '../gitRepo';
+import { readWorkTreeHead } from '../readWorkTreeHead';
 import { runGit } from '../runGit';
 import { findTurn } from '../turns/turnRefs';
 import { DIFF_LIMITS, type DiffLimits } from './diffLimits';
@@ -55,10 +56,13 @@ export async function gitDiff(params: GitDiffParams, deps: DiffDeps, send?: Send
 }
 
 /**
- * The work tree and its `HEAD` commit in one git run (each run costs a process start, a good part of a small
- * diff's time); when that fails, the two questions again one by one, so the answer says which one failed.
+ * The work tree and its `HEAD` commit: read from git's files where they are plain, else in one git run (each
+ * run costs a process start, a good part of a diff's time); when that fails, the two questions again one by
+ * one, so the answer says which one failed.
  */
 async function workTreeAtHead(folder: string): Promise<{ topLevel: string; head: string }> {
+  const read = await readWorkTreeHead(folder);
+  if (read) return read;
   const asked = ['rev-parse', '--show-toplevel', '--verify', '--quiet', '--end-of-options', 'HEAD^{commit}'];
   const [topLevel, head] = (await runGit(asked, { cwd: folder }).catch(() => ({ stdout: '' }))).stdout.split('\n');
   if (topLevel && head) return { topLevel: await realpath(topLevel), head };
