@@ -3,7 +3,7 @@ import { isolateProvider } from './providers/isolated';
 import {
   createPiProvider,
   deletePiSession,
-  forkPiSession,
+  forkPiSessionAt,
   listPiModels,
   rewindPiSession,
   PI_PROVIDER_ID,
@@ -81,5 +81,5 @@ export function createIsolatedPiProvider(
     log,
   });
   // Session files are plain files in the daemon's data dir: removing, forking or rewinding them needs no agent process.
-  return { ...isolated, deleteSession: deletePiSession, forkSession: forkPiSession, rewindSession: rewindPiSession };
+  return { ...isolated, deleteSession: deletePiSession, forkSession: forkPiSessionAt, rewindSession: rewindPiSession };
 }

@@ -5,7 +5,8 @@ import { HostCommandError } from '../../protocol/hostErrors';
 
 /**
  * `thread.fork_session` (issue 39, docs/fork.md): the provider's own fork of a session, in the folder where
- * that provider keeps its sessions (`<dataDir>/providers/<id>`); null for a provider without one.
+ * that provider keeps its sessions (`<dataDir>/providers/<id>`); null for a provider without one, or one that
+ * cannot fork at that point.
  */
 export function createForkSessionHandler(deps: {
   providers: ProviderRegistry;
@@ -18,7 +19,14 @@ export function createForkSessionHandler(deps: {
       if (!provider.forkSession) return { providerThreadId: null };
       const sessions = path.join(deps.dataDir, 'providers', provider.id);
       try {
-        return { providerThreadId: await provider.forkSession(params.providerThreadId, params.checkpointId, sessions, params.cwd) };
+        const providerThreadId = await provider.forkSession({
+          providerThreadId: params.providerThreadId,
+          checkpointId: params.checkpointId,
+          atSessionEnd: params.atSessionEnd,
+          dataDir: sessions,
+          cwd: params.cwd,
+        });
+        return { providerThreadId };
       } catch (error) {
         throw new HostCommandError(
           'agent_failed',

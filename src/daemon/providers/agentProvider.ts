@@ -41,12 +41,12 @@ export interface AgentProvider {
    */
   deleteSession?(providerThreadId: string, dataDir: string, cwd?: string): Promise<void>;
   /**
-   * Optional: a new session of the agent's own that continues the given one from a checkpoint (a turn's
-   * `providerCheckpointId`) without changing it (issue 39's fork; pi: its session tree). Answers the new
-   * session's id, which the fork's thread then resumes. Rejects when it cannot (the daemon then falls back to
-   * a fresh session told the earlier conversation, docs/fork.md).
+   * Optional: a new session of the agent's own that continues the given one from the end of a turn without
+   * changing it (issue 39's fork; pi: its session tree; an ACP agent: `session/fork`). Answers the new session's
+   * id, which the fork's thread then resumes; null when this agent cannot fork there. Rejects when it failed.
+   * Either way the server then falls back to a fresh session told the earlier conversation (docs/fork.md).
    */
-  forkSession?(providerThreadId: string, checkpointId: string, dataDir: string, cwd: string): Promise<string>;
+  forkSession?(request: ForkSessionRequest): Promise<string | null>;
   /**
    * Optional: moves a closed session's conversation back to `checkpointId` (a `turn/completed.providerCheckpointId`
    * of this agent; null: the conversation's start), leaving `summary` where the undone part was, so the next
@@ -54,6 +54,19 @@ export interface AgentProvider {
    * on an unrevert. Rejects when the session or the checkpoint is unknown; the daemon then tells the agent instead.
    */
   rewindSession?(options: RewindSessionOptions): Promise<string | null>;
+}
+
+export interface ForkSessionRequest {
+  /** The source's session. */
+  providerThreadId: string;
+  /** The turn's `providerCheckpointId` when it is the agent's own (pi: a session entry; ACP: a message id), else null. */
+  checkpointId: string | null;
+  /** Nothing of the session comes after that turn: a fork of the whole session is a fork at its end. */
+  atSessionEnd: boolean;
+  /** As for `deleteSession`: where this provider's sessions are kept. */
+  dataDir: string;
+  /** A folder for the agent's own records (the source's). */
+  cwd: string;
 }
 
 export interface RewindSessionOptions {
@@ -109,8 +122,9 @@ export interface AgentThread {
   stop(): Promise<void>;
   dispose(): Promise<void>;
   /**
-   * Optional: the agent's own name for the conversation's current point (pi: the session's leaf entry id),
-   * for `turn/completed.providerCheckpointId`; read it after the run's `agent_end`.
+   * Optional: the agent's own name for the conversation's current point (pi: the session's leaf entry id; an ACP
+   * agent: the id of the last message its last prompt streamed), for `turn/completed.providerCheckpointId`; read
+   * it after the run's end (pi's `agent_end`, ACP's prompt answer).
    */
   checkpointId?(): string | undefined;
   /**

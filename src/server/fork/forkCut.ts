@@ -8,6 +8,11 @@ export interface ForkCut {
   /** The seq of the last row copied; 0 when nothing is (a source with no completed turn). */
   sourceSeq: number;
   sourceTurnId: string | null;
+  /**
+   * The source started a turn after the cut (ended or still running): its agent's session went on past the
+   * cut, so a fork of that whole session would hold more than the cut.
+   */
+  turnsAfter: boolean;
 }
 
 /** Rows the pipeline writes right after a turn's `turn/completed` that still tell of that turn (docs/events.md). */
@@ -22,7 +27,7 @@ export function cutAtTurn(rows: readonly StoredThreadEvent[], turnId?: string): 
   const completed = rows.filter((row) => row.type === THREAD_EVENT_TYPE.turnCompleted && (turnId === undefined || row.turnId === turnId));
   const end = completed.at(-1);
   if (!end) {
-    if (turnId === undefined) return { rows: [], sourceSeq: 0, sourceTurnId: null };
+    if (turnId === undefined) return { rows: [], sourceSeq: 0, sourceTurnId: null, turnsAfter: rows.some(isTurnStart) };
     if (rows.some((row) => row.turnId === turnId)) {
       throw new Problem(409, 'turn_not_completed', `turn ${turnId} is still running: fork once it ended`);
     }
@@ -32,5 +37,7 @@ export function cutAtTurn(rows: readonly StoredThreadEvent[], turnId?: string): 
   const tellsOfTurn = (row: StoredThreadEvent) => TURN_TAIL_TYPES.has(row.type) && (row.turnId === end.turnId || row.turnId === null);
   while (last + 1 < rows.length && tellsOfTurn(rows[last + 1]!)) last += 1;
   const copied = rows.slice(0, last + 1);
-  return { rows: copied, sourceSeq: copied.at(-1)!.seq, sourceTurnId: end.turnId };
+  return { rows: copied, sourceSeq: copied.at(-1)!.seq, sourceTurnId: end.turnId, turnsAfter: rows.slice(last + 1).some(isTurnStart) };
 }
+
+const isTurnStart = (row: StoredThreadEvent) => row.type === THREAD_EVENT_TYPE.turnStarted;

@@ -27,8 +27,8 @@ export type ForkDeps = ThreadOnHostDeps & { store: EventStore };
 /**
  * A new thread that continues the source from the end of one of its turns (issue 39): its log starts with the
  * source's rows up to there and a `thread/forked` row, its worktree (for a worktree fork) with the files as
- * they were then, and its agent continues from there: the agent's own fork of the session (pi), else a fresh
- * session given the earlier conversation before its first prompt. The source is only read. Order: the worktree and the rows side by side (both before the host opens
+ * they were then, and its agent continues from there: the agent's own fork of the session (pi, an ACP agent's
+ * `session/fork`), else a fresh session given the earlier conversation before its first prompt. The source is only read. Order: the worktree and the rows side by side (both before the host opens
  * the thread, so its pipeline continues the rows), then the open; a failure at any step undoes the others,
  * so a fork happens whole or not at all.
  */

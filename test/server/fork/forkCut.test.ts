@@ -33,14 +33,31 @@ const TWO_TURNS_AND_ONE_RUNNING = log(
 );
 
 describe('fork: where a fork cuts its source’s log (issue 39)', () => {
-  const cases: Array<[string, string | undefined, { sourceSeq: number; sourceTurnId: string | null }]> = [
-    ['a named turn: through its turn/completed and the usage row after it', 'a', { sourceSeq: 3, sourceTurnId: 'a' }],
-    ['no turn: after the last completed one (a running turn is left out)', undefined, { sourceSeq: 7, sourceTurnId: 'b' }],
+  type Expected = { sourceSeq: number; sourceTurnId: string | null; turnsAfter: boolean };
+  const cases: Array<[string, StoredThreadEvent[], string | undefined, Expected]> = [
+    [
+      'a named turn: through its turn/completed and the usage row after it',
+      TWO_TURNS_AND_ONE_RUNNING,
+      'a',
+      { sourceSeq: 3, sourceTurnId: 'a', turnsAfter: true },
+    ],
+    [
+      'no turn: after the last completed one (a running turn is left out, but it went on after the cut)',
+      TWO_TURNS_AND_ONE_RUNNING,
+      undefined,
+      { sourceSeq: 7, sourceTurnId: 'b', turnsAfter: true },
+    ],
+    [
+      'the last turn of a thread at rest: nothing went on after the cut',
+      TWO_TURNS_AND_ONE_RUNNING.slice(0, 7),
+      'b',
+      { sourceSeq: 7, sourceTurnId: 'b', turnsAfter: false },
+    ],
   ];
-  for (const [name, turnId, expected] of cases) {
+  for (const [name, rows, turnId, expected] of cases) {
     it(name, () => {
-      const cut = cutAtTurn(TWO_TURNS_AND_ONE_RUNNING, turnId);
-      expect({ sourceSeq: cut.sourceSeq, sourceTurnId: cut.sourceTurnId }).to.deep.equal(expected);
+      const cut = cutAtTurn(rows, turnId);
+      expect({ sourceSeq: cut.sourceSeq, sourceTurnId: cut.sourceTurnId, turnsAfter: cut.turnsAfter }).to.deep.equal(expected);
       expect(cut.rows.map((row) => row.seq)).to.deep.equal(Array.from({ length: expected.sourceSeq }, (_, i) => i + 1));
     });
   }
@@ -60,7 +77,7 @@ describe('fork: where a fork cuts its source’s log (issue 39)', () => {
 
   it('a thread with no completed turn forks empty, and its fork’s log is the thread/forked row alone', () => {
     const cut = cutAtTurn(log('turn/started:a'));
-    expect(cut).to.deep.equal({ rows: [], sourceSeq: 0, sourceTurnId: null });
+    expect(cut).to.deep.equal({ rows: [], sourceSeq: 0, sourceTurnId: null, turnsAfter: true });
     expect(forkRows(cut, 'thr_src', 'thr_new')).to.deep.equal([
       {
         threadId: 'thr_new',

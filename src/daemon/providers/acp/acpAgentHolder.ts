@@ -25,6 +25,15 @@ export function createAcpAgentHolder(options: AcpThreadOptions, hooks: AcpAgentH
   const live: LiveAcpSession = { agent: undefined, sessionId: options.resumeSessionId, modes: undefined, canDelete: false };
   let replaying = false;
   let contextWindow: number | undefined;
+  /** The id of the agent message the running prompt streamed last (ACP `messageId`). */
+  let lastMessageId: string | undefined;
+  /**
+   * The last agent message of the prompt just answered, the turn's `providerCheckpointId`: where a fork continues
+   * the session (`session/fork` at that message, forkAcpSession.ts). Taken when the prompt ends and dropped when
+   * the next starts, so a turn closed before its prompt's answer (a stop the agent ignored) names no message of
+   * the turn before, and one prompt's messages never stand for another's.
+   */
+  let checkpoint: string | undefined;
 
   const start = async (signal: AbortSignal | undefined): Promise<AcpAgentProcess> => {
     const started = await startAgentSession(
@@ -34,6 +43,7 @@ export function createAcpAgentHolder(options: AcpThreadOptions, hooks: AcpAgentH
         update(update) {
           if (replaying) return;
           if (update['sessionUpdate'] === 'usage_update' && typeof update['size'] === 'number') contextWindow = update['size'];
+          lastMessageId = agentMessageIdOf(update) ?? lastMessageId;
           hooks.emit(acpUpdateFrame(threadId, update));
         },
         promptAnswered: hooks.promptAnswered,
@@ -60,9 +70,22 @@ export function createAcpAgentHolder(options: AcpThreadOptions, hooks: AcpAgentH
     /** What a loaded session's agent sent before the first prompt is its replayed history (openAcpSession.ts). */
     historyReplayed: () => (replaying = false),
     contextWindow: () => contextWindow,
+    /** A prompt's checkpoint is a message of its own run: the one before is forgotten when it starts. */
+    promptStarting: () => (lastMessageId = checkpoint = undefined),
+    promptEnded: () => (checkpoint = lastMessageId),
+    checkpointId: () => checkpoint,
     async close(): Promise<void> {
       await live.agent?.close();
       live.agent = undefined;
     },
   };
+}
+
+/**
+ * The agent's id of the message an `agent_message_chunk` belongs to (ACP's `messageId`: Claude's adapter sends
+ * the Anthropic message id, codex-acp its item id); none for a chunk without one (Claude's notices).
+ */
+function agentMessageIdOf(update: Record<string, unknown>): string | undefined {
+  const id = update['messageId'];
+  return update['sessionUpdate'] === 'agent_message_chunk' && typeof id === 'string' && id !== '' ? id : undefined;
 }

@@ -34,7 +34,22 @@ export type AcpAgentSpec = z.infer<typeof AcpAgentSpecSchema> & {
   sessionMeta?: (mode: PermissionMode) => Record<string, unknown> | undefined;
   /** Runs before the agent is asked to load a session (`session/load`), to work around what the agent gets wrong. */
   beforeLoad?: (sessionId: string, env: NodeJS.ProcessEnv, log: (message: string) => void) => Promise<void>;
+  /**
+   * `_meta` of a `session/fork` that forks at one of the agent's messages (the `messageId` of its chunks) instead
+   * of at the session's end. ACP names no fork point; without this a session is forked only whole (docs/fork.md).
+   */
+  forkPointMeta?: (messageId: string) => Record<string, unknown>;
 };
+
+/**
+ * The fork point claude-agent-acp and codex-acp read from a `session/fork`'s `_meta` (JetBrains AIR's extension):
+ * the fork holds the conversation up to that message of the agent (Claude: the transcript through it; Codex: the
+ * turns through the one that has it). An agent that does not read it would fork the whole session, so it is
+ * sent only to the agents declared to read it.
+ */
+export function airForkPointMeta(messageId: string): Record<string, unknown> {
+  return { jetbrains: { air: { fork: { version: 1, messageId } } } };
+}
 
 /**
  * claude-agent-acp allows bypass (`allowDangerouslySkipPermissions`) for a non-root user, or for root when
@@ -57,6 +72,7 @@ export const BUILT_IN_ACP_AGENTS = {
     install: 'npm i -g @agentclientprotocol/claude-agent-acp (or npm run agents:install for the pinned test copy)',
     setup: 'ANTHROPIC_API_KEY in the daemon environment, or a Claude Code login of the user the daemon runs as',
     sessionMeta: claudeSessionMeta,
+    forkPointMeta: airForkPointMeta,
   },
   codex: {
     command: 'codex-acp',
@@ -65,6 +81,7 @@ export const BUILT_IN_ACP_AGENTS = {
     install: 'npm i -g @agentclientprotocol/codex-acp (or npm run agents:install for the pinned test copy)',
     setup: 'OPENAI_API_KEY in the daemon environment, or a Codex login (codex login) of the user the daemon runs as',
     afterDelete: removeCodexArchivedRollouts,
+    forkPointMeta: airForkPointMeta,
   },
   gemini: {
     command: 'gemini',

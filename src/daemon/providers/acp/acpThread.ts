@@ -40,6 +40,7 @@ export async function startAcpThread(options: AcpThreadOptions, cut?: AbortSigna
   const endPrompt = (answer: { stopReason?: string; usage?: unknown; error?: unknown }) => {
     if (!current || current.answered) return;
     current.answered = true;
+    holder.promptEnded();
     emit(acpPromptEndedFrame(threadId, answer));
   };
   const holder = createAcpAgentHolder(options, {
@@ -57,6 +58,7 @@ export async function startAcpThread(options: AcpThreadOptions, cut?: AbortSigna
     current = { answered: false, done: new Promise<void>((resolve) => (finish = resolve)) };
     if (questions.signal.aborted) questions = new AbortController();
     if (restarts.signal.aborted) restarts = new AbortController();
+    holder.promptStarting();
     emit(acpPromptStartedFrame(threadId, text));
     try {
       const running = await holder.running(restarts.signal).catch((error: unknown) => {
@@ -112,6 +114,7 @@ export async function startAcpThread(options: AcpThreadOptions, cut?: AbortSigna
       await ops.setAgentMode(mode);
     },
     contextWindow: holder.contextWindow,
+    checkpointId: holder.checkpointId,
     deleteSession: ops.deleteSession,
     async dispose() {
       if (disposed) return;

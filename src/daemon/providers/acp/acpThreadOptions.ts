@@ -39,6 +39,8 @@ export interface AcpThreadOptions {
   beforeLoad?: (sessionId: string) => Promise<void>;
   /** The models the agent offered for the session just opened (its `model` config option or `models`), for the picker. */
   modelsReported?(models: ReportedModel[]): void;
+  /** Whether the agent offers `session/fork`, as its `initialize` said (a fork then need not start one to ask). */
+  forkOffered?(offered: boolean): void;
   log(message: string): void;
   /** Says a start failure in the service's terms: what to install, which variable to set. */
   explainStartFailure(error: unknown, stderr: string): Error;

@@ -10,6 +10,7 @@ import { DEFAULT_DELETE_TIMEOUT_MS } from './deleteAcpSession';
 import { deleteWithBriefAgent } from './deleteWithBriefAgent';
 import { explainAcpStartFailure, missingAgentError } from './explainAcpError';
 import { findAgentCommand } from './findAgentCommand';
+import { acpForkPlan, DEFAULT_FORK_TIMEOUT_MS, forkWithBriefAgent } from './forkAcpSession';
 import { loadAcpSdk } from './loadAcpSdk';
 import type { ReportedModel } from './openAcpSession';
 
@@ -29,6 +30,8 @@ export interface AcpProviderOptions {
   binDirs?: readonly string[];
   /** How long a thread's delete waits for the agent to delete its session (DEFAULT_DELETE_TIMEOUT_MS). */
   deleteTimeoutMs?: number;
+  /** How long a fork waits for the agent to fork the session (DEFAULT_FORK_TIMEOUT_MS). */
+  forkTimeoutMs?: number;
   log?(message: string): void;
 }
 
@@ -53,6 +56,8 @@ export function createAcpProvider(options: AcpProviderOptions): AgentProvider {
 
   const deleteTimeoutMs = options.deleteTimeoutMs ?? DEFAULT_DELETE_TIMEOUT_MS;
   let reported: ReportedModel[] = [];
+  /** Whether the agent offers `session/fork`, as its last `initialize` here said; unknown before one. */
+  let offersFork: boolean | undefined;
 
   return {
     id: name,
@@ -92,10 +97,33 @@ export function createAcpProvider(options: AcpProviderOptions): AgentProvider {
           ...(beforeLoad ? { beforeLoad } : {}),
           ...(spec.sessionMeta ? { sessionMeta: spec.sessionMeta } : {}),
           modelsReported: (models) => (reported = models),
+          forkOffered: (offered) => (offersFork = offered),
           explainStartFailure: (error, stderr) => explainAcpStartFailure(name, spec, error, stderr),
         },
         thread.signal,
       );
+    },
+    // A brief agent of its own, whether the source's runs or not: the agents that fork copy the session from disk.
+    // One that said it offers no `session/fork` is not started again to hear it.
+    async forkSession(request) {
+      const plan = acpForkPlan(spec, request);
+      if (plan === null || offersFork === false) return null;
+      const executable = find();
+      if (executable === undefined) throw missingAgentError(name, spec);
+      const outcome = await forkWithBriefAgent({
+        sdk: await loadAcpSdk(),
+        executable,
+        args: spec.args,
+        env,
+        cwd: await folderToStartIn(request.cwd, request.dataDir),
+        sessionId: request.providerThreadId,
+        meta: plan.meta,
+        timeoutMs: options.forkTimeoutMs ?? DEFAULT_FORK_TIMEOUT_MS,
+      });
+      offersFork = outcome.offered;
+      if (!outcome.offered)
+        log(`${name}: the agent offers no session/fork, so a fork of session ${request.providerThreadId} starts afresh`);
+      return outcome.offered ? outcome.sessionId : null;
     },
     // A thread whose agent runs asks that agent (AgentThread.deleteSession); this starts one for the others, or,
     // for an agent that deletes no sessions over ACP, removes the files itself with no agent (its own is closed).

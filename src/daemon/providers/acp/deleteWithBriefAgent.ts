@@ -1,7 +1,7 @@
-import { deleteAcpSession, withinDeleteTimeout } from './deleteAcpSession';
+import { withBriefAgent } from './briefAgent';
+import { deleteAcpSession } from './deleteAcpSession';
 import { canDeleteSessions, initializeAgent } from './initializeAgent';
 import type { AcpSdk } from './loadAcpSdk';
-import { spawnAcpAgent } from './spawnAcpAgent';
 
 export interface BriefAgentDelete {
   sdk: AcpSdk;
@@ -27,18 +27,7 @@ export interface BriefAgentDelete {
  */
 export async function deleteWithBriefAgent(request: BriefAgentDelete): Promise<void> {
   const { sdk } = request;
-  const agent = spawnAcpAgent({
-    sdk,
-    executable: request.executable,
-    args: request.args,
-    cwd: request.cwd,
-    env: request.env,
-    update: () => undefined,
-    promptAnswered: () => undefined,
-    // Nothing runs in this session: a question would be no tool call of the user's.
-    requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }),
-  });
-  const deleting = (async () => {
+  await withBriefAgent({ ...request, what: 'delete the session' }, async (agent) => {
     const init = await initializeAgent(sdk, agent.connection);
     await deleteAcpSession({
       sdk,
@@ -49,13 +38,5 @@ export async function deleteWithBriefAgent(request: BriefAgentDelete): Promise<v
       log: request.log,
       ...(request.afterDelete ? { afterDelete: request.afterDelete } : {}),
     });
-  })();
-  try {
-    await withinDeleteTimeout(deleting, request.timeoutMs);
-  } catch (error) {
-    const stderr = agent.stderrTail().split('\n').at(-1);
-    throw new Error(`${error instanceof Error ? error.message : String(error)}${stderr ? ` (the agent said: ${stderr})` : ''}`);
-  } finally {
-    await agent.close(1_000);
-  }
+  });
 }

@@ -16,3 +16,10 @@ export async function initializeAgent(sdk: AcpSdk, connection: ClientConnection)
 
 /** Whether the agent deletes its sessions over ACP (`session/delete`), as its `initialize` said. */
 export const canDeleteSessions = (init: InitializeResponse): boolean => Boolean(init.agentCapabilities?.sessionCapabilities?.delete);
+
+/**
+ * Whether the agent forks its sessions over ACP (`session/fork`, unstable in ACP v1: `sessionCapabilities.fork`,
+ * which the SDK's stable types leave out but pass through). Claude Code's adapter and codex-acp do.
+ */
+export const canForkSessions = (init: InitializeResponse): boolean =>
+  Boolean((init.agentCapabilities?.sessionCapabilities as { fork?: unknown } | null | undefined)?.fork);

@@ -1,7 +1,7 @@
 import type { ClientConnection, NewSessionRequest, SessionConfigOption, SessionModeState } from '@agentclientprotocol/sdk';
 import { z } from 'zod';
 import { acpErrorReason } from './explainAcpError';
-import { canDeleteSessions, initializeAgent } from './initializeAgent';
+import { canDeleteSessions, canForkSessions, initializeAgent } from './initializeAgent';
 import type { AcpSdk } from './loadAcpSdk';
 
 export interface AcpSessionRequest {
@@ -37,6 +37,8 @@ export interface OpenedAcpSession {
   models: ReportedModel[];
   /** The agent deletes sessions over ACP (`session/delete`): a thread delete asks it to. */
   canDelete: boolean;
+  /** The agent forks sessions over ACP (`session/fork`). */
+  canFork: boolean;
 }
 
 export interface ReportedModel {
@@ -80,7 +82,7 @@ export async function openAcpSession(sdk: AcpSdk, connection: ClientConnection, 
   }
   const models = sessionModels(opened);
   if (request.modelId !== undefined) await selectModel(sdk, connection, sessionId, request.modelId, models);
-  return { sessionId, modes: opened.modes, models: models.choices, canDelete: canDeleteSessions(init) };
+  return { sessionId, modes: opened.modes, models: models.choices, canDelete: canDeleteSessions(init), canFork: canForkSessions(init) };
 }
 
 /**

@@ -80,6 +80,7 @@ export async function startAgentSession(
       }),
     );
     if (opened.models.length > 0) options.modelsReported?.(opened.models);
+    options.forkOffered?.(opened.canFork);
     return { ...opened, agent };
   } catch (error) {
     const stderr = agent.stderrTail();

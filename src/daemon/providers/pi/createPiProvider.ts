@@ -3,7 +3,7 @@ import type { AgentProvider, AgentThread, OpenThreadOptions } from '../agentProv
 import { createApprovalGate } from './approvalGate';
 import { deletePiSession } from './deletePiSession';
 import { rewindPiSession } from './rewindPiSession';
-import { forkPiSession } from './forkPiSession';
+import { forkPiSessionAt } from './forkPiSession';
 import { explainPiError } from './explainPiError';
 import { listPiModels } from './listPiModels';
 import { guardAgentFailures } from './guardAgentFailures';
@@ -41,7 +41,7 @@ export function createPiProvider(options: PiProviderOptions = {}): AgentProvider
     listModels: () => listPiModels({ agentDir: options.agentDir }),
     deleteSession: deletePiSession,
     rewindSession: rewindPiSession,
-    forkSession: forkPiSession,
+    forkSession: forkPiSessionAt,
     async openThread(thread: OpenThreadOptions): Promise<AgentThread> {
       const sdk = await loadPiSdk();
       const agentDir = options.agentDir ?? sdk.getAgentDir();

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { ForkSessionRequest } from '../agentProvider';
 import { loadPiSdk } from './loadPiSdk';
 import { findSessionFile } from './sessionFiles';
 
@@ -17,4 +18,13 @@ export async function forkPiSession(sessionId: string, leafId: string, sessionDi
   const forked = manager.createBranchedSession(leafId);
   if (!forked || !existsSync(forked)) throw new Error(`pi wrote no session for the fork of ${sessionId} at ${leafId}`);
   return manager.getSessionId();
+}
+
+/**
+ * The provider's `forkSession`: pi forks at the turn's own checkpoint (the leaf after its run), never at the
+ * session's end by itself; a turn with no checkpoint of pi's has nothing to fork at (null: the fallback).
+ */
+export async function forkPiSessionAt(request: ForkSessionRequest): Promise<string | null> {
+  if (request.checkpointId === null) return null;
+  return forkPiSession(request.providerThreadId, request.checkpointId, request.dataDir, request.cwd);
 }

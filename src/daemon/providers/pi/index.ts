@@ -1,7 +1,7 @@
 export { createPiProvider, type PiProviderOptions } from './createPiProvider';
 export { deletePiSession } from './deletePiSession';
 export { rewindPiSession } from './rewindPiSession';
-export { forkPiSession } from './forkPiSession';
+export { forkPiSession, forkPiSessionAt } from './forkPiSession';
 export { listPiModels } from './listPiModels';
 export { PI_PROVIDER_ID } from './piFrames';
 
