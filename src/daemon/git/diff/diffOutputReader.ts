@@ -9,8 +9,12 @@ export interface ParsedDiff {
   sections: PatchSection[];
 }
 
-/** Told of each file as soon as its patch section is complete (the next one began, or git ended). */
-export type OnDiffFile = (entry: RawEntry, section: PatchSection) => void;
+/**
+ * Told of each file as soon as its patch section is complete (the next one began, or git ended); answers
+ * whether it took the section for good, so the reader lets go of it (a section sent on is garbage within the
+ * chunk that read it, not a 4 MB diff's worth of lines kept to its end and promoted on the way).
+ */
+export type OnDiffFile = (entry: RawEntry, section: PatchSection) => boolean;
 
 /**
  * Reads `git diff --raw -z -p` chunk by chunk while git writes it: the raw list first, then the patch a line
@@ -44,7 +48,10 @@ export class DiffOutputReader {
     if (!this.onFile) return;
     const { entries } = this.raw;
     const { sections } = this.patch;
-    for (; this.told < Math.min(upTo, entries.length); this.told++) this.onFile(entries[this.told]!, sections[this.told] ?? EMPTY_SECTION);
+    for (; this.told < Math.min(upTo, entries.length); this.told++) {
+      if (this.onFile(entries[this.told]!, sections[this.told] ?? EMPTY_SECTION) && this.told < sections.length)
+        sections[this.told] = EMPTY_SECTION;
+    }
   }
 
   private readText(text: string): void {

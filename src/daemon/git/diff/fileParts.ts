@@ -28,10 +28,12 @@ export class FileParts {
     this.cut = new DiffFileCut(limits);
   }
 
-  add(entry: RawEntry, section: PatchSection): void {
-    if (this.state === 'abandoned') return;
+  /** Takes the next file; true once it is sure to go out in a part (the reader need not keep its section). */
+  add(entry: RawEntry, section: PatchSection): boolean {
+    if (this.state === 'abandoned') return false;
     const file = this.cut.next(entry, section);
     if (file) this.held.push(file);
+    return this.state === 'sending';
   }
 
   flush(): void {
