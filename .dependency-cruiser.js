@@ -102,8 +102,8 @@ module.exports = {
     layer(
       'web-page-reads-protocol-types',
       '^src/web/',
-      ['^src/protocol/threadEvents\\.ts$'],
-      'The page (bundled for the browser) shares wire types only.',
+      ['^src/protocol/threadEvents\\.ts$', '^src/protocol/jsonTextScan\\.ts$'],
+      'The page (bundled for the browser) shares wire types, and the JSON text scanner it reads a diff arriving in parts with.',
     ),
     layer(
       'server-below-cli',

@@ -111,9 +111,9 @@ describe('the web page in a real browser: the Changes view and review comments (
     await fileList().getByRole('option').first().waitFor(WAIT);
     expect(await fileList().getByRole('option').allTextContents()).to.deep.equal(['notes.mdA +3 −0', 'app.tssrcM +1 −1']);
     expect(await changes().locator('.changes-total').textContent()).to.equal('2 files +4 −1');
-    // A change that fits the first screen is asked for once.
+    // Asked for once, whole: its files are read as they arrive.
     expect(seen.filter((call) => call.path.includes('/diff'))).to.deep.equal([
-      { method: 'GET', path: `/api/v1/threads/${threadId}/diff?scope=uncommitted&maxFiles=30`, body: null },
+      { method: 'GET', path: `/api/v1/threads/${threadId}/diff?scope=uncommitted`, body: null },
     ]);
     // Beside the transcript, not over it: both on screen, the prompt box too.
     const [log, view] = await Promise.all([page.getByRole('log').boundingBox(), changes().boundingBox()]);
@@ -144,7 +144,7 @@ describe('the web page in a real browser: the Changes view and review comments (
       .getByRole('option', { name: /notes\.md/ })
       .waitFor({ ...WAIT, state: 'detached' });
     expect(await fileList().getByRole('option').allTextContents()).to.deep.equal(['app.tssrcM +1 −1']);
-    expect(seen.at(-1)).to.deep.include({ path: `/api/v1/threads/${threadId}/diff?scope=turn&maxFiles=30` });
+    expect(seen.at(-1)).to.deep.include({ path: `/api/v1/threads/${threadId}/diff?scope=turn` });
     await changes().getByRole('radio', { name: 'Uncommitted' }).check();
     await fileList()
       .getByRole('option', { name: /notes\.md/ })
@@ -229,10 +229,8 @@ describe('the web page in a real browser: the Changes view and review comments (
     await open(bigId);
     await page.getByRole('button', { name: /^Changes/ }).click();
     await diffList().locator('.diff-line').first().waitFor(WAIT);
-    // Its first screen comes first, then the whole change.
     await changes().locator('.changes-total', { hasText: '1000 files +50000 −0' }).waitFor(WAIT);
     expect(seen.filter((call) => call.path.startsWith(`/api/v1/threads/${bigId}/diff`)).map((call) => call.path)).to.deep.equal([
-      `/api/v1/threads/${bigId}/diff?scope=uncommitted&maxFiles=30`,
       `/api/v1/threads/${bigId}/diff?scope=uncommitted`,
     ]);
     const elements = () => page.evaluate(() => document.querySelectorAll('*').length);

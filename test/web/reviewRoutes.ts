@@ -39,10 +39,9 @@ export async function serveReview(
     if (resource === 'diff') {
       const diff = diffOf(threadId, url.searchParams.get('scope') ?? '');
       if (!diff) return json(route, 400, { code: 'scope_unavailable', detail: 'No such scope here.' });
-      // `maxFiles`: the first files in path order, as the host answers it.
-      const maxFiles = Number(url.searchParams.get('maxFiles') ?? Infinity);
-      const cut = diff.files.length > maxFiles;
-      return json(route, 200, cut ? { ...diff, files: diff.files.slice(0, maxFiles), truncated: true } : diff);
+      // `files` first, as the server writes a diff the host answers in parts (src/server/review/streamedDiff.ts).
+      const { files, ...rest } = diff;
+      return json(route, 200, { files, ...rest });
     }
     if (resource === 'review-comments') {
       if (method === 'GET') return json(route, 200, comments);

@@ -1,5 +1,6 @@
 import { answerOf, client } from '../api/http';
-import type { CommentTarget, DiffScope, GitDiff, ReviewComment } from './types';
+import { DiffTextReader } from './diffTextReader';
+import type { CommentTarget, DiffFile, DiffScope, GitDiff, ReviewComment } from './types';
 
 /** The review routes (issue 38), through the one typed client. */
 const thread = (id: string) => ({ params: { path: { id } } });
@@ -13,6 +14,24 @@ export function fetchDiff(threadId: string, scope: DiffScope, options: { turnId?
   const { turnId, maxFiles } = options;
   const query = { scope, ...(turnId ? { turnId } : {}), ...(maxFiles ? { maxFiles: String(maxFiles) } : {}) };
   return answerOf(client.GET('/api/v1/threads/{id}/diff', { params: { path: { id: threadId }, query } }));
+}
+
+/**
+ * The whole diff of a scope; `onFiles` is told the files read so far each time more arrive: the server writes
+ * them while the host still diffs, so the first screen is drawn long before a big change's last file is read.
+ */
+export async function readDiff(threadId: string, scope: DiffScope, onFiles: (filesSoFar: readonly DiffFile[]) => void): Promise<GitDiff> {
+  const body = await answerOf(
+    client.GET('/api/v1/threads/{id}/diff', { params: { path: { id: threadId }, query: { scope } }, parseAs: 'stream' }),
+  );
+  const reader = new DiffTextReader();
+  const decoder = new TextDecoder();
+  const chunks = (body as ReadableStream<Uint8Array>).getReader();
+  for (let read = await chunks.read(); !read.done; read = await chunks.read()) {
+    if (reader.push(decoder.decode(read.value, { stream: true })).length > 0) onFiles(reader.files);
+  }
+  reader.push(decoder.decode());
+  return reader.end();
 }
 
 /** Oldest first; a draft whose line changed since reads `stale`, a sent one `sent`. */

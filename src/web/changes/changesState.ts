@@ -1,7 +1,6 @@
 import { computed, signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import { messageOf } from '../api/http';
-import { fetchDiff } from './api';
-import { FIRST_SCREEN_FILES } from './firstScreen';
+import { readDiff } from './api';
 import { diffRows, type DiffLayout, type DiffRows } from './diffRows';
 import { createReviewDrafts, type ReviewDrafts } from './reviewDrafts';
 import type { CommentTarget, DiffScope, GitDiff, ReviewComment } from './types';
@@ -39,6 +38,9 @@ export interface ChangesState {
 
 const NO_ROWS: DiffRows = { rows: [], fileStarts: [] };
 
+/** How often a diff still arriving is shown again with the files read since (its first files show at once). */
+const SHOW_EVERY_MS = 300;
+
 export function createChangesState(threadId: string): ChangesState {
   const open = signal(false);
   const scopes = signal<DiffScope[]>(['uncommitted', 'turn']);
@@ -55,14 +57,15 @@ export function createChangesState(threadId: string): ChangesState {
     load.value = { kind: 'loading' };
     const asking = scope.value;
     try {
-      // A big change shows its first files at once and the rest when read (bench:changes); a small one is
-      // whole in the first answer and asked once.
-      const first = await fetchDiff(threadId, asking, { maxFiles: FIRST_SCREEN_FILES });
-      if (ask !== asked) return;
-      const partial = first.truncated && first.files.length === FIRST_SCREEN_FILES;
-      load.value = { kind: 'loaded', diff: first, partial };
-      if (!partial) return;
-      const diff = await fetchDiff(threadId, asking);
+      // A big change shows its first files as soon as they arrive and the rest as it comes (bench:changes):
+      // the first part at once, then at most every SHOW_EVERY_MS, since each showing lays out every row again.
+      let shownAt = 0;
+      const diff = await readDiff(threadId, asking, (filesSoFar) => {
+        if (ask !== asked || (shownAt > 0 && performance.now() - shownAt < SHOW_EVERY_MS)) return;
+        shownAt = performance.now();
+        const soFar = { scope: asking, base: '', head: '', files: [...filesSoFar], truncated: false };
+        load.value = { kind: 'loaded', diff: soFar, partial: true };
+      });
       if (ask === asked) load.value = { kind: 'loaded', diff };
     } catch (failure) {
       if (ask === asked) load.value = { kind: 'failed', message: messageOf(failure) };

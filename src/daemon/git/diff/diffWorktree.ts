@@ -26,6 +26,10 @@ function diffConfig(limits: DiffLimits): string[] {
  * side by side (git's two walks of the tree are most of the time); untracked files are then marked
  * intent-to-add in a copy of the index and diffed too: on their own when nothing tracked was deleted (so no
  * rename can pair them with a tracked file), else in one diff with everything, so renames stay renames.
+ *
+ * In parts (`send`), the tracked diff goes out as git writes it when no file is untracked; when some are, it
+ * is ended and the one diff of everything goes out instead, its files in their final order as git writes them
+ * (a page's first screen then waits for the listing, not for the whole change).
  */
 export async function diffWorktree(
   topLevel: string,
@@ -36,10 +40,12 @@ export async function diffWorktree(
 ): Promise<DiffAnswer> {
   const { only, send } = options;
   const pathspec = literal(only?.paths ?? []);
-  // Tracked files go out as git writes them once no untracked file has to be merged in between them.
   const parts = send && new FileParts(limits, send);
   const [tracked, untracked] = await Promise.all([
-    readDiff([...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--', ...pathspec], { cwd: topLevel }, parts),
+    readDiff([...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--', ...pathspec], { cwd: topLevel }, parts).catch((error: unknown) => {
+      if (error instanceof DiffAbandoned) return undefined;
+      throw error;
+    }),
     // Chosen paths come from a listing that said which are untracked: no second walk of the tree.
     (only ? Promise.resolve([...only.untracked]) : untrackedFiles(topLevel)).then((files) => {
       if (files.length === 0) parts?.release();
@@ -47,8 +53,12 @@ export async function diffWorktree(
       return files;
     }),
   ]);
-  if (untracked.length === 0) return parts ? parts.rest() : answer([tracked], limits);
-  const separate = untracked.length <= SEPARATE_UNTRACKED_MAX && !tracked.entries.some((entry) => entry.status === 'deleted');
+  if (untracked.length === 0) return parts ? parts.rest() : answer([tracked!], limits);
+  const separate =
+    tracked !== undefined &&
+    !send &&
+    untracked.length <= SEPARATE_UNTRACKED_MAX &&
+    !tracked.entries.some((entry) => entry.status === 'deleted');
   return withTempIndex(topLevel, tempDir, async (env) => {
     const input = untracked.join('\0');
     await runGit(['add', '--intent-to-add', '--pathspec-from-file=-', '--pathspec-file-nul'], { cwd: topLevel, env, input });
@@ -111,12 +121,20 @@ const literal = (paths: readonly string[]) => paths.map((file) => `:(literal)${f
 /** Git's own order of paths (byte order), which a listing of tracked and untracked files is put back in. */
 const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
-/** Runs one `git diff --raw -z` (with or without `-p`), its output read as git writes it, each file to `parts`. */
+/** Thrown to end a git whose parts were abandoned: its output is of no more use. */
+class DiffAbandoned extends Error {}
+
+/**
+ * Runs one `git diff --raw -z` (with or without `-p`), its output read as git writes it, each file to `parts`;
+ * rejects with DiffAbandoned, git ended, once `parts` are abandoned.
+ */
 async function readDiff(args: string[], options: GitOptions, parts?: FileParts): Promise<ParsedDiff> {
   const reader = new DiffOutputReader(parts && ((entry, section) => parts.add(entry, section)));
   await runGit(args, {
     ...options,
     onStdout: (chunk) => {
+      // A reader that throws ends git (runGit).
+      if (parts?.abandoned) throw new DiffAbandoned('the diff is answered another way');
       reader.push(chunk);
       parts?.flush();
     },

@@ -49,6 +49,11 @@ export class FileParts {
     this.flush();
   }
 
+  /** Dropped: the diff feeding it is of no more use (its git may be ended). */
+  get abandoned(): boolean {
+    return this.state === 'abandoned';
+  }
+
   abandon(): void {
     this.state = 'abandoned';
     this.held = [];
