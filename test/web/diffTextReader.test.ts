@@ -11,7 +11,12 @@ const file = (name: string, text: string): DiffFile => ({
   hunks: [{ oldStart: 1, oldLines: 0, newStart: 1, newLines: 1, lines: [{ kind: 'add', text }] }],
 });
 // Texts a naive reader would trip on: braces, brackets, commas, quotes and backslashes inside strings.
-const files = [file('a {b}.ts', 'const x = { "y": [1, 2] };'), file('c,d.ts', 'say "\\"hi\\""'), file('e].ts', '} , {'), file('f.ts', '\\')];
+const files = [
+  file('a {b}.ts', 'const x = { "y": [1, 2] };'),
+  file('c,d.ts', 'say "\\"hi\\""'),
+  file('e].ts', '} , {'),
+  file('f.ts', '\\'),
+];
 const answer: GitDiff = { scope: 'uncommitted', base: 'abc', head: 'worktree', files, truncated: false };
 
 describe('the page reads a diff as its text arrives (DiffTextReader)', () => {
