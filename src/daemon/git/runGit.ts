@@ -32,7 +32,7 @@ export class GitCommandFailed extends Error {
  * so the output parsed here is git's plain format whatever the user's config says. Identity is fixed so the
  * service's own commits (snapshots) never depend on a configured user.
  */
-const FIXED_ENV: Record<string, string> = {
+export const FIXED_ENV: Record<string, string> = {
   GIT_TERMINAL_PROMPT: '0',
   GIT_PAGER: 'cat',
   GIT_OPTIONAL_LOCKS: '0',

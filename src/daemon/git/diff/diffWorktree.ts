@@ -1,6 +1,7 @@
 import type { DiffFile } from '../../../protocol/hostGitCommands';
 import { runGit, type GitOptions } from '../runGit';
 import { withTempIndex } from '../tempIndex';
+import { diffBesideUntracked } from './diffBesideUntracked';
 import { diffFiles } from './diffFiles';
 import type { DiffLimits } from './diffLimits';
 import { DiffOutputReader, type ParsedDiff } from './diffOutputReader';
@@ -41,13 +42,21 @@ export async function diffWorktree(
   const { only, send } = options;
   const pathspec = literal(only?.paths ?? []);
   const parts = send && new FileParts(limits, send);
+  const reading = diffReading(parts);
+  const args = [...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--', ...pathspec];
+  // Chosen paths come from a listing that said which are untracked: no second walk of the tree.
+  const run = only
+    ? { diff: runGit(args, { cwd: topLevel, onStdout: reading.onStdout }), untracked: Promise.resolve([...only.untracked]) }
+    : diffBesideUntracked(args, { cwd: topLevel, onStdout: reading.onStdout });
   const [tracked, untracked] = await Promise.all([
-    readDiff([...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--', ...pathspec], { cwd: topLevel }, parts).catch((error: unknown) => {
-      if (error instanceof DiffAbandoned) return undefined;
-      throw error;
-    }),
-    // Chosen paths come from a listing that said which are untracked: no second walk of the tree.
-    (only ? Promise.resolve([...only.untracked]) : untrackedFiles(topLevel)).then((files) => {
+    run.diff.then(
+      () => reading.end(),
+      (error: unknown) => {
+        if (error instanceof DiffAbandoned) return undefined;
+        throw error;
+      },
+    ),
+    run.untracked.then((files) => {
       if (files.length === 0) parts?.release();
       else parts?.abandon();
       return files;
@@ -125,21 +134,26 @@ const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? 
 class DiffAbandoned extends Error {}
 
 /**
- * Runs one `git diff --raw -z` (with or without `-p`), its output read as git writes it, each file to `parts`;
- * rejects with DiffAbandoned, git ended, once `parts` are abandoned.
+ * Reads one `git diff --raw -z` (with or without `-p`) as git writes it, each file to `parts`; its
+ * `onStdout` throws DiffAbandoned, which ends git, once `parts` are abandoned.
  */
-async function readDiff(args: string[], options: GitOptions, parts?: FileParts): Promise<ParsedDiff> {
+function diffReading(parts?: FileParts): { onStdout(chunk: Buffer): void; end(): ParsedDiff } {
   const reader = new DiffOutputReader(parts && ((entry, section) => parts.add(entry, section)));
-  await runGit(args, {
-    ...options,
-    onStdout: (chunk) => {
-      // A reader that throws ends git (runGit).
+  return {
+    onStdout(chunk) {
       if (parts?.abandoned) throw new DiffAbandoned('the diff is answered another way');
       reader.push(chunk);
       parts?.flush();
     },
-  });
-  return reader.end();
+    end: () => reader.end(),
+  };
+}
+
+/** Runs one `git diff --raw -z` (with or without `-p`) and reads it as git writes it (diffReading). */
+async function readDiff(args: string[], options: GitOptions, parts?: FileParts): Promise<ParsedDiff> {
+  const reading = diffReading(parts);
+  await runGit(args, { ...options, onStdout: reading.onStdout });
+  return reading.end();
 }
 
 const released = (parts: FileParts) => {
