@@ -19,7 +19,7 @@ export async function answerDiffInParts(ctx: Context, diff: DiffInParts): Promis
   let firstPart!: () => void;
   const started = new Promise<void>((resolve) => (firstPart = resolve));
   const answer = diff((files) => {
-    const text = files.map((file) => JSON.stringify(file)).join(',');
+    const text = JSON.stringify(files).slice(1, -1);
     if (body) return void body.write(`,${text}`);
     body = new PassThrough();
     body.write(`{"files":[${text}`);
@@ -34,7 +34,8 @@ export async function answerDiffInParts(ctx: Context, diff: DiffInParts): Promis
   ctx.type = 'application/json';
   ctx.body = stream;
   answer.then(
-    ({ files, ...rest }) => stream.end(`${files.map((file) => `,${JSON.stringify(file)}`).join('')}],${JSON.stringify(rest).slice(1)}`),
+    ({ files, ...rest }) =>
+      stream.end(`${files.length > 0 ? `,${JSON.stringify(files).slice(1, -1)}` : ''}],${JSON.stringify(rest).slice(1)}`),
     () => {
       stream.destroy();
       ctx.res.destroy();
