@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { OBJECT_NAME } from './headFiles';
@@ -13,18 +13,17 @@ export interface CommitLinks {
  * Commits read from their loose object files (`objects/ab/cdef…`, zlib-deflated `commit <size>\0tree …`), as
  * `git commit` leaves every commit it writes until a gc packs it. Null for one that is not loose (packed, or
  * in an alternate) or not a commit, and for all of them when git could see another commit in an object's
- * place (a `refs/replace/` ref, grafts): the caller asks git then.
+ * place (a `refs/replace/` ref, grafts): the caller asks git then. Read synchronously, as headFiles.ts says why.
  */
-export async function readLooseCommits(commonDir: string, shas: readonly string[]): Promise<(CommitLinks | null)[]> {
-  if (await mayReplaceObjects(commonDir)) return shas.map(() => null);
-  return Promise.all(shas.map((sha) => readLooseCommit(commonDir, sha)));
+export function readLooseCommits(commonDir: string, shas: readonly string[]): (CommitLinks | null)[] {
+  if (mayReplaceObjects(commonDir)) return shas.map(() => null);
+  return shas.map((sha) => readLooseCommit(commonDir, sha));
 }
 
-async function readLooseCommit(commonDir: string, sha: string): Promise<CommitLinks | null> {
+function readLooseCommit(commonDir: string, sha: string): CommitLinks | null {
   if (!OBJECT_NAME.test(sha)) return null;
   try {
-    // A commit object is a few hundred bytes: inflated on the spot, not queued on libuv's thread pool.
-    const object = inflateSync(await fs.readFile(path.join(commonDir, 'objects', sha.slice(0, 2), sha.slice(2))));
+    const object = inflateSync(readFileSync(path.join(commonDir, 'objects', sha.slice(0, 2), sha.slice(2))));
     const nul = object.indexOf(0);
     if (nul < 0 || object.toString('latin1', 0, 7) !== 'commit ') return null;
     const headers = object.toString('latin1', nul + 1, object.indexOf('\n\n', nul)).split('\n');
@@ -41,16 +40,14 @@ async function readLooseCommit(commonDir: string, sha: string): Promise<CommitLi
 }
 
 /** Replace refs and grafts make git read another commit than the object: rare, and then git is asked. */
-async function mayReplaceObjects(commonDir: string): Promise<boolean> {
+function mayReplaceObjects(commonDir: string): boolean {
   if (process.env.GIT_REPLACE_REF_BASE !== undefined) return true;
-  const packedRefs = path.join(commonDir, 'packed-refs');
-  const [replaceDir, grafts, packed] = await Promise.all([
-    fs.stat(path.join(commonDir, 'refs', 'replace')).catch(() => null),
-    fs.stat(path.join(commonDir, 'info', 'grafts')).catch(() => null),
-    fs.stat(packedRefs).catch(() => null),
-  ]);
-  if (replaceDir || grafts) return true;
-  return packed !== null && packedRefsReplace(packedRefs, packed);
+  const exists = (...parts: string[]) => statSync(path.join(commonDir, ...parts), { throwIfNoEntry: false }) !== undefined;
+  try {
+    return exists('refs', 'replace') || exists('info', 'grafts') || packedRefsReplace(path.join(commonDir, 'packed-refs'));
+  } catch {
+    return true; // cannot be told: git is asked
+  }
 }
 
 /**
@@ -58,11 +55,13 @@ async function mayReplaceObjects(commonDir: string): Promise<boolean> {
  * repository with many tags has a packed-refs of megabytes, and each commit asks twice.
  */
 const packedAnswers = new Map<string, { signature: string; replaces: boolean }>();
-async function packedRefsReplace(file: string, stat: { ino: number; size: number; mtimeMs: number }): Promise<boolean> {
+function packedRefsReplace(file: string): boolean {
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (!stat) return false;
   const signature = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
   const known = packedAnswers.get(file);
   if (known?.signature === signature) return known.replaces;
-  const replaces = (await fs.readFile(file, 'latin1').catch(() => '')).includes(' refs/replace/');
+  const replaces = readFileSync(file, 'latin1').includes(' refs/replace/');
   packedAnswers.set(file, { signature, replaces });
   return replaces;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { mkdirSync, promises as fs } from 'node:fs';
 import type { GitCommitParams, GitCommitResult } from '../../../protocol/hostShipCommands';
 import { HostCommandError } from '../../../protocol/hostErrors';
 import { SHIP_ROW_TYPE } from '../../../protocol/shipRows';
@@ -8,7 +8,7 @@ import { copyIndex } from '../tempIndex';
 import { commitJustMade, parentSide } from './commitFiles';
 import { commitIdentity, headOf, type Head } from './headOf';
 import { installIndex, levelIndex } from './levelIndex';
-import { dropShipJournal, shipJournalDir, shipTempFile, writeShipJournal } from './shipJournal';
+import { dropShipJournal, removeFile, shipJournalDir, shipTempFile, writeShipJournal } from './shipJournal';
 import type { ShipDeps } from './shipDeps';
 
 /**
@@ -24,7 +24,7 @@ import type { ShipDeps } from './shipDeps';
 export async function commitChanges(params: GitCommitParams, deps: ShipDeps): Promise<GitCommitResult> {
   const head = await headOf(params.path);
   return deps.locks.run(head.commonDir, async () => {
-    await fs.mkdir(shipJournalDir(deps.dataDir), { recursive: true });
+    mkdirSync(shipJournalDir(deps.dataDir), { recursive: true }); // a few microseconds; a wait on the thread pool is more
     const temp = shipTempFile(deps.dataDir, `commit-index-${process.pid}-${randomBytes(6).toString('hex')}`);
     const paths = params.paths ?? null;
     const journal = { action: 'commit' as const, threadId: params.threadId, path: params.path, ref: head.ref, old: head.commit };
@@ -37,11 +37,7 @@ export async function commitChanges(params: GitCommitParams, deps: ShipDeps): Pr
       return { sha, message: params.message, files, branch: head.branch };
     } finally {
       await journalled.catch(() => undefined); // never dropped before its write ended: it would come back
-      await Promise.all([
-        fs.rm(temp, { force: true }),
-        fs.rm(`${temp}.lock`, { force: true }),
-        dropShipJournal(deps.dataDir, params.threadId),
-      ]);
+      await Promise.all([removeFile(temp), removeFile(`${temp}.lock`), dropShipJournal(deps.dataDir, params.threadId)]);
     }
   });
 }
@@ -56,33 +52,22 @@ async function commitInCopy(params: GitCommitParams, head: Head, temp: string, j
     paths ? runGit(['read-tree', head.commit], { cwd, env }) : copyIndex(head.indexFile, temp),
     paths ? null : fs.readFile(head.indexFile).catch(() => null),
   ]);
-  // Read while git adds: the commit's parent as the index it starts from holds it.
-  const parent = parentSide(head, userIndex ?? (paths ? await fs.readFile(temp).catch(() => null) : null)).catch(() => null);
-  await writeCommit(cwd, env, params.message, paths, journalled);
-  const after = await fs.readFile(temp).catch(() => null);
+  const before = userIndex ?? (paths ? await fs.readFile(temp).catch(() => null) : null);
+  const staging = stage(cwd, env, paths);
+  // Read while git adds (the daemon only waits on it then): the commit's parent, as the index it starts from holds it.
+  const parent = parentSide(head, before);
+  await staging;
+  await journalled;
+  await commit(cwd, env, params.message, paths);
   // Side by side: what the commit changed (for its row), and the user's index put level with it.
-  const [made, installed] = await Promise.all([
-    commitJustMade(cwd, head, await parent, after),
-    !paths && installIndex(head.indexFile, temp),
-  ]);
+  const [made, installed] = await Promise.all([commitJustMade(cwd, head, parent, temp), !paths && installIndex(head.indexFile, temp)]);
   if (!installed)
     await levelIndex(cwd, paths).catch((error: Error) => deps.log(`commit ${made.sha}: the index was not levelled: ${error.message}`));
   return made;
 }
 
-/**
- * Stages the change in the temporary index and commits it there: `git commit` writes the tree, the commit and
- * moves the branch in one process (its ref update is git's own compare-and-swap from the commit it read).
- * No hook runs (`core.hooksPath=/dev/null`): a daemon never waits on a hook's prompt, and the message the journal
- * names is the one committed (a `prepare-commit-msg` hook could change it, and the recovery finds the commit by it).
- */
-async function writeCommit(
-  cwd: string,
-  env: Record<string, string>,
-  message: string,
-  paths: readonly string[] | null,
-  journalled: Promise<void>,
-): Promise<void> {
+/** `git add` of every change (or the named paths) into the index copy. */
+async function stage(cwd: string, env: Record<string, string>, paths: readonly string[] | null): Promise<void> {
   try {
     // `:/` and `--` keep every path a path: a name starting with `-` is never read as an option.
     await runGit(['add', '--all', '--', ...(paths ?? [':/'])], { cwd, env });
@@ -92,7 +77,15 @@ async function writeCommit(
     }
     throw error;
   }
-  await journalled;
+}
+
+/**
+ * Commits the index copy: `git commit` writes the tree, the commit and moves the branch in one process (its ref
+ * update is git's own compare-and-swap from the commit it read). No hook runs (`core.hooksPath=/dev/null`): a
+ * daemon never waits on a hook's prompt, and the message the journal names is the one committed (a
+ * `prepare-commit-msg` hook could change it, and the recovery finds the commit by it).
+ */
+async function commit(cwd: string, env: Record<string, string>, message: string, paths: readonly string[] | null): Promise<void> {
   try {
     await runCommit(cwd, env, message);
   } catch (error) {

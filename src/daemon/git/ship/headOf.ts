@@ -9,7 +9,7 @@ export type Head = HeadFiles;
 
 /** Read from git's files when they are in the plain layout (no process), else in one git call. */
 export async function headOf(cwd: string): Promise<Head> {
-  return (await readHeadFiles(cwd)) ?? headFromGit(cwd);
+  return readHeadFiles(cwd) ?? headFromGit(cwd);
 }
 
 async function headFromGit(cwd: string): Promise<Head> {

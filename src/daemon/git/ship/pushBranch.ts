@@ -38,11 +38,11 @@ export async function pushBranch(params: GitPushParams, deps: ShipDeps): Promise
 
 /** The default remote is the branch's upstream remote, else `origin` (what `git push` itself would pick). */
 export async function pushTarget(cwd: string, remote: string | undefined): Promise<PushTarget> {
-  // Side by side: where HEAD is (git's files), and every remote and branch setting (one git call, parsed here).
-  const [{ sha, ref }, config] = await Promise.all([
-    headNow(cwd),
-    runGit(['config', '--get-regexp', '^(remote\\..*\\.url|branch\\..*\\.(remote|merge))$'], { cwd }).catch(() => ({ stdout: '' })),
-  ]);
+  // One git call for every remote and branch setting (parsed here); HEAD meanwhile, from git's files.
+  const reading = runGit(['config', '--get-regexp', '^(remote\\..*\\.url|branch\\..*\\.(remote|merge))$'], { cwd }).catch(() => ({
+    stdout: '',
+  }));
+  const [{ sha, ref }, config] = await Promise.all([headNow(cwd), reading]);
   if (!ref.startsWith('refs/heads/')) throw new HostCommandError('no_branch', `${cwd} is on a detached HEAD: there is no branch to push`);
   const branch = ref.slice('refs/heads/'.length);
   const settings = config.stdout
@@ -74,7 +74,7 @@ export async function pushTarget(cwd: string, remote: string | undefined): Promi
 
 /** HEAD's commit and symbolic name (`HEAD` itself when detached), from git's files when they are plain. */
 async function headNow(cwd: string): Promise<{ sha: string; ref: string }> {
-  const files = await readHeadFiles(cwd);
+  const files = readHeadFiles(cwd);
   if (files) return { sha: files.commit, ref: files.ref };
   const { stdout } = await runGit(['rev-parse', 'HEAD^{commit}', '--symbolic-full-name', 'HEAD'], { cwd });
   const [sha = '', ref = ''] = stdout.trim().split('\n');

@@ -7,6 +7,12 @@ import { commitFromIndexes, commitJustMade, committedFiles, parentSide } from '.
 import { git } from '../../../helpers/git/gitRepo';
 import { suiteTempDirs } from '../../../helpers/temp/suiteDirs';
 
+const IDENTITY = { GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@e' };
+
+/** Git in `repo` with `index` as its index (GIT_INDEX_FILE), as commitChanges runs it in its copy. */
+const inIndex = (repo: string, index: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd: repo, env: { ...process.env, ...IDENTITY, GIT_INDEX_FILE: index } });
+
 const write = (repo: string, name: string, content: string) => {
   mkdirSync(path.dirname(path.join(repo, name)), { recursive: true });
   writeFileSync(path.join(repo, name), content);
@@ -61,7 +67,8 @@ describe('commitFromIndexes and parentSide: the commit’s files read from the t
   const tempDir = suiteTempDirs();
 
   async function repo(objectFormat = 'sha1') {
-    const repo = realpathSync(await tempDir('ats-commit-files-'));
+    const repo = path.join(realpathSync(await tempDir('ats-commit-files-')), 'repo');
+    mkdirSync(repo);
     git(repo, 'init', '-q', `--object-format=${objectFormat}`, '-b', 'main');
     const files = { 'README.md': '# p\n', 'src/app.ts': 'export const app = 1;\n', a: 'a file\n', 'lib/util.ts': 'u\n' };
     for (const [name, content] of Object.entries(files)) write(repo, name, content);
@@ -73,29 +80,19 @@ describe('commitFromIndexes and parentSide: the commit’s files read from the t
   /** What commitChanges does around its `git commit`: the user's index copied, staged and committed in the copy. */
   function commitInCopy(repo: string, head: HeadFiles) {
     const before = readFileSync(head.indexFile);
-    const temp = path.join(repo, '..', `${path.basename(repo)}-index`);
-    copyFileSync(head.indexFile, temp);
-    const env = {
-      ...process.env,
-      GIT_INDEX_FILE: temp,
-      GIT_AUTHOR_NAME: 'T',
-      GIT_AUTHOR_EMAIL: 't@e',
-      GIT_COMMITTER_NAME: 'T',
-      GIT_COMMITTER_EMAIL: 't@e',
-    };
-    execFileSync('git', ['add', '--all', '--', ':/'], { cwd: repo, env });
-    execFileSync('git', ['commit', '-q', '-m', 'change'], { cwd: repo, env });
-    const after = readFileSync(temp);
-    rmSync(temp);
-    return { before, after };
+    const staged = path.join(repo, '..', 'staged-index');
+    copyFileSync(head.indexFile, staged);
+    inIndex(repo, staged, 'add', '--all', '--', ':/');
+    inIndex(repo, staged, 'commit', '-q', '-m', 'change');
+    return { before, staged };
   }
 
   async function bothWays(repo: string, prepare?: (repo: string) => void) {
     prepare?.(repo);
-    const head = (await readHeadFiles(repo))!;
-    const { before, after } = commitInCopy(repo, head);
-    const parent = await parentSide(head, before);
-    return { fast: await commitFromIndexes(head, parent, after), git: await committedFiles(repo, 'HEAD'), head, parent, after };
+    const head = readHeadFiles(repo)!;
+    const { before, staged } = commitInCopy(repo, head);
+    const parent = parentSide(head, before);
+    return { fast: await commitFromIndexes(head, parent, staged), git: await committedFiles(repo, 'HEAD'), head, parent, staged };
   }
 
   for (const [what, change] of CHANGES) {
@@ -139,9 +136,9 @@ describe('commitFromIndexes and parentSide: the commit’s files read from the t
   for (const [what, prepare] of FALLBACKS) {
     it(`leaves the answer to git when ${what}, which commitJustMade then gives`, async () => {
       const dir = await repo();
-      const { fast, git: byGit, head, parent, after } = await bothWays(dir, prepare);
+      const { fast, git: byGit, head, parent, staged } = await bothWays(dir, prepare);
       expect(fast).to.equal(null);
-      expect(await commitJustMade(dir, head, parent, after)).to.deep.equal(byGit);
+      expect(await commitJustMade(dir, head, parent, staged)).to.deep.equal(byGit);
     });
   }
 
@@ -149,22 +146,13 @@ describe('commitFromIndexes and parentSide: the commit’s files read from the t
     const dir = await repo();
     write(dir, 'src/app.ts', 'export const app = 9;\n');
     write(dir, 'other.txt', 'not committed\n');
-    const head = (await readHeadFiles(dir))!;
-    const temp = path.join(dir, '..', `${path.basename(dir)}-paths`);
-    const env = {
-      ...process.env,
-      GIT_INDEX_FILE: temp,
-      GIT_AUTHOR_NAME: 'T',
-      GIT_AUTHOR_EMAIL: 't@e',
-      GIT_COMMITTER_NAME: 'T',
-      GIT_COMMITTER_EMAIL: 't@e',
-    };
-    execFileSync('git', ['read-tree', head.commit], { cwd: dir, env });
-    const before = readFileSync(temp);
-    execFileSync('git', ['add', '--all', '--', 'src/app.ts'], { cwd: dir, env });
-    execFileSync('git', ['commit', '-q', '-m', 'app only'], { cwd: dir, env });
-    const fast = await commitFromIndexes(head, await parentSide(head, before), readFileSync(temp));
+    const head = readHeadFiles(dir)!;
+    const staged = path.join(dir, '..', 'staged-index');
+    inIndex(dir, staged, 'read-tree', head.commit);
+    const before = readFileSync(staged);
+    inIndex(dir, staged, 'add', '--all', '--', 'src/app.ts');
+    inIndex(dir, staged, 'commit', '-q', '-m', 'app only');
+    const fast = await commitFromIndexes(head, parentSide(head, before), staged);
     expect(fast).to.deep.equal({ sha: git(dir, 'rev-parse', 'HEAD'), files: ['src/app.ts'] });
-    rmSync(temp);
   });
 });

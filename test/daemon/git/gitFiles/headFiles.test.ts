@@ -36,29 +36,29 @@ describe('readHeadFiles: HEAD read from git’s files as git reads it, or no ans
 
   it('answers what git answers: a branch, a detached HEAD, a branch only in packed-refs, a linked worktree', async () => {
     const { root, checkout } = await repo();
-    expect(await readHeadFiles(checkout)).to.deep.equal(gitSays(checkout));
+    expect(readHeadFiles(checkout)).to.deep.equal(gitSays(checkout));
     git(checkout, 'switch', '-q', '-c', 'feature/deep');
     git(checkout, 'pack-refs', '--all');
-    expect(await readHeadFiles(checkout)).to.deep.include({ branch: 'feature/deep' });
-    expect(await readHeadFiles(checkout)).to.deep.equal(gitSays(checkout));
+    expect(readHeadFiles(checkout)).to.deep.include({ branch: 'feature/deep' });
+    expect(readHeadFiles(checkout)).to.deep.equal(gitSays(checkout));
     const linked = path.join(root, 'linked');
     git(checkout, 'worktree', 'add', '-q', '-b', 'side', linked);
-    expect(await readHeadFiles(linked)).to.deep.equal(gitSays(linked));
+    expect(readHeadFiles(linked)).to.deep.equal(gitSays(linked));
     git(checkout, 'switch', '-q', '--detach');
-    expect(await readHeadFiles(checkout)).to.deep.include({ ref: 'HEAD', branch: null });
-    expect(await readHeadFiles(checkout)).to.deep.equal(gitSays(checkout));
+    expect(readHeadFiles(checkout)).to.deep.include({ ref: 'HEAD', branch: null });
+    expect(readHeadFiles(checkout)).to.deep.equal(gitSays(checkout));
   });
 
   it('gives no answer (git is asked) below the top of a work tree, outside git, on an unborn branch, or with a symbolic ref', async () => {
     const { root, checkout } = await repo();
-    expect(await readHeadFiles(path.join(checkout, 'src'))).to.equal(null);
-    expect(await readHeadFiles(root)).to.equal(null);
+    expect(readHeadFiles(path.join(checkout, 'src'))).to.equal(null);
+    expect(readHeadFiles(root)).to.equal(null);
     git(checkout, 'switch', '-q', '--orphan', 'empty');
-    expect(await readHeadFiles(checkout)).to.equal(null);
+    expect(readHeadFiles(checkout)).to.equal(null);
     git(checkout, 'switch', '-q', 'main');
     git(checkout, 'symbolic-ref', 'refs/heads/alias', 'refs/heads/main');
     git(checkout, 'symbolic-ref', 'HEAD', 'refs/heads/alias');
-    expect(await readHeadFiles(checkout)).to.equal(null);
+    expect(readHeadFiles(checkout)).to.equal(null);
   });
 
   it('reads a SHA-256 repository’s longer names', async () => {
@@ -67,7 +67,7 @@ describe('readHeadFiles: HEAD read from git’s files as git reads it, or no ans
     writeFileSync(path.join(root, 'a.txt'), 'a\n');
     git(root, 'add', '-A');
     git(root, 'commit', '-q', '-m', 'first');
-    const head = await readHeadFiles(root);
+    const head = readHeadFiles(root);
     expect(head?.commit).to.have.length(64);
     expect(head).to.deep.equal(gitSays(root));
   });
