@@ -99,6 +99,16 @@ async function commit(cwd: string, env: Record<string, string>, message: string,
 /** Git's words when the user's config names no author or committer (`user.useConfigOnly` forbids guessing). */
 const NO_IDENTITY = /auto-detection is disabled|unable to auto-detect|empty ident name/;
 
+const COMMIT = ['-c', 'core.hooksPath=/dev/null', '-c', 'user.useConfigOnly=true', 'commit', '-q', '--no-verify', '--cleanup=verbatim'];
+
+/** runGit fixes the service's identity for every call; a commit takes the user's, from their config. */
+const USERS_OWN_IDENTITY = {
+  GIT_AUTHOR_NAME: undefined,
+  GIT_AUTHOR_EMAIL: undefined,
+  GIT_COMMITTER_NAME: undefined,
+  GIT_COMMITTER_EMAIL: undefined,
+};
+
 /**
  * The commit is the user's, as `git commit` there would write it: git reads their identity itself, and
  * `user.useConfigOnly` stops it guessing one from the host and user name. Only when their config has none is
@@ -106,26 +116,9 @@ const NO_IDENTITY = /auto-detection is disabled|unable to auto-detect|empty iden
  * of a configured user than reading the identity first (bench:ship).
  */
 async function runCommit(cwd: string, env: Record<string, string>, message: string): Promise<void> {
-  const args = [
-    '-c',
-    'core.hooksPath=/dev/null',
-    '-c',
-    'user.useConfigOnly=true',
-    'commit',
-    '-q',
-    '--no-verify',
-    '--cleanup=verbatim',
-    '-F',
-    '-',
-  ];
-  const usersOwn = {
-    GIT_AUTHOR_NAME: undefined,
-    GIT_AUTHOR_EMAIL: undefined,
-    GIT_COMMITTER_NAME: undefined,
-    GIT_COMMITTER_EMAIL: undefined,
-  };
+  const args = [...COMMIT, '-F', '-'];
   try {
-    await runGit(args, { cwd, env: { ...env, ...usersOwn }, input: message });
+    await runGit(args, { cwd, env: { ...env, ...USERS_OWN_IDENTITY }, input: message });
   } catch (error) {
     if (!(error instanceof GitCommandFailed && error.exitCode === 128 && NO_IDENTITY.test(error.stderr))) throw error;
     await runGit(args, { cwd, env: { ...env, ...(await commitIdentity(cwd)) }, input: message });
