@@ -55,8 +55,10 @@ export function createGitWing(options: {
   const tempDir = path.join(options.dataDir, 'git-tmp');
   const turns = createTurnRecorder({ tempDir, locks, log: options.log });
   // Git notes a worktree by its real path; a data dir not made yet has no worktrees (nothing is written at start).
+  // Its real path is kept once the data dir exists: one wait on the thread pool less for every command.
+  let realDataDir: string | null = null;
   const depsNow = async (): Promise<WorktreeDeps> => ({
-    dataDir: await fs.realpath(options.dataDir).catch(() => path.resolve(options.dataDir)),
+    dataDir: (realDataDir ??= await fs.realpath(options.dataDir).catch(() => null)) ?? path.resolve(options.dataDir),
     tempDir,
     locks,
     log: options.log,

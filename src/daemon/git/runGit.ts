@@ -8,8 +8,8 @@ export interface GitOutput {
 
 export interface GitOptions {
   cwd: string;
-  /** Added to the daemon's environment (e.g. `GIT_INDEX_FILE` for a temporary index). */
-  env?: Record<string, string>;
+  /** Added to the daemon's environment (e.g. `GIT_INDEX_FILE` for a temporary index); `undefined` unsets one. */
+  env?: Record<string, string | undefined>;
   input?: string;
   /** Takes stdout as git writes it (the answer's `stdout` is then empty): for output read while git runs. */
   onStdout?: (chunk: Buffer) => void;

@@ -1,32 +1,29 @@
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { HostCommandError } from '../../../protocol/hostErrors';
+import { readHeadFiles, type HeadFiles } from '../gitFiles/headFiles';
 import { GitCommandFailed, runGit } from '../runGit';
 
-/** Where a folder's work tree stands, read in one git call: what a commit there starts from and moves. */
-export interface Head {
-  /** The repository's common git dir (the repo lock's key). */
-  commonDir: string;
-  /** The work tree's own index file. */
-  indexFile: string;
-  /** The ref a commit moves: `refs/heads/<branch>`, or `HEAD` itself when detached. */
-  ref: string;
-  branch: string | null;
-  commit: string;
-  tree: string;
+/** Where a folder's work tree stands: what a commit there starts from and moves. */
+export type Head = HeadFiles;
+
+/** Read from git's files when they are in the plain layout (no process), else in one git call. */
+export async function headOf(cwd: string): Promise<Head> {
+  return readHeadFiles(cwd) ?? headFromGit(cwd);
 }
 
-export async function headOf(cwd: string): Promise<Head> {
+async function headFromGit(cwd: string): Promise<Head> {
   let lines: string[];
   try {
     const { stdout } = await runGit(
       [
         'rev-parse',
         '--path-format=absolute',
+        '--git-dir',
         '--git-common-dir',
         '--git-path',
         'index',
         'HEAD^{commit}',
-        'HEAD^{tree}',
         '--symbolic-full-name',
         'HEAD',
       ],
@@ -39,15 +36,15 @@ export async function headOf(cwd: string): Promise<Head> {
     throw new HostCommandError('git_failed', `${cwd} has no commit yet: make the first one with git itself (${error.stderr.trim()})`);
   }
   // A detached HEAD's symbolic name is `HEAD` itself.
-  const [commonDir, indexFile, commit, tree, symbolic] = lines as [string, string, string, string, string];
+  const [gitDir, commonDir, indexFile, commit, symbolic] = lines as [string, string, string, string, string];
   const branch = symbolic.startsWith('refs/heads/') ? symbolic.slice('refs/heads/'.length) : null;
   return {
-    commonDir: path.resolve(cwd, commonDir),
+    gitDir: path.resolve(cwd, gitDir),
+    commonDir: await fs.realpath(path.resolve(cwd, commonDir)),
     indexFile: path.resolve(cwd, indexFile),
     ref: branch ? symbolic : 'HEAD',
     branch,
     commit,
-    tree,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { GitPushParams, GitPushResult } from '../../../protocol/hostShipCommands';
 import { HostCommandError } from '../../../protocol/hostErrors';
 import { SHIP_ROW_TYPE } from '../../../protocol/shipRows';
+import { readHeadFiles } from '../gitFiles/headFiles';
 import { runGit } from '../runGit';
 import { runTimed } from './runTimed';
 import { dropShipJournal, writeShipJournal } from './shipJournal';
@@ -12,6 +13,8 @@ export interface PushTarget {
   branch: string;
   remoteBranch: string;
   sha: string;
+  /** The branch's upstream is this remote branch already: `-u` would only write the same two settings again. */
+  upstreamSet?: boolean;
 }
 
 /**
@@ -21,11 +24,11 @@ export interface PushTarget {
  * by asking the remote whether it has the commit.
  */
 export async function pushBranch(params: GitPushParams, deps: ShipDeps): Promise<GitPushResult> {
-  const target = await pushTarget(params.path, params.remote);
+  const { upstreamSet, ...target } = await pushTarget(params.path, params.remote);
   const journal = { action: 'push' as const, threadId: params.threadId, path: params.path, ...target };
   await writeShipJournal(deps.dataDir, journal);
   try {
-    const pushed = await runPush(params.path, target, deps.remote);
+    const pushed = await runPush(params.path, { ...target, upstreamSet }, deps.remote);
     await deps.announce(params.threadId, SHIP_ROW_TYPE.pushed, { remote: target.remote, branch: target.branch, sha: target.sha });
     return { remote: target.remote, branch: target.branch, sha: target.sha, pushed };
   } finally {
@@ -35,12 +38,11 @@ export async function pushBranch(params: GitPushParams, deps: ShipDeps): Promise
 
 /** The default remote is the branch's upstream remote, else `origin` (what `git push` itself would pick). */
 export async function pushTarget(cwd: string, remote: string | undefined): Promise<PushTarget> {
-  // Two git calls side by side: where HEAD is, and every remote and branch setting (read once, parsed here).
-  const [head, config] = await Promise.all([
-    runGit(['rev-parse', 'HEAD^{commit}', '--symbolic-full-name', 'HEAD'], { cwd }),
-    runGit(['config', '--get-regexp', '^(remote\\..*\\.url|branch\\..*\\.(remote|merge))$'], { cwd }).catch(() => ({ stdout: '' })),
-  ]);
-  const [sha = '', ref = ''] = head.stdout.trim().split('\n');
+  // One git call for every remote and branch setting (parsed here); HEAD meanwhile, from git's files.
+  const reading = runGit(['config', '--get-regexp', '^(remote\\..*\\.url|branch\\..*\\.(remote|merge))$'], { cwd }).catch(() => ({
+    stdout: '',
+  }));
+  const [{ sha, ref }, config] = await Promise.all([headNow(cwd), reading]);
   if (!ref.startsWith('refs/heads/')) throw new HostCommandError('no_branch', `${cwd} is on a detached HEAD: there is no branch to push`);
   const branch = ref.slice('refs/heads/'.length);
   const settings = config.stdout
@@ -64,13 +66,26 @@ export async function pushTarget(cwd: string, remote: string | undefined): Promi
   }
   const merge = chosen === upstreamRemote ? setting(`branch.${branch}.merge`) : '';
   const remoteBranch = merge.startsWith('refs/heads/') ? merge.slice('refs/heads/'.length) : branch;
-  return { remote: chosen, branch, remoteBranch, sha };
+  // One value each, naming this remote branch: what `-u` would write is there already.
+  const once = (key: string) => settings.filter(([name]) => name === key).length === 1;
+  const upstreamSet = merge === `refs/heads/${remoteBranch}` && once(`branch.${branch}.remote`) && once(`branch.${branch}.merge`);
+  return { remote: chosen, branch, remoteBranch, sha, upstreamSet };
+}
+
+/** HEAD's commit and symbolic name (`HEAD` itself when detached), from git's files when they are plain. */
+async function headNow(cwd: string): Promise<{ sha: string; ref: string }> {
+  const files = readHeadFiles(cwd);
+  if (files) return { sha: files.commit, ref: files.ref };
+  const { stdout } = await runGit(['rev-parse', 'HEAD^{commit}', '--symbolic-full-name', 'HEAD'], { cwd });
+  const [sha = '', ref = ''] = stdout.trim().split('\n');
+  return { sha, ref };
 }
 
 /** Runs the push; resolves whether anything was sent, throws the refusal as a stable code. */
 export async function runPush(cwd: string, target: PushTarget, limits: RemoteLimits): Promise<boolean> {
   const refspec = `refs/heads/${target.branch}:refs/heads/${target.remoteBranch}`;
-  const out = await runTimed('git', ['push', '-u', '--porcelain', '--', target.remote, refspec], { cwd, ...limits });
+  const setUpstream = target.upstreamSet ? [] : ['-u'];
+  const out = await runTimed('git', ['push', ...setUpstream, '--porcelain', '--', target.remote, refspec], { cwd, ...limits });
   if (out.timedOut) {
     throw new HostCommandError(
       'git_timeout',

@@ -1,6 +1,6 @@
 import { SHIP_ROW_TYPE } from '../../../protocol/shipRows';
 import { runGit } from '../runGit';
-import { committedFiles } from './commitChanges';
+import { committedFiles } from './commitFiles';
 import { promises as fs } from 'node:fs';
 import { levelIndex } from './levelIndex';
 import { runPush } from './pushBranch';

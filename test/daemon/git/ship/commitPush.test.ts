@@ -44,6 +44,30 @@ describe('git.commit and git.push: a thread’s work committed and pushed with t
     expect(existsSync(path.join(checkout, '.git', 'index.lock'))).to.equal(false);
   });
 
+  it('commits as the service when no git config names the user, and keeps the half it does name', async () => {
+    const { root, checkout, daemon } = await setup();
+    git(checkout, 'config', '--unset', 'user.name');
+    git(checkout, 'config', '--unset', 'user.email');
+    const emptyConfig = path.join(root, 'empty-gitconfig');
+    writeFileSync(emptyConfig, '');
+    const saved = { GIT_CONFIG_GLOBAL: process.env.GIT_CONFIG_GLOBAL, GIT_CONFIG_NOSYSTEM: process.env.GIT_CONFIG_NOSYSTEM };
+    Object.assign(process.env, { GIT_CONFIG_GLOBAL: emptyConfig, GIT_CONFIG_NOSYSTEM: '1' });
+    try {
+      writeFileSync(path.join(checkout, 'one.txt'), '1\n');
+      await daemon.call('git.commit', { threadId: THREAD, path: checkout, message: 'by nobody' });
+      expect(git(checkout, 'log', '-1', '--format=%an <%ae>|%cn <%ce>')).to.equal(
+        'agent-thread-service <ats@localhost>|agent-thread-service <ats@localhost>',
+      );
+      git(checkout, 'config', 'user.name', 'Ada Lovelace');
+      writeFileSync(path.join(checkout, 'two.txt'), '2\n');
+      await daemon.call('git.commit', { threadId: THREAD, path: checkout, message: 'by Ada' });
+      expect(git(checkout, 'log', '-1', '--format=%an <%ae>')).to.equal('Ada Lovelace <ats@localhost>');
+      expect(git(checkout, 'status', '--porcelain')).to.equal('');
+    } finally {
+      for (const [key, value] of Object.entries(saved)) value === undefined ? delete process.env[key] : (process.env[key] = value);
+    }
+  });
+
   it('commits only the paths named; other work stays as it was, staged or not', async () => {
     const { checkout, daemon } = await setup();
     writeFileSync(path.join(checkout, 'src/app.ts'), 'export const app = 3;\n');
