@@ -3,7 +3,7 @@ import { realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { refreshPullRequests } from '../../../src/server/ship/refreshPullRequests';
 import { servicePrompt } from '../../../src/server/ship/servicePrompts';
-import { git, makeForgeStandIn, makeShipRepo } from '../../daemon/git/ship/shipFixture';
+import { git, makeForgeStandIn, makeShipRepo, pathWithoutForgeClis } from '../../daemon/git/ship/shipFixture';
 import { fakeProvider } from '../../helpers/fakes/provider';
 import { startTestServer, type TestServer } from '../../helpers/server/harness';
 import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
@@ -100,7 +100,7 @@ describe('server: ship a thread — commit, push, pull request (issue 39)', func
   });
 
   it('answers 424 forge_cli_unavailable saying what to install when the host has no gh', async () => {
-    process.env.PATH = pathBefore;
+    process.env.PATH = pathWithoutForgeClis(realpathSync(await tempDir('ats-ship-nogh-')));
     try {
       const response = await post('pull-request', { title: 'Again' });
       const problem = await response.json();

@@ -2,7 +2,7 @@ import { realpath } from 'node:fs/promises';
 import { HostCommandError } from '../../../protocol/hostErrors';
 import type { GitDiffParams, GitDiffResult } from '../../../protocol/hostGitCommands';
 import { requireWorkTree, resolveCommit } from '../gitRepo';
-import { readWorkTreeHead } from '../readWorkTreeHead';
+import { readWorkTreeHead } from '../gitFiles/workTreeHead';
 import { runGit } from '../runGit';
 import { findTurn } from '../turns/turnRefs';
 import { DIFF_LIMITS, type DiffLimits } from './diffLimits';
@@ -61,7 +61,7 @@ export async function gitDiff(params: GitDiffParams, deps: DiffDeps, send?: Send
  * one, so the answer says which one failed.
  */
 async function workTreeAtHead(folder: string): Promise<{ topLevel: string; head: string }> {
-  const read = await readWorkTreeHead(folder);
+  const read = readWorkTreeHead(folder);
   if (read) return read;
   const asked = ['rev-parse', '--show-toplevel', '--verify', '--quiet', '--end-of-options', 'HEAD^{commit}'];
   const [topLevel, head] = (await runGit(asked, { cwd: folder }).catch(() => ({ stdout: '' }))).stdout.split('\n');

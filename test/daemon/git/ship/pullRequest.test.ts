@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suiteTempDirs } from '../../../helpers/temp/suiteDirs';
-import { git, makeForgeStandIn, makeShipRepo, shipDaemon } from './shipFixture';
+import { git, makeForgeStandIn, makeShipRepo, pathWithoutForgeClis, shipDaemon } from './shipFixture';
 
 const THREAD = 'thr_shippr0123456789';
 
@@ -74,7 +74,7 @@ describe('forge.pull_request_create / _view: pull requests through the host’s 
 
   it('answers forge_cli_unavailable saying what to install when there is no gh, and pushes nothing', async () => {
     const { root, checkout, origin } = await setup();
-    const daemon = shipDaemon(path.join(root, 'data-nogh'), { PATH: path.dirname(process.execPath) + path.delimiter + '/usr/bin:/bin' });
+    const daemon = shipDaemon(path.join(root, 'data-nogh'), { PATH: pathWithoutForgeClis(root) });
     const error = await daemon.call('forge.pull_request_create', { threadId: THREAD, path: checkout, title: 'T' }).catch((e) => e);
     expect(error.hostCode).to.equal('forge_cli_unavailable');
     expect(error.message).to.match(/install the GitHub CLI .*gh auth login/);

@@ -1,4 +1,5 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createHostDispatcher, type HostHandlers } from '../../../../src/daemon/hostDispatcher';
 import { createGitWing, type GitWing, NO_THREAD_LOG } from '../../../../src/daemon/git/gitHandlers';
@@ -102,4 +103,20 @@ export function shipDaemon(
       return response.result;
     },
   };
+}
+
+/**
+ * A PATH holding git, a shell and node but no forge CLI, whatever this machine has installed (a real `gh` in
+ * /usr/bin would otherwise answer the tests of a host without one).
+ */
+export function pathWithoutForgeClis(root: string): string {
+  const bin = path.join(root, 'no-forge-bin');
+  mkdirSync(bin, { recursive: true });
+  for (const program of ['git', 'sh']) {
+    const found = execFileSync('sh', ['-c', `command -v ${program}`], { encoding: 'utf8' }).trim();
+    if (!existsSync(path.join(bin, program))) symlinkSync(found, path.join(bin, program));
+  }
+  // Node itself by a link too: its own folder may be /usr/bin, beside a real gh.
+  if (!existsSync(path.join(bin, 'node'))) symlinkSync(process.execPath, path.join(bin, 'node'));
+  return bin;
 }

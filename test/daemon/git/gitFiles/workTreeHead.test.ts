@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { readWorkTreeHead } from '../../../src/daemon/git/readWorkTreeHead';
-import { suiteTempDirs } from '../../helpers/temp/suiteDirs';
-import { git } from './gitFixture';
+import { readWorkTreeHead } from '../../../../src/daemon/git/gitFiles/workTreeHead';
+import { suiteTempDirs } from '../../../helpers/temp/suiteDirs';
+import { git } from '../gitFixture';
 
 /** What git itself says of the folder: its work tree and HEAD commit. */
 const gitSays = (folder: string) => ({
@@ -29,21 +29,21 @@ describe("a work tree's HEAD read from git's files, as git itself answers it (no
 
   it('a checkout and a folder deep in it (loose ref), then with its refs packed', async () => {
     const { checkout } = await repo();
-    expect(await readWorkTreeHead(checkout)).to.deep.equal(gitSays(checkout));
-    expect(await readWorkTreeHead(path.join(checkout, 'src', 'deep'))).to.deep.equal(gitSays(checkout));
+    expect(readWorkTreeHead(checkout)).to.deep.equal(gitSays(checkout));
+    expect(readWorkTreeHead(path.join(checkout, 'src', 'deep'))).to.deep.equal(gitSays(checkout));
     git(checkout, 'pack-refs', '--all');
-    expect(await readWorkTreeHead(checkout)).to.deep.equal(gitSays(checkout));
+    expect(readWorkTreeHead(checkout)).to.deep.equal(gitSays(checkout));
   });
 
   it('a linked worktree on its own branch, and one detached at an older commit', async () => {
     const { root, checkout } = await repo();
     const linked = path.join(root, 'linked');
     git(checkout, 'worktree', 'add', '-q', '-b', 'topic', linked, 'HEAD~1');
-    expect(await readWorkTreeHead(linked)).to.deep.equal(gitSays(linked));
-    expect((await readWorkTreeHead(linked))!.head).to.not.equal(gitSays(checkout).head);
+    expect(readWorkTreeHead(linked)).to.deep.equal(gitSays(linked));
+    expect(readWorkTreeHead(linked)!.head).to.not.equal(gitSays(checkout).head);
     const detached = path.join(root, 'detached');
     git(checkout, 'worktree', 'add', '-q', '--detach', detached, 'HEAD~1');
-    expect(await readWorkTreeHead(detached)).to.deep.equal(gitSays(detached));
+    expect(readWorkTreeHead(detached)).to.deep.equal(gitSays(detached));
   });
 
   it('leaves to git what is not plain: an unborn branch, core.worktree, a folder outside any repository', async () => {
@@ -51,9 +51,9 @@ describe("a work tree's HEAD read from git's files, as git itself answers it (no
     const unborn = path.join(root, 'unborn');
     mkdirSync(unborn);
     git(unborn, 'init', '-q', '-b', 'main');
-    expect(await readWorkTreeHead(unborn)).to.equal(null);
+    expect(readWorkTreeHead(unborn)).to.equal(null);
     git(checkout, 'config', 'core.worktree', checkout);
-    expect(await readWorkTreeHead(checkout)).to.equal(null);
-    expect(await readWorkTreeHead('/')).to.equal(null);
+    expect(readWorkTreeHead(checkout)).to.equal(null);
+    expect(readWorkTreeHead('/')).to.equal(null);
   });
 });
