@@ -35,6 +35,14 @@ describe('the page reads a diff as its text arrives (DiffTextReader)', () => {
     expect(byByte.end()).to.deep.equal(answer);
   });
 
+  it('at most `max` files a push: the rest wait for the next, so a first screen is drawn before a whole answer is read', () => {
+    const { files: all, ...rest } = answer;
+    const reader = new DiffTextReader();
+    expect(reader.push(JSON.stringify({ files: all, ...rest }), 2)).to.deep.equal(files.slice(0, 2));
+    expect(reader.push('')).to.deep.equal(files.slice(2));
+    expect(reader.end()).to.deep.equal(answer);
+  });
+
   it('an answer written whole (its keys in another order) is read at its end', () => {
     const reader = new DiffTextReader();
     expect(reader.push(JSON.stringify(answer))).to.deep.equal([]);

@@ -27,8 +27,20 @@ export async function readDiff(threadId: string, scope: DiffScope, onFiles: (fil
   const reader = new DiffTextReader();
   const decoder = new TextDecoder();
   const chunks = (body as ReadableStream<Uint8Array>).getReader();
+  let painted = false;
   for (let read = await chunks.read(); !read.done; read = await chunks.read()) {
-    if (reader.push(decoder.decode(read.value, { stream: true })).length > 0) onFiles(reader.files);
+    const text = decoder.decode(read.value, { stream: true });
+    if (painted) {
+      if (reader.push(text).length > 0) onFiles(reader.files);
+      continue;
+    }
+    // The first screen is painted before the rest is read: reading a big change's megabytes as they come
+    // (or all at once) would hold up that first frame (bench:changes). What arrives meanwhile waits.
+    if (reader.push(text, FIRST_SCREEN_FILES).length === 0) continue;
+    onFiles(reader.files);
+    await nextPaint();
+    painted = true;
+    if (reader.push('').length > 0) onFiles(reader.files);
   }
   reader.push(decoder.decode());
   return reader.end();
@@ -50,4 +62,12 @@ export function editReviewComment(threadId: string, commentId: string, text: str
 
 export function deleteReviewComment(threadId: string, commentId: string): Promise<unknown> {
   return answerOf(client.DELETE('/api/v1/threads/{id}/review-comments/{commentId}', comment(threadId, commentId))).then(() => ({}));
+}
+
+/** Files read before the first screen is drawn: more than a screen holds. */
+const FIRST_SCREEN_FILES = 20;
+
+/** After the next frame is painted. */
+function nextPaint(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 }

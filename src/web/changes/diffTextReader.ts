@@ -16,8 +16,12 @@ export class DiffTextReader {
   private pending = '';
   private inFiles: boolean | undefined;
 
-  /** Takes the next piece of text; answers the files it completed. */
-  push(chunk: string): DiffFile[] {
+  /**
+   * Takes the next piece of text (may be empty); answers the files it completed, at most `max` of them: the
+   * rest stay pending for the next push, so a first screen is drawn before a whole answer that came at once
+   * is read.
+   */
+  push(chunk: string, max = Infinity): DiffFile[] {
     this.pending += chunk;
     if (this.inFiles === undefined) {
       if (this.pending.length < FILES_FIRST.length) return [];
@@ -27,7 +31,7 @@ export class DiffTextReader {
     if (!this.inFiles) return [];
     const found: DiffFile[] = [];
     let at = 0;
-    for (;;) {
+    while (found.length < max) {
       // The comma between two files may come with either of them.
       if (this.pending.charCodeAt(at) === COMMA) at++;
       if (this.pending.charCodeAt(at) !== OPEN_BRACE) break;
