@@ -145,4 +145,18 @@ describe("isolated pi provider: each thread's agent in a process of its own (rea
         .map((event) => event.delta),
     ).to.deep.equal(['Hello', ' there']);
   });
+
+  it('Ctrl+C: an agent ended by the terminal\'s SIGINT as the daemon disposes it is disposed quietly, no "dispose failed" line', async () => {
+    const { thread, frames } = await open({ threadId: 'thr_sigint' });
+    await thread.prompt('Say hello');
+    await frames.waitFor(isMethod('pi/prompt/settled'));
+    const [pid] = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'agentProcessMain'])
+      .toString()
+      .trim()
+      .split('\n');
+    // The terminal signals the whole process group at once: the agent and the daemon, which then disposes it.
+    process.kill(Number(pid), 'SIGINT');
+    await thread.dispose();
+    expect(logs.filter((line) => line.includes('dispose failed'))).to.deep.equal([]);
+  });
 });

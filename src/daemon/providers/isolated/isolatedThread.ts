@@ -139,9 +139,11 @@ export async function openIsolatedThread(options: IsolatedThreadOptions, thread:
       // A hung extension must not hold up the daemon's shutdown for ever.
       const deadline = setTimeout(() => incarnation.process.kill(), options.disposeTimeoutMs);
       try {
-        await incarnation.process
-          .request({ type: 'dispose' })
-          .catch((error: unknown) => log(`thread ${threadId}: dispose failed: ${String(error)}`));
+        // An agent ended meanwhile (a terminal's Ctrl+C signals the daemon's whole process group, agents
+        // included) is disposed: only one still running after a failed dispose is worth a line.
+        await incarnation.process.request({ type: 'dispose' }).catch((error: unknown) => {
+          if (incarnation.process.running) log(`thread ${threadId}: dispose failed: ${String(error)}`);
+        });
         await incarnation.process.ended;
       } finally {
         clearTimeout(deadline);
