@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 
 /** Git's answer to one command: its stdout whole, its stderr for messages. */
 export interface GitOutput {
@@ -45,18 +45,27 @@ export const FIXED_ENV: Record<string, string> = {
 
 /** Runs the real `git` CLI; resolves with its output, rejects with GitCommandFailed on a non-zero exit. */
 export function runGit(args: readonly string[], options: GitOptions): Promise<GitOutput> {
+  const child = spawn('git', ['-c', 'core.quotePath=false', ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, ...FIXED_ENV, ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const output = gitOutputOf(child, args, options.onStdout);
+  child.stdin.on('error', () => {}); // git may exit before reading its input; the exit code says why
+  child.stdin.end(options.input ?? '');
+  return output;
+}
+
+/**
+ * What a git process (`args`, named in failures) answers once it closed: its output, or GitCommandFailed
+ * on a non-zero exit. With `onStdout`, stdout goes there as git writes it; a reader that throws ends git and
+ * is the answer (it runs in an event handler, where a throw would be the daemon's uncaught exception).
+ */
+export function gitOutputOf(child: ChildProcess, args: readonly string[], onStdout?: (chunk: Buffer) => void): Promise<GitOutput> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', ['-c', 'core.quotePath=false', ...args], {
-      cwd: options.cwd,
-      env: { ...process.env, ...FIXED_ENV, ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    // A reader that throws ends git and is the answer: it runs in an event handler, where a throw would be
-    // the daemon's uncaught exception.
     let readerFailed: unknown;
-    const { onStdout } = options;
     const takeStdout = onStdout
       ? (chunk: Buffer) => {
           if (readerFailed !== undefined) return;
@@ -68,8 +77,8 @@ export function runGit(args: readonly string[], options: GitOptions): Promise<Gi
           }
         }
       : (chunk: Buffer) => out.push(chunk);
-    child.stdout.on('data', takeStdout);
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdout!.on('data', takeStdout);
+    child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
     child.once('error', (error) => reject(new GitCommandFailed(args, null, error.message)));
     child.once('close', (code) => {
       const stdout = Buffer.concat(out).toString('utf8');
@@ -78,8 +87,6 @@ export function runGit(args: readonly string[], options: GitOptions): Promise<Gi
       else if (code === 0) resolve({ stdout, stderr });
       else reject(new GitCommandFailed(args, code, stderr));
     });
-    child.stdin.on('error', () => {}); // git may exit before reading its input; the exit code says why
-    child.stdin.end(options.input ?? '');
   });
 }
 

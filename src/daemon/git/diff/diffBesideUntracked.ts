@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { FIXED_ENV, GitCommandFailed, runGit, type GitOptions } from '../runGit';
+import { FIXED_ENV, GitCommandFailed, gitOutputOf, runGit, type GitOptions } from '../runGit';
 
 /** `git ls-files` of the untracked files, not ignored, NUL-separated, named from the top of the work tree. */
 const LIST_UNTRACKED = ['ls-files', '--others', '--exclude-standard', '-z', '--full-name'];
@@ -24,7 +24,7 @@ export function diffBesideUntracked(
   if (process.platform === 'win32') {
     return {
       diff: runGit(diffArgs, options).then(() => undefined),
-      untracked: runGit(LIST_UNTRACKED, { cwd: options.cwd }).then((out) => out.stdout.split('\0').filter(Boolean)),
+      untracked: untrackedFiles(options.cwd),
     };
   }
   const child = spawn('sh', ['-c', BOTH, 'sh', ...diffArgs], {
@@ -42,32 +42,20 @@ export function diffBesideUntracked(
     const ended = () => {
       if (--open > 0) return;
       const exit = Buffer.concat(code).toString().trim();
-      if (exit === '0') resolve(Buffer.concat(names).toString('utf8').split('\0').filter(Boolean));
+      if (exit === '0') resolve(fileNames(Buffer.concat(names).toString('utf8')));
       else reject(new GitCommandFailed(LIST_UNTRACKED, Number(exit) || null, 'the listing of untracked files failed'));
     };
     listing!.once('close', ended);
     status!.once('close', ended);
   });
-  const diff = new Promise<void>((resolve, reject) => {
-    const err: Buffer[] = [];
-    let readerFailed: unknown;
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (readerFailed !== undefined) return;
-      try {
-        options.onStdout?.(chunk);
-      } catch (error) {
-        // As runGit: a reader that throws ends git and is the answer.
-        readerFailed = error;
-        child.kill('SIGKILL');
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
-    child.once('error', (error) => reject(new GitCommandFailed(diffArgs, null, error.message)));
-    child.once('close', (code) => {
-      if (readerFailed !== undefined) reject(readerFailed);
-      else if (code === 0) resolve();
-      else reject(new GitCommandFailed(diffArgs, code, Buffer.concat(err).toString('utf8')));
-    });
-  });
+  const diff = gitOutputOf(child, diffArgs, options.onStdout).then(() => undefined);
   return { diff, untracked };
 }
+
+/** The untracked files of the work tree at `topLevel`, not ignored, in one git run of their own. */
+export function untrackedFiles(topLevel: string): Promise<string[]> {
+  return runGit(LIST_UNTRACKED, { cwd: topLevel }).then((out) => fileNames(out.stdout));
+}
+
+/** The listing's NUL-separated names (`-z`: any name reads exactly). */
+const fileNames = (text: string) => text.split('\0').filter(Boolean);

@@ -1,7 +1,7 @@
 import type { DiffFile } from '../../../protocol/hostGitCommands';
 import { runGit, type GitOptions } from '../runGit';
 import { withTempIndex } from '../tempIndex';
-import { diffBesideUntracked } from './diffBesideUntracked';
+import { diffBesideUntracked, untrackedFiles } from './diffBesideUntracked';
 import { diffFiles } from './diffFiles';
 import type { DiffLimits } from './diffLimits';
 import { DiffOutputReader, type ParsedDiff } from './diffOutputReader';
@@ -18,8 +18,10 @@ const SEPARATE_UNTRACKED_MAX = 500;
 
 const DIFF_ARGS = ['--raw', '-z', '-p', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--submodule=short'];
 
-function diffConfig(limits: DiffLimits): string[] {
-  return ['-c', `core.bigFileThreshold=${limits.bigFileBytes}`, '-c', 'diff.noprefix=false', '-c', 'diff.relative=false'];
+/** `git diff` of `revs` (a base, or two trees) limited to `paths`, in the one format the reader parses. */
+function diffArgs(limits: DiffLimits, revs: readonly string[], paths: readonly string[]): string[] {
+  const config = ['-c', `core.bigFileThreshold=${limits.bigFileBytes}`, '-c', 'diff.noprefix=false', '-c', 'diff.relative=false'];
+  return [...config, 'diff', ...DIFF_ARGS, ...revs, '--', ...literal(paths)];
 }
 
 /**
@@ -40,10 +42,10 @@ export async function diffWorktree(
   options: { only?: ChosenPaths; send?: SendFiles } = {},
 ): Promise<DiffAnswer> {
   const { only, send } = options;
-  const pathspec = literal(only?.paths ?? []);
+  const paths = only?.paths ?? [];
   const parts = send && new FileParts(limits, send);
   const reading = diffReading(parts);
-  const args = [...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--', ...pathspec];
+  const args = diffArgs(limits, [base], paths);
   // Chosen paths come from a listing that said which are untracked: no second walk of the tree.
   const run = only
     ? { diff: runGit(args, { cwd: topLevel, onStdout: reading.onStdout }), untracked: Promise.resolve([...only.untracked]) }
@@ -72,15 +74,12 @@ export async function diffWorktree(
     const input = untracked.join('\0');
     await runGit(['add', '--intent-to-add', '--pathspec-from-file=-', '--pathspec-file-nul'], { cwd: topLevel, env, input });
     if (separate) {
-      const added = await readDiff([...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--', ...literal(untracked)], {
-        cwd: topLevel,
-        env,
-      });
+      const added = await readDiff(diffArgs(limits, [base], untracked), { cwd: topLevel, env });
       return answer([tracked, added], limits);
     }
     // One diff of everything, in its final order: it can go out in parts.
     const whole = send && released(new FileParts(limits, send));
-    const all = await readDiff([...diffConfig(limits), 'diff', ...DIFF_ARGS, base, '--', ...pathspec], { cwd: topLevel, env }, whole);
+    const all = await readDiff(diffArgs(limits, [base], paths), { cwd: topLevel, env }, whole);
     return whole ? whole.rest() : answer([all], limits);
   });
 }
@@ -102,7 +101,7 @@ export async function diffTrees(
   limits: DiffLimits,
   options: { only?: ChosenPaths; send?: SendFiles } = {},
 ): Promise<DiffAnswer> {
-  const args = [...diffConfig(limits), 'diff', ...DIFF_ARGS, from, to, '--', ...literal(options.only?.paths ?? [])];
+  const args = diffArgs(limits, [from, to], options.only?.paths ?? []);
   const parts = options.send && released(new FileParts(limits, options.send));
   const parsed = await readDiff(args, { cwd: topLevel }, parts);
   return parts ? parts.rest() : answer([parsed], limits);
@@ -116,12 +115,6 @@ export async function changedPaths(topLevel: string, base: string, to?: string):
   ]);
   const entries = [...tracked.entries, ...untracked.map((path): ListedEntry => ({ status: 'added', path, untracked: true }))];
   return entries.sort(byPath);
-}
-
-function untrackedFiles(topLevel: string): Promise<string[]> {
-  return runGit(['ls-files', '--others', '--exclude-standard', '-z', '--full-name'], { cwd: topLevel }).then((out) =>
-    out.stdout.split('\0').filter(Boolean),
-  );
 }
 
 /** Paths as git pathspecs that match exactly that path (no glob, no magic, whatever the name holds). */

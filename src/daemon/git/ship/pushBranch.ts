@@ -1,8 +1,8 @@
 import type { GitPushParams, GitPushResult } from '../../../protocol/hostShipCommands';
 import { HostCommandError } from '../../../protocol/hostErrors';
 import { SHIP_ROW_TYPE } from '../../../protocol/shipRows';
-import { readHeadFiles } from '../gitFiles/headFiles';
 import { runGit } from '../runGit';
+import { headOf } from './headOf';
 import { runTimed } from './runTimed';
 import { dropShipJournal, writeShipJournal } from './shipJournal';
 import type { RemoteLimits, ShipDeps } from './shipDeps';
@@ -42,7 +42,7 @@ export async function pushTarget(cwd: string, remote: string | undefined): Promi
   const reading = runGit(['config', '--get-regexp', '^(remote\\..*\\.url|branch\\..*\\.(remote|merge))$'], { cwd }).catch(() => ({
     stdout: '',
   }));
-  const [{ sha, ref }, config] = await Promise.all([headNow(cwd), reading]);
+  const [{ commit: sha, ref }, config] = await Promise.all([headOf(cwd), reading]);
   if (!ref.startsWith('refs/heads/')) throw new HostCommandError('no_branch', `${cwd} is on a detached HEAD: there is no branch to push`);
   const branch = ref.slice('refs/heads/'.length);
   const settings = config.stdout
@@ -70,15 +70,6 @@ export async function pushTarget(cwd: string, remote: string | undefined): Promi
   const once = (key: string) => settings.filter(([name]) => name === key).length === 1;
   const upstreamSet = merge === `refs/heads/${remoteBranch}` && once(`branch.${branch}.remote`) && once(`branch.${branch}.merge`);
   return { remote: chosen, branch, remoteBranch, sha, upstreamSet };
-}
-
-/** HEAD's commit and symbolic name (`HEAD` itself when detached), from git's files when they are plain. */
-async function headNow(cwd: string): Promise<{ sha: string; ref: string }> {
-  const files = readHeadFiles(cwd);
-  if (files) return { sha: files.commit, ref: files.ref };
-  const { stdout } = await runGit(['rev-parse', 'HEAD^{commit}', '--symbolic-full-name', 'HEAD'], { cwd });
-  const [sha = '', ref = ''] = stdout.trim().split('\n');
-  return { sha, ref };
 }
 
 /** Runs the push; resolves whether anything was sent, throws the refusal as a stable code. */
