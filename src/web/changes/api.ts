@@ -7,16 +7,6 @@ const thread = (id: string) => ({ params: { path: { id } } });
 const comment = (id: string, commentId: string) => ({ params: { path: { id, commentId } } });
 
 /**
- * The thread's changes in one scope (`turn`: the last turn, or `turnId`'s); with `maxFiles`, only the first
- * files in path order, which the host reads without the others' patches.
- */
-export function fetchDiff(threadId: string, scope: DiffScope, options: { turnId?: string; maxFiles?: number } = {}): Promise<GitDiff> {
-  const { turnId, maxFiles } = options;
-  const query = { scope, ...(turnId ? { turnId } : {}), ...(maxFiles ? { maxFiles: String(maxFiles) } : {}) };
-  return answerOf(client.GET('/api/v1/threads/{id}/diff', { params: { path: { id: threadId }, query } }));
-}
-
-/**
  * The whole diff of a scope; `onFiles` is told the files read so far each time more arrive: the server writes
  * them while the host still diffs, so the first screen is drawn long before a big change's last file is read.
  */
@@ -29,15 +19,11 @@ export async function readDiff(threadId: string, scope: DiffScope, onFiles: (fil
   const chunks = (body as ReadableStream<Uint8Array>).getReader();
   let painted = false;
   for (let read = await chunks.read(); !read.done; read = await chunks.read()) {
-    const text = decoder.decode(read.value, { stream: true });
-    if (painted) {
-      if (reader.push(text).length > 0) onFiles(reader.files);
-      continue;
-    }
     // The first screen is painted before the rest is read: reading a big change's megabytes as they come
     // (or all at once) would hold up that first frame (bench:changes). What arrives meanwhile waits.
-    if (reader.push(text, FIRST_SCREEN_FILES).length === 0) continue;
+    if (reader.push(decoder.decode(read.value, { stream: true }), painted ? Infinity : FIRST_SCREEN_FILES).length === 0) continue;
     onFiles(reader.files);
+    if (painted) continue;
     await nextPaint();
     painted = true;
     if (reader.push('').length > 0) onFiles(reader.files);
